@@ -1,0 +1,153 @@
+"""What an ad-hoc error payload looks like when a handler returns it.
+
+Shared by the rules that find error payloads returned as successes (MCP001) and,
+later, the fixes that rewrite them: a dict with error keys, error text, or
+``TextContent`` carrying error text, possibly wrapped in a list, a tuple, a
+conditional or ``json.dumps``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from mcplint.analysis.imports import ImportTable
+
+ERROR_KEYS = frozenset({"error", "error_code", "errorCode", "errors"})
+FAILURE_FLAG_KEYS = frozenset({"success", "ok"})
+JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps"})
+# Leading punctuation or an emoji ("❌ Error: ...", "[ERROR] ...") does not hide the word.
+ERROR_TEXT = re.compile(r"^[\W_]*(error|failed)\b", re.IGNORECASE)
+MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
+
+
+@dataclass(frozen=True)
+class ErrorPayload:
+    node: cst.CSTNode
+    kind: str  # "dict" or "text"
+
+
+LocalValues = Callable[[str], Sequence[cst.BaseExpression]]
+
+
+def error_payloads(
+    expression: cst.BaseExpression, imports: ImportTable, local_values: LocalValues
+) -> Iterator[ErrorPayload]:
+    """The error payloads a returned expression carries to the client."""
+    if isinstance(expression, cst.Dict):
+        if is_error_dict(expression):
+            yield ErrorPayload(expression, "dict")
+    elif isinstance(expression, (cst.List, cst.Tuple, cst.Set)):
+        for element in expression.elements:
+            yield from error_payloads(element.value, imports, local_values)
+    elif isinstance(expression, cst.IfExp):
+        yield from error_payloads(expression.body, imports, local_values)
+        yield from error_payloads(expression.orelse, imports, local_values)
+    elif isinstance(expression, cst.Name):
+        for value in local_values(expression.value):
+            yield from error_payloads(value, imports, local_values)
+    elif isinstance(expression, cst.Call):
+        yield from _call_payloads(expression, imports, local_values)
+    elif is_error_text(expression):
+        yield ErrorPayload(expression, "text")
+
+
+def _call_payloads(call: cst.Call, imports: ImportTable, local_values: LocalValues) -> Iterator[ErrorPayload]:
+    qualified = imports.qualified_name(call.func) or ""
+    if qualified in JSON_SERIALISERS and call.args:
+        yield from error_payloads(call.args[0].value, imports, local_values)
+        return
+    if _is_mcp_type(qualified, "TextContent"):
+        text = _keyword(call, "text")
+        if text is not None and _is_error_text_value(text, local_values):
+            yield ErrorPayload(call, "text")
+        return
+    if _is_mcp_type(qualified, "CallToolResult"):
+        flag = _keyword(call, "isError") or _keyword(call, "is_error")
+        if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "False"):
+            return  # the correct form: an isError result
+        content = _keyword(call, "content")
+        if content is not None:
+            yield from error_payloads(content, imports, local_values)
+        return
+    if is_error_text(call):
+        yield ErrorPayload(call, "text")
+
+
+def _is_error_text_value(expression: cst.BaseExpression, local_values: LocalValues) -> bool:
+    if isinstance(expression, cst.Name):
+        return any(is_error_text(value) for value in local_values(expression.value))
+    return is_error_text(expression)
+
+
+def _is_mcp_type(qualified: str, name: str) -> bool:
+    return qualified.endswith(f".{name}") and qualified.split(".", 1)[0] in MCP_PACKAGES
+
+
+def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+def is_error_dict(node: cst.Dict) -> bool:
+    for element in node.elements:
+        if not isinstance(element, cst.DictElement):
+            continue
+        key = _string_value(element.key)
+        if key is None:
+            continue
+        value = element.value
+        if key in ERROR_KEYS and not _is_empty(value):
+            return True
+        if key == "status" and (_string_value(value) or "").lower() == "error":
+            return True
+        if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
+            return True
+    return False
+
+
+def is_error_text(expression: cst.BaseExpression) -> bool:
+    text = leading_text(expression)
+    return text is not None and ERROR_TEXT.match(text) is not None
+
+
+def leading_text(expression: cst.BaseExpression) -> str | None:
+    """The constant text a string-building expression starts with, if any."""
+    if isinstance(expression, cst.SimpleString):
+        value = expression.evaluated_value
+        return value if isinstance(value, str) else None
+    if isinstance(expression, cst.FormattedString):
+        first = expression.parts[0] if expression.parts else None
+        return first.value if isinstance(first, cst.FormattedStringText) else None
+    if isinstance(expression, cst.ConcatenatedString):
+        return leading_text(expression.left)
+    if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, (cst.Add, cst.Modulo)):
+        return leading_text(expression.left)
+    if (
+        isinstance(expression, cst.Call)
+        and isinstance(expression.func, cst.Attribute)
+        and expression.func.attr.value == "format"
+    ):
+        return leading_text(expression.func.value)
+    return None
+
+
+def _string_value(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _is_empty(node: cst.BaseExpression) -> bool:
+    """`None`, `False`, `""`, `[]`, `{}`, `()`: an error key that says "no error"."""
+    if isinstance(node, cst.Name):
+        return node.value in ("None", "False")
+    if isinstance(node, (cst.List, cst.Tuple, cst.Dict, cst.Set)):
+        return not node.elements
+    return _string_value(node) == ""

@@ -1,0 +1,474 @@
+"""Handler detection and handler scope (DESIGN §3).
+
+A function is a handler when an MCP framework calls it: it is registered on an
+object built by a framework's server class (resolved through the module's
+imports, never by the variable's spelling), or registered by a framework
+function. Handler scope adds the wrapper decorators stacked under the
+registration and every function of the module that a handler reaches through
+calls, transitively.
+
+Facts are gathered during the engine's single walk (``HandlerFactsCollector``)
+and resolved once afterwards (``resolve_handler_scope``), so the order of
+definitions in the file does not matter.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcplint.analysis.imports import ImportTable, dotted_name
+from mcplint.analysis.scopes import ScopeTracker
+
+# Server classes by qualified name: (level, framework).
+SERVER_CLASSES: dict[str, tuple[str, str]] = {
+    "mcp.server.fastmcp.FastMCP": ("high", "mcp1"),
+    "mcp.server.fastmcp.server.FastMCP": ("high", "mcp1"),
+    "mcp.server.mcpserver.MCPServer": ("high", "mcp2"),
+    "mcp.server.mcpserver.server.MCPServer": ("high", "mcp2"),
+    "mcp.server.MCPServer": ("high", "mcp2"),
+    "fastmcp.FastMCP": ("high", "fastmcp"),
+    "fastmcp.server.FastMCP": ("high", "fastmcp"),
+    "fastmcp.server.server.FastMCP": ("high", "fastmcp"),
+    "mcp.server.Server": ("low", "mcp"),
+    "mcp.server.lowlevel.Server": ("low", "mcp"),
+    "mcp.server.lowlevel.server.Server": ("low", "mcp"),
+}
+
+HIGH_LEVEL_DECORATORS = {"tool": "tool", "resource": "resource", "prompt": "prompt"}
+HIGH_LEVEL_ADDERS = {
+    "add_tool": "tool",
+    "add_resource": "resource",
+    "add_template": "resource",
+    "add_prompt": "prompt",
+}
+LOW_LEVEL_DECORATORS = {
+    "call_tool": "tool",
+    "read_resource": "resource",
+    "get_prompt": "prompt",
+    "list_tools": "list",
+    "list_resources": "list",
+    "list_resource_templates": "list",
+    "list_prompts": "list",
+    "completion": "completion",
+    "subscribe_resource": "other",
+    "unsubscribe_resource": "other",
+    "set_logging_level": "other",
+}
+# mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
+LOW_LEVEL_KEYWORDS = {
+    "on_call_tool": "tool",
+    "on_read_resource": "resource",
+    "on_get_prompt": "prompt",
+    "on_list_tools": "list",
+    "on_list_resources": "list",
+    "on_list_resource_templates": "list",
+    "on_list_prompts": "list",
+    "on_completion": "completion",
+}
+# mcp 2.x `Server.add_request_handler("tools/call", Params, fn)`.
+REQUEST_METHODS = {
+    "tools/call": "tool",
+    "resources/read": "resource",
+    "prompts/get": "prompt",
+    "tools/list": "list",
+    "resources/list": "list",
+    "resources/templates/list": "list",
+    "prompts/list": "list",
+    "completion/complete": "completion",
+}
+# fastmcp 3.x+ standalone decorators, registered later with `add_tool` & co.
+STANDALONE_DECORATORS = {
+    "fastmcp.tools.tool": "tool",
+    "fastmcp.tools.function_tool.tool": "tool",
+    "fastmcp.resources.resource": "resource",
+    "fastmcp.prompts.prompt": "prompt",
+}
+TOOL_FACTORIES = {
+    "fastmcp.Tool.from_function",
+    "fastmcp.tools.Tool.from_function",
+    "fastmcp.tools.tool.Tool.from_function",
+    "fastmcp.tools.FunctionTool.from_function",
+    "mcp.server.fastmcp.tools.Tool.from_function",
+    "mcp.server.fastmcp.tools.base.Tool.from_function",
+    "mcp.server.mcpserver.tools.Tool.from_function",
+    "mcp.server.mcpserver.tools.base.Tool.from_function",
+}
+
+
+@dataclass(frozen=True)
+class ServerBinding:
+    level: str  # "high" (FastMCP/MCPServer) or "low" (Server)
+    framework: str
+
+
+@dataclass
+class FunctionInfo:
+    key: str
+    decorators: Sequence[cst.Decorator]
+    class_key: str | None  # nearest enclosing class, for `self.x` calls
+    calls: list[str] = field(default_factory=list)  # dotted callees and function references
+
+
+@dataclass(frozen=True)
+class Handler:
+    key: str
+    kind: str  # tool, resource, prompt, list, completion, other
+
+
+@dataclass(frozen=True)
+class _Registration:
+    call: cst.Call
+    context_key: str | None
+    context_class: str | None
+
+
+class HandlerFactsCollector:
+    """Collects, during the walk, the raw facts handler detection needs."""
+
+    def __init__(self, scopes: ScopeTracker) -> None:
+        self._scopes = scopes
+        self.functions: dict[str, FunctionInfo] = {}
+        self.class_bases: dict[str, Sequence[cst.Arg]] = {}
+        self.bindings: list[tuple[str, cst.BaseExpression]] = []  # target, constructor
+        self.annotations: list[tuple[str, cst.BaseExpression]] = []  # target, type
+        self.registrations: list[_Registration] = []
+        self.module_calls: list[str] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        key = self._scopes.qualname_for(node.name.value)
+        class_key = _nearest_class(self._scopes)
+        info = self.functions.get(key)
+        if info is None:
+            self.functions[key] = FunctionInfo(key, tuple(node.decorators), class_key)
+        else:  # a redefinition: keep both definitions' decorators
+            info.decorators = (*info.decorators, *node.decorators)
+        for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
+            if param.annotation is not None:
+                self.annotations.append((param.name.value, param.annotation.annotation))
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.class_bases[self._scopes.qualname_for(node.name.value)] = node.bases
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Call):
+            for target in node.targets:
+                name = dotted_name(target.target)
+                if name is not None:
+                    self.bindings.append((name, node.value.func))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        name = dotted_name(node.target)
+        if name is None:
+            return
+        if isinstance(node.value, cst.Call):
+            self.bindings.append((name, node.value.func))
+        in_class_body = bool(self._scopes.frames) and self._scopes.frames[-1].kind == "class"
+        # `mcp: FastMCP` in a class body types `self.mcp` for its methods.
+        self.annotations.append((f"self.{name}" if in_class_body else name, node.annotation.annotation))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        function = self._scopes.current_function
+        references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
+        calls = self.functions[function].calls if function in self.functions else self.module_calls
+        calls.extend(ref for ref in references if ref is not None)
+        self.registrations.append(
+            _Registration(node, function, _nearest_class(self._scopes))
+        )
+
+
+def _nearest_class(scopes: ScopeTracker) -> str | None:
+    for frame in reversed(scopes.frames):
+        if frame.kind == "class":
+            return frame.qualname
+    return None
+
+
+def _callee(expression: cst.BaseExpression) -> str | None:
+    if isinstance(expression, cst.Await):
+        expression = expression.expression
+    return dotted_name(expression)
+
+
+@dataclass
+class HandlerScope:
+    """The handlers of a module and, for each function in scope, who reaches it."""
+
+    handlers: dict[str, Handler] = field(default_factory=dict)
+    reached_by: dict[str, list[Handler]] = field(default_factory=dict)
+
+    def handlers_reaching(self, function_key: str | None) -> list[Handler]:
+        if function_key is None:
+            return []
+        return self.reached_by.get(function_key, [])
+
+
+class _Resolver:
+    def __init__(
+        self,
+        facts: HandlerFactsCollector,
+        imports: ImportTable,
+        handler_decorators: Sequence[str],
+        handler_functions: Sequence[str],
+    ) -> None:
+        self.facts = facts
+        self.imports = imports
+        self.handler_decorators = handler_decorators
+        self.handler_functions = handler_functions
+        self.server_subclasses = self._server_subclasses()
+        self.bindings = self._bindings()
+
+    # -- what is a server ------------------------------------------------
+    def server_class(self, expression: cst.BaseExpression) -> ServerBinding | None:
+        dotted = dotted_name(expression)
+        if dotted is None:
+            if isinstance(expression, cst.SimpleString):
+                dotted = expression.evaluated_value.strip() if isinstance(expression.evaluated_value, str) else None
+            if dotted is None:
+                return None
+        if dotted in self.server_subclasses:
+            return self.server_subclasses[dotted]
+        qualified = self.imports.qualify(dotted)
+        if qualified in SERVER_CLASSES:
+            return ServerBinding(*SERVER_CLASSES[qualified])
+        return None
+
+    def _server_subclasses(self) -> dict[str, ServerBinding]:
+        subclasses: dict[str, ServerBinding] = {}
+        self.server_subclasses = subclasses
+        changed = True
+        while changed:  # classes may derive from each other in any order
+            changed = False
+            for class_key, bases in self.facts.class_bases.items():
+                if class_key in subclasses:
+                    continue
+                for base in bases:
+                    binding = self.server_class(base.value)
+                    if binding is not None:
+                        subclasses[class_key] = binding
+                        changed = True
+                        break
+        return subclasses
+
+    def _bindings(self) -> dict[str, ServerBinding]:
+        bindings: dict[str, ServerBinding] = {}
+        for target, constructor in self.facts.bindings:
+            binding = self.server_class(constructor)
+            if binding is not None:
+                bindings[target] = binding
+        for target, annotation in self.facts.annotations:
+            for candidate in _annotation_types(annotation):
+                binding = self.server_class(candidate)
+                if binding is not None:
+                    bindings.setdefault(target, binding)
+        return bindings
+
+    def receiver(self, expression: cst.BaseExpression) -> ServerBinding | None:
+        dotted = dotted_name(expression)
+        return self.bindings.get(dotted) if dotted is not None else None
+
+    # -- registrations -----------------------------------------------------
+    def decorator_kind(self, expression: cst.BaseExpression) -> str | None:
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        qualified = self.imports.qualified_name(target)
+        if qualified in STANDALONE_DECORATORS:
+            return STANDALONE_DECORATORS[qualified]
+        if self._configured_decorator(target, qualified):
+            return "tool"
+        if isinstance(target, cst.Attribute):
+            return self.method_kind(target, decorator=True)
+        return None
+
+    def method_kind(self, method: cst.Attribute, *, decorator: bool) -> str | None:
+        binding = self.receiver(method.value)
+        if binding is None:
+            return None
+        name = method.attr.value
+        if binding.level == "low":
+            return LOW_LEVEL_DECORATORS.get(name) if decorator else None
+        if decorator:
+            return HIGH_LEVEL_DECORATORS.get(name)
+        return HIGH_LEVEL_ADDERS.get(name)
+
+    def _configured_decorator(self, target: cst.BaseExpression, qualified: str | None) -> bool:
+        names = [name for name in (qualified, dotted_name(target)) if name]
+        return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in self.handler_decorators)
+
+    def registered_by_calls(self) -> Iterator[tuple[str, str]]:
+        """(function key, kind) for every imperative registration in the module."""
+        for registration in self.facts.registrations:
+            for expression, kind in self._registered_arguments(registration.call):
+                key = self.function_reference(expression, registration.context_key, registration.context_class)
+                if key is not None:
+                    yield key, kind
+
+    def _registered_arguments(self, call: cst.Call) -> Iterator[tuple[cst.BaseExpression, str]]:
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        func = call.func
+        # X.tool(...)(fn) and tool(...)(fn)
+        if isinstance(func, cst.Call) and positional:
+            kind = self.decorator_kind(func)
+            if kind is not None:
+                yield positional[0], kind
+            return
+        qualified = self.imports.qualified_name(func)
+        if qualified in TOOL_FACTORIES and positional:
+            yield positional[0], "tool"
+            return
+        binding = self.server_class(func)
+        if binding is not None and binding.level == "low":
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value.startswith("on_"):
+                    yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other")
+            return
+        if not isinstance(func, cst.Attribute) or not positional:
+            return
+        receiver = self.receiver(func.value)
+        if receiver is None:
+            return
+        method = func.attr.value
+        if receiver.level == "low" and method == "add_request_handler" and len(positional) >= 3:
+            request = positional[0]
+            if isinstance(request, cst.SimpleString) and isinstance(request.evaluated_value, str):
+                yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other")
+        elif receiver.level == "high":
+            kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
+            if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
+                yield positional[0], kind
+
+    # -- functions by name -------------------------------------------------
+    def function_reference(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> str | None:
+        dotted = _callee(expression)
+        return self.resolve_function(dotted, context_key, context_class) if dotted else None
+
+    def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
+        functions = self.facts.functions
+        parts = dotted.split(".")
+        if len(parts) == 1:
+            for scope in _enclosing_function_keys(context_key):
+                candidate = f"{scope}.<locals>.{dotted}"
+                if candidate in functions:
+                    return candidate
+            return dotted if dotted in functions else None
+        if len(parts) == 2:
+            owner, method = parts
+            if owner in ("self", "cls") and context_class is not None:
+                return self._method(context_class, method)
+            if owner in self.facts.class_bases:
+                return self._method(owner, method)
+        return None
+
+    def _method(self, class_key: str, method: str, depth: int = 0) -> str | None:
+        candidate = f"{class_key}.{method}"
+        if candidate in self.facts.functions:
+            return candidate
+        if depth > 10:
+            return None
+        for base in self.facts.class_bases.get(class_key, ()):
+            base_name = dotted_name(base.value)
+            if base_name in self.facts.class_bases:
+                found = self._method(base_name, method, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+
+def _enclosing_function_keys(key: str | None) -> Iterator[str]:
+    while key:
+        yield key
+        head, separator, _ = key.rpartition(".<locals>.")
+        key = head if separator else None
+
+
+def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
+    """The types an annotation names: `X`, `"X"`, `X | None`, `Optional[X]`."""
+    if isinstance(annotation, cst.BinaryOperation):
+        yield from _annotation_types(annotation.left)
+        yield from _annotation_types(annotation.right)
+    elif isinstance(annotation, cst.Subscript):
+        for element in annotation.slice:
+            if isinstance(element.slice, cst.Index):
+                yield from _annotation_types(element.slice.value)
+    else:
+        yield annotation
+
+
+def resolve_handler_scope(
+    facts: HandlerFactsCollector,
+    imports: ImportTable,
+    *,
+    handler_decorators: Sequence[str] = (),
+    handler_functions: Sequence[str] = (),
+) -> HandlerScope:
+    resolver = _Resolver(facts, imports, handler_decorators, handler_functions)
+    scope = HandlerScope()
+    roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
+
+    def add_handler(key: str, kind: str, wrappers: Sequence[str] = ()) -> None:
+        if key not in scope.handlers:
+            scope.handlers[key] = Handler(key, kind)
+            roots[key] = [key]
+        roots[key].extend(wrappers)
+
+    for info in facts.functions.values():
+        for index, decorator in enumerate(info.decorators):
+            kind = resolver.decorator_kind(decorator.decorator)
+            if kind is not None:
+                wrappers = _wrappers(resolver, info.decorators[index + 1 :], info)
+                add_handler(info.key, kind, wrappers)
+                break
+        if info.key not in scope.handlers and any(
+            fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
+        ):
+            add_handler(info.key, "tool")
+    for key, kind in resolver.registered_by_calls():
+        add_handler(key, kind)
+
+    for key, handler in scope.handlers.items():
+        for function in _reachable(resolver, roots[key]):
+            reached = scope.reached_by.setdefault(function, [])
+            if handler not in reached:
+                reached.append(handler)
+    return scope
+
+
+def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: FunctionInfo) -> list[str]:
+    """Same-module decorators stacked under the registration, and their inner functions."""
+    found: list[str] = []
+    for decorator in decorators:
+        expression = decorator.decorator
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        key = resolver.function_reference(target, _parent_function(info.key), info.class_key)
+        if key is None:
+            continue
+        prefix = f"{key}.<locals>."
+        found.append(key)
+        found.extend(name for name in resolver.facts.functions if name.startswith(prefix))
+    return found
+
+
+def _parent_function(key: str) -> str | None:
+    head, separator, _ = key.rpartition(".<locals>.")
+    return head if separator else None
+
+
+def _reachable(resolver: _Resolver, roots: Sequence[str]) -> list[str]:
+    functions = resolver.facts.functions
+    seen: dict[str, None] = {}
+    stack = [root for root in roots if root in functions]
+    while stack:
+        key = stack.pop()
+        if key in seen:
+            continue
+        seen[key] = None
+        info = functions[key]
+        for callee in info.calls:
+            target = resolver.resolve_function(callee, key, info.class_key)
+            if target is not None and target not in seen:
+                stack.append(target)
+    return list(seen)

@@ -1,0 +1,315 @@
+"""``[tool.mcplint]`` discovery, validation and the settings each file gets.
+
+For each file the closest ``mcplint.toml`` (keys at the top level) or
+``pyproject.toml`` with a ``[tool.mcplint]`` table wins, as in ruff; there is
+no merging of several files. ``--config FILE`` applies one file to everything.
+Paths and globs in a config are relative to its directory (the project root);
+without a config the working directory is the root.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+CONFIG_FILES = ("mcplint.toml", "pyproject.toml")
+DEFAULT_EXCLUDE = (
+    ".bzr",
+    ".direnv",
+    ".eggs",
+    ".git",
+    ".hg",
+    ".mypy_cache",
+    ".nox",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mcplint_cache",
+    ".svn",
+    ".tox",
+    ".venv",
+    "__pycache__",
+    "__pypackages__",
+    "_build",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+)
+LIST_KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "exclude",
+    "extend-exclude",
+    "handler-decorators",
+    "handler-functions",
+)
+TABLE_KEYS = ("per-file-ignores", "rules")
+KNOWN_KEYS = LIST_KEYS + TABLE_KEYS
+
+
+class ConfigError(Exception):
+    """A problem in a config file or on the command line; exit code 2."""
+
+    def __init__(self, message: str, path: Path | None = None, line: int | None = None) -> None:
+        location = ""
+        if path is not None:
+            location = f"{path}:{line}: " if line else f"{path}: "
+        super().__init__(f"{location}{message}")
+
+
+@dataclass
+class Config:
+    root: Path
+    path: Path | None = None
+    select: list[str] = field(default_factory=lambda: ["ALL"])
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    extend_exclude: list[str] = field(default_factory=list)
+    handler_decorators: list[str] = field(default_factory=list)
+    handler_functions: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def is_excluded(self, path: Path) -> bool:
+        patterns = _exclude_spec(tuple(self.exclude + self.extend_exclude))
+        return _matches(patterns, path, self.root)
+
+
+@dataclass(frozen=True)
+class CliOverrides:
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileSettings:
+    """Everything the per-file engine needs; small and picklable for the pool."""
+
+    codes: frozenset[str]
+    rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    handler_decorators: tuple[str, ...] = ()
+    handler_functions: tuple[str, ...] = ()
+
+
+# -- loading -----------------------------------------------------------------
+def load_config(path: Path) -> Config:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"cannot read config: {error.strerror}", path) from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = getattr(error, "lineno", None) or _line_from_message(str(error))
+        raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, line) from None
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("mcplint", {})
+        section = "[tool.mcplint]"
+    else:
+        table = document
+        section = path.name
+    return _parse_table(table, path, text, section)
+
+
+def _line_from_message(message: str) -> int | None:
+    match = re.search(r"line (\d+)", message)
+    return int(match.group(1)) if match else None
+
+
+def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) -> Config:
+    config = Config(root=path.parent.resolve(), path=path)
+
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(message, path, _line_of_key(text, key))
+
+    for key, value in table.items():
+        if key not in KNOWN_KEYS:
+            hint = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
+            suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+            raise fail(key, f"unknown key '{key}' in {section}{suggestion}")
+        if key in LIST_KEYS:
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise fail(key, f"'{key}' must be a list of strings")
+            setattr(config, key.replace("-", "_"), list(value))
+        elif key == "per-file-ignores":
+            config.per_file_ignores = _parse_per_file_ignores(value, fail)
+        else:
+            config.rules = _parse_rule_options(value, fail)
+    for key in ("select", "extend-select", "ignore"):
+        try:
+            resolve_selectors(getattr(config, key.replace("-", "_")))
+        except ConfigError as error:
+            raise fail(key, f"'{key}': {error}") from None
+    return config
+
+
+def _parse_per_file_ignores(value: Any, fail: Any) -> dict[str, list[str]]:
+    if not isinstance(value, dict):
+        raise fail("per-file-ignores", "'per-file-ignores' must be a table of glob = [codes]")
+    for glob, codes in value.items():
+        if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
+            raise fail(glob, f"per-file-ignores '{glob}' must be a list of codes")
+        try:
+            resolve_selectors(codes)
+        except ConfigError as error:
+            raise fail(glob, f"per-file-ignores '{glob}': {error}") from None
+    return {glob: list(codes) for glob, codes in value.items()}
+
+
+def _parse_rule_options(value: Any, fail: Any) -> dict[str, dict[str, Any]]:
+    from mcplint.rules import RULES_BY_CODE
+
+    if not isinstance(value, dict):
+        raise fail("rules", "'rules' must be a table of [rules.<CODE>] tables")
+    parsed: dict[str, dict[str, Any]] = {}
+    for code, options in value.items():
+        rule = RULES_BY_CODE.get(code.upper())
+        if rule is None:
+            raise fail(code, f"unknown rule '{code}' in rules options")
+        if not isinstance(options, dict):
+            raise fail(code, f"rules.{code} must be a table")
+        for option, option_value in options.items():
+            if option not in rule.options:
+                known = ", ".join(rule.options) or "none"
+                raise fail(option, f"unknown option '{option}' for {rule.code} (known: {known})")
+            expected = type(rule.options[option])
+            if not isinstance(option_value, expected):
+                raise fail(option, f"option '{option}' of {rule.code} must be a {expected.__name__}")
+        parsed[rule.code] = dict(options)
+    return parsed
+
+
+def _line_of_key(text: str, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.MULTILINE)
+    match = pattern.search(text)
+    if match is None:
+        match = re.compile(rf"^\s*\[.*\b{re.escape(key)}\b.*\]", re.MULTILINE).search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+# -- rule selection ------------------------------------------------------------
+def resolve_selectors(selectors: Iterable[str]) -> set[str]:
+    """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``)."""
+    from mcplint.rules import RULES_BY_CODE
+
+    codes: set[str] = set()
+    for selector in selectors:
+        wanted = selector.strip().upper()
+        if wanted == "ALL":
+            codes.update(RULES_BY_CODE)
+            continue
+        matched = {code for code in RULES_BY_CODE if code.startswith(wanted)} if wanted else set()
+        if not matched:
+            raise ConfigError(f"unknown rule selector '{selector}'")
+        codes |= matched
+    return codes
+
+
+def selected_codes(config: Config, cli: CliOverrides) -> frozenset[str]:
+    codes = resolve_selectors(config.select) | resolve_selectors(config.extend_select)
+    codes -= resolve_selectors(config.ignore)
+    if cli.select is not None:
+        codes = resolve_selectors(cli.select)
+    codes |= resolve_selectors(cli.extend_select)
+    codes -= resolve_selectors(cli.ignore)
+    return frozenset(codes)
+
+
+# -- per-directory resolution ----------------------------------------------------
+@lru_cache(maxsize=None)
+def find_config_file(directory: Path) -> Path | None:
+    for candidate in (directory, *directory.parents):
+        mcplint_toml = candidate / "mcplint.toml"
+        if mcplint_toml.is_file():
+            return mcplint_toml
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and _has_mcplint_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_mcplint_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return re.search(r"^\s*\[\s*tool\s*\.\s*mcplint\b", text, re.MULTILINE) is not None
+
+
+class ConfigResolver:
+    """Finds, loads (once) and applies the config for each file."""
+
+    def __init__(self, cli: CliOverrides, config_file: Path | None = None, cwd: Path | None = None) -> None:
+        self.cli = cli
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self._fixed = load_config(config_file) if config_file is not None else None
+        if self._fixed is not None:
+            self._fixed.root = self.cwd  # --config paths are relative to the working directory
+        self._loaded: dict[Path | None, Config] = {}
+        self._settings: dict[tuple[int, frozenset[str]], FileSettings] = {}
+        selected_codes(Config(root=self.cwd), cli)  # reject bad CLI selectors up front
+
+    def config_for(self, path: Path) -> Config:
+        if self._fixed is not None:
+            return self._fixed
+        config_path = find_config_file(path.parent.resolve())
+        if config_path not in self._loaded:
+            self._loaded[config_path] = load_config(config_path) if config_path else Config(root=self.cwd)
+        return self._loaded[config_path]
+
+    def settings_for(self, path: Path) -> FileSettings:
+        config = self.config_for(path)
+        ignored = frozenset(
+            code
+            for glob, codes in config.per_file_ignores.items()
+            if _matches(_exclude_spec((glob,)), path, config.root)
+            for code in resolve_selectors(codes)
+        )
+        key = (id(config), ignored)
+        if key not in self._settings:
+            self._settings[key] = FileSettings(
+                codes=selected_codes(config, self.cli) - ignored,
+                rule_options=config.rules,
+                handler_decorators=tuple(config.handler_decorators),
+                handler_functions=tuple(config.handler_functions),
+            )
+        return self._settings[key]
+
+
+@lru_cache(maxsize=256)
+def _exclude_spec(patterns: tuple[str, ...]) -> Any:
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
+def _matches(spec: Any, path: Path, root: Path) -> bool:
+    """Glob match against the path relative to the root, or its bare name."""
+    absolute = path.resolve() if not path.is_absolute() else path
+    try:
+        relative = absolute.relative_to(root).as_posix()
+    except ValueError:
+        relative = absolute.name
+    if path.is_dir():
+        relative += "/"
+    return spec.match_file(relative) or spec.match_file(absolute.name)
+
+
+def matches_any_glob(name: str, globs: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, glob) for glob in globs)

@@ -1,0 +1,118 @@
+"""Command-line paths to the files to lint.
+
+Directories recurse into ``*.py`` and ``*.pyi`` files, skipping what the
+config excludes and what ``.gitignore`` files ignore (inside a git work tree,
+as ruff does). A file named on the command line is always linted, unless
+``--force-exclude`` applies the excludes to it too (pre-commit passes files
+one by one, so its hook uses that flag).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from mcplint.config import Config, ConfigResolver
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+class PathNotFound(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class DiscoveredFile:
+    path: Path
+    display: str
+    explicit: bool
+
+
+def discover(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: bool) -> list[DiscoveredFile]:
+    found: dict[Path, DiscoveredFile] = {}
+    cwd = resolver.cwd
+    for argument in paths:
+        path = Path(argument)
+        if not path.exists():
+            raise PathNotFound(f"{argument}: no such file or directory")
+        if path.is_dir():
+            if force_exclude and _is_ignored(path, resolver.config_for(path / "__init__.py")):
+                continue
+            for file in _walk(path, resolver):
+                found.setdefault(file.resolve(), DiscoveredFile(file, _display(file, cwd), explicit=False))
+        elif not (force_exclude and _is_ignored(path, resolver.config_for(path))):
+            found.setdefault(path.resolve(), DiscoveredFile(path, _display(path, cwd), explicit=True))
+    return sorted(found.values(), key=lambda file: file.display)
+
+
+def _walk(root: Path, resolver: ConfigResolver) -> Iterator[Path]:
+    for directory, subdirectories, files in os.walk(root, followlinks=False):
+        base = Path(directory)
+        config = resolver.config_for(base / "__init__.py")
+        subdirectories[:] = sorted(name for name in subdirectories if not _is_ignored(base / name, config))
+        for name in sorted(files):
+            if name.endswith(PYTHON_SUFFIXES):
+                file = base / name
+                if not _is_ignored(file, config):
+                    yield file
+
+
+def _is_ignored(path: Path, config: Config) -> bool:
+    return config.is_excluded(path) or _gitignored(path)
+
+
+def _display(path: Path, cwd: Path) -> str:
+    absolute = path.absolute()
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+# -- .gitignore -------------------------------------------------------------------
+def _gitignored(path: Path) -> bool:
+    absolute = path.absolute()
+    repository = _repository_root(absolute.parent)
+    if repository is None:
+        return False
+    is_directory = path.is_dir()
+    directory = absolute.parent
+    # Deeper .gitignore files override shallower ones, like git.
+    chain = [directory, *directory.parents]
+    ignored = False
+    for base in reversed(chain[: chain.index(repository) + 1] if repository in chain else []):
+        spec = _gitignore_spec(base)
+        if spec is None:
+            continue
+        relative = absolute.relative_to(base).as_posix() + ("/" if is_directory else "")
+        result = spec.check_file(relative)
+        if result.include is not None:
+            ignored = result.include
+    return ignored
+
+
+@lru_cache(maxsize=None)
+def _repository_root(directory: Path) -> Path | None:
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=None)
+def _gitignore_spec(directory: Path) -> Any:
+    lines: list[str] = []
+    for name in (".gitignore", ".git/info/exclude"):
+        try:
+            lines.extend((directory / name).read_text(encoding="utf-8", errors="replace").splitlines())
+        except OSError:
+            continue
+    if not lines:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)

@@ -1,0 +1,198 @@
+"""Lint one file: decode, parse once, walk once with every rule, keep what counts.
+
+Files that cannot contain a handler (no MCP framework import, no configured
+handler pattern) cannot produce a handler-scope finding, so they only get
+CPython's ``ast`` syntax check (a tenth of a LibCST parse); everything else is
+parsed by LibCST exactly once and walked exactly once.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.config import FileSettings
+from mcplint.engine.positions import node_ranges
+from mcplint.engine.source import UndecodableSource, decode_source, is_generated
+from mcplint.engine.suppressions import parse_suppressions
+from mcplint.engine.walk import Walker
+from mcplint.finding import Finding
+from mcplint.rules import ALL_RULES, SYNTAX_ERROR, RULES_BY_CODE
+from mcplint.rules.base import Candidate, Rule, RuleContext
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+_FRAMEWORK_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
+)
+
+
+@dataclass
+class FileResult:
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    internal_error: bool = False
+
+
+def lint_path(path: str, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
+    if len(data) > MAX_FILE_BYTES:
+        return FileResult(warnings=[f"{display}: skipped, larger than {MAX_FILE_BYTES // 2**20} MiB"])
+    try:
+        return lint_bytes(data, display, settings, skip_generated=skip_generated)
+    except RecursionError:
+        return FileResult(warnings=[f"{display}: skipped, nested too deeply to analyse"])
+    except Exception as error:  # a bug in mcplint must not stop the run
+        return FileResult(
+            warnings=[f"{display}: internal error: {type(error).__name__}: {error}"], internal_error=True
+        )
+
+
+def lint_bytes(data: bytes, display: str, settings: FileSettings, *, skip_generated: bool = False) -> FileResult:
+    try:
+        text = decode_source(data)
+    except UndecodableSource as error:
+        return _syntax_result(display, settings, error.message, error.line, error.column)
+    return lint_text(text, display, settings, skip_generated=skip_generated)
+
+
+def lint_text(text: str, display: str, settings: FileSettings, *, skip_generated: bool = False) -> FileResult:
+    if skip_generated and is_generated(text):
+        return FileResult()
+    rules = [rule for rule in ALL_RULES if rule.code in settings.codes and rule.code != SYNTAX_ERROR]
+    if not _may_produce_findings(text, rules, settings):
+        return _syntax_check_only(text, display, settings)
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        return _parse_failure(text, display, settings, error)
+    candidates, scope = _collect(module, rules, settings)
+    findings = _findings(module, candidates, scope, display)
+    if findings:
+        suppressions = parse_suppressions(text)
+        findings = [finding for finding in findings if not suppressions.suppresses(finding)]
+    return FileResult(findings=sorted(findings))
+
+
+def _may_produce_findings(text: str, rules: Sequence[type[Rule]], settings: FileSettings) -> bool:
+    if not rules:
+        return False
+    if any(not rule.handler_scope for rule in rules):
+        return True
+    if settings.handler_decorators or settings.handler_functions:
+        return True
+    return _FRAMEWORK_IMPORT.search(text) is not None
+
+
+def _collect(
+    module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings
+) -> tuple[list[Candidate], HandlerScope]:
+    ancestors: list[cst.CSTNode] = []
+    context = RuleContext(ancestors)
+    instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
+    walker = Walker([context.scopes, context.imports, context.facts, *instances])
+    context.ancestors = walker.ancestors
+    walker.walk(module)
+    for instance in instances:
+        instance.finish()
+    scope = resolve_handler_scope(
+        context.facts,
+        context.imports,
+        handler_decorators=settings.handler_decorators,
+        handler_functions=settings.handler_functions,
+    )
+    return context.candidates, scope
+
+
+def _findings(
+    module: cst.Module, candidates: Iterable[Candidate], scope: HandlerScope, display: str
+) -> list[Finding]:
+    kept: list[tuple[Candidate, list[Handler]]] = []
+    for candidate in candidates:
+        rule = RULES_BY_CODE[candidate.code]
+        reaching = scope.handlers_reaching(candidate.function)
+        if candidate.handler_kinds is not None:
+            reaching = [handler for handler in reaching if handler.kind in candidate.handler_kinds]
+        if rule.handler_scope and not reaching:
+            continue
+        kept.append((candidate, reaching))
+    if not kept:
+        return []
+    ranges = node_ranges(module, (candidate.node for candidate, _ in kept))
+    findings = []
+    for candidate, reaching in kept:
+        line, column, end_line, end_column = ranges[id(candidate.node)]
+        findings.append(
+            Finding(
+                path=display,
+                line=line,
+                column=column,
+                code=candidate.code,
+                end_line=end_line,
+                end_column=end_column,
+                name=RULES_BY_CODE[candidate.code].name,
+                message=candidate.message + _reach_note(candidate.function, reaching),
+                handler=reaching[0].key if reaching else None,
+            )
+        )
+    return findings
+
+
+def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:
+    if not reaching or reaching[0].key == function:
+        return ""
+    first = reaching[0]
+    others = f" and {len(reaching) - 1} more" if len(reaching) > 1 else ""
+    return f" (in `{function}`, reached from {first.kind} `{first.key}`{others})"
+
+
+# -- syntax errors -----------------------------------------------------------------
+def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
+    if SYNTAX_ERROR not in settings.codes:
+        return FileResult()
+    finding = Finding(
+        path=display,
+        line=line,
+        column=column,
+        code=SYNTAX_ERROR,
+        end_line=line,
+        end_column=column,
+        name=RULES_BY_CODE[SYNTAX_ERROR].name,
+        message=message,
+    )
+    return FileResult(findings=[finding])
+
+
+def _syntax_check_only(text: str, display: str, settings: FileSettings) -> FileResult:
+    if SYNTAX_ERROR not in settings.codes:
+        return FileResult()
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
+        try:
+            cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            return _parse_failure(text, display, settings, error)
+    return FileResult()
+
+
+def _parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> FileResult:
+    """CPython's message and position are more precise than LibCST's; prefer them."""
+    try:
+        ast.parse(text)
+    except SyntaxError as ast_error:
+        message = f"SyntaxError: {ast_error.msg}"
+        return _syntax_result(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)
+    except ValueError:
+        pass
+    message = f"SyntaxError: {error.message}"
+    return _syntax_result(display, settings, message, error.raw_line, error.raw_column + 1)

@@ -1,0 +1,74 @@
+"""Source ranges for the few nodes that became findings.
+
+LibCST's ``PositionProvider`` tracks every node during a codegen pass and costs
+about three parses. Findings need a handful of nodes, so one plain codegen pass
+records only where those nodes' tokens start and end; the offsets are then
+turned into 1-based lines and code-point columns.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+
+class _TargetRecorder(CodegenState):
+    def __init__(self, module: cst.Module, targets: set[int]) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.targets = targets
+        self.token_spans: dict[int, list[int]] = {}
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.targets:
+            self.token_spans[id(node)] = [len(self.tokens), len(self.tokens)]
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.targets:
+            self.token_spans[id(node)][1] = len(self.tokens)
+
+
+Range = tuple[int, int, int, int]  # line, column, end line, end column (1-based, end exclusive)
+
+
+def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, Range]:
+    """Ranges keyed by ``id(node)``, whitespace around each node excluded."""
+    recorder = _TargetRecorder(module, {id(node) for node in nodes})
+    module._codegen(recorder)
+    tokens = recorder.tokens
+    wanted = sorted({index for span in recorder.token_spans.values() for index in span})
+    offsets: dict[int, int] = {}
+    length = 0
+    position = 0
+    for index in wanted:
+        length += sum(len(token) for token in tokens[position:index])
+        position = index
+        offsets[index] = length
+    text = "".join(tokens)
+    lines = LineIndex(text)
+    ranges: dict[int, Range] = {}
+    for node_id, (start_token, end_token) in recorder.token_spans.items():
+        start, end = offsets[start_token], offsets[end_token]
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        ranges[node_id] = (*lines.position(start), *lines.position(end))
+    return ranges
+
+
+class LineIndex:
+    """Offset to (line, column), both 1-based, columns in code points."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0]
+        index = text.find("\n")
+        while index != -1:
+            self._starts.append(index + 1)
+            index = text.find("\n", index + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1

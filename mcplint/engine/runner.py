@@ -1,0 +1,94 @@
+"""Lint many files, in a process pool or in-process, with a deterministic result."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mcplint.config import FileSettings
+from mcplint.engine.lint import FileResult, lint_path
+
+# Below this much source a pool costs more to start than it saves
+# (a pre-commit run on a handful of files stays in-process).
+MIN_BYTES_FOR_POOL = 256 * 1024
+
+
+@dataclass(frozen=True)
+class FileTask:
+    path: str
+    display: str
+    settings: FileSettings
+    skip_generated: bool
+
+
+@dataclass
+class RunResult:
+    findings: list
+    warnings: list[str]
+    internal_errors: int
+    files: int
+
+
+def _lint_task(task: FileTask) -> FileResult:
+    return lint_path(task.path, task.display, task.settings, task.skip_generated)
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run(tasks: Sequence[FileTask], jobs: int) -> RunResult:
+    results = _run_in_pool(tasks, jobs) if _worth_a_pool(tasks, jobs) else map(_lint_task, tasks)
+    findings = []
+    warnings: list[str] = []
+    internal_errors = 0
+    for result in results:
+        findings.extend(result.findings)
+        warnings.extend(result.warnings)
+        internal_errors += result.internal_error
+    findings.sort()
+    return RunResult(findings, sorted(warnings), internal_errors, len(tasks))
+
+
+def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
+    if jobs <= 1 or len(tasks) < 2:
+        return False
+    total = 0
+    for task in tasks:
+        try:
+            total += os.path.getsize(task.path)
+        except OSError:
+            continue
+        if total >= MIN_BYTES_FOR_POOL:
+            return True
+    return False
+
+
+def _run_in_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork shares the already-imported engine with the workers (no re-import per
+    # worker); elsewhere the platform default is the only safe choice.
+    context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    # Biggest files first so one large file does not finish alone at the end.
+    order = sorted(range(len(tasks)), key=lambda index: -_size(tasks[index].path))
+    workers = min(jobs, len(tasks))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        ordered = list(pool.map(_lint_task, [tasks[index] for index in order], chunksize=1))
+    results: list[FileResult] = [FileResult()] * len(tasks)
+    for index, result in zip(order, ordered):
+        results[index] = result
+    return results
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

@@ -1,0 +1,48 @@
+"""Bytes to text, the way Python itself would decode a source file."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from dataclasses import dataclass
+
+GENERATED_MARKER = "@generated"
+# The marker counts in the file's header only, so that a linter or a docstring
+# that merely mentions it further down is still checked.
+GENERATED_HEADER_LINES = 10
+
+
+@dataclass(frozen=True)
+class UndecodableSource(Exception):
+    message: str
+    line: int
+    column: int
+
+
+def decode_source(data: bytes) -> str:
+    """Decode per PEP 263 (BOM, coding cookie, default UTF-8)."""
+    nul = data.find(b"\x00")
+    if nul != -1:
+        line, column = _byte_position(data, nul)
+        raise UndecodableSource("source contains a NUL byte", line, column)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise UndecodableSource(f"invalid encoding declaration: {error.msg}", error.lineno or 1, 1) from None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line, column = _byte_position(data, error.start)
+        byte = data[error.start : error.start + 1].hex()
+        raise UndecodableSource(f"cannot decode byte 0x{byte} as {encoding}", line, column) from None
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    prefix = data[line_start:offset].decode("utf-8", errors="replace")
+    return data.count(b"\n", 0, offset) + 1, len(prefix) + 1
+
+
+def is_generated(text: str) -> bool:
+    head = text.split("\n", GENERATED_HEADER_LINES)[:GENERATED_HEADER_LINES]
+    return any(GENERATED_MARKER in line for line in head)

@@ -1,0 +1,105 @@
+"""One traversal of a LibCST tree that feeds every visitor at once.
+
+``CSTNode.visit`` rebuilds each node it passes (it is a transformer at heart),
+which costs about as much as the parse. Reading the dataclass fields directly
+and skipping pure-whitespace fields is several times cheaper and gives the same
+nodes. Visitors are plain objects with ``visit_<Node>`` / ``leave_<Node>``
+methods; leave methods run in reverse registration order, so a visitor that
+maintains context (the scope tracker) is registered first and sees its own
+``leave`` last.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import libcst as cst
+
+# Fields that only hold whitespace, comments or punctuation: no rule needs them.
+_SKIPPED_FIELDS = frozenset(
+    {
+        "lpar",
+        "rpar",
+        "comma",
+        "semicolon",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "newline",
+        "trailing_whitespace",
+        "colon",
+        "equal",
+        "dot",
+        "operator",
+        "asynchronous",
+        "star_tok",
+    }
+)
+
+# Decorators, defaults and annotations are evaluated outside the function or
+# class body, so they are walked before it (the scope tracker relies on this).
+_FIELD_ORDER = {
+    cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
+}
+
+_child_fields_cache: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    fields = _child_fields_cache.get(node_type)
+    if fields is None:
+        ordered = _FIELD_ORDER.get(node_type)
+        if ordered is None:
+            ordered = tuple(f.name for f in dataclasses.fields(node_type))
+        fields = tuple(
+            name
+            for name in ordered
+            if name not in _SKIPPED_FIELDS and not name.startswith("whitespace")
+        )
+        _child_fields_cache[node_type] = fields
+    return fields
+
+
+Handler = Callable[[cst.CSTNode], object]
+
+
+class Walker:
+    """Dispatches each node of a tree to the visitors that asked for its type."""
+
+    def __init__(self, visitors: Sequence[object]) -> None:
+        self._visit: dict[type, list[Handler]] = {}
+        self._leave: dict[type, list[Handler]] = {}
+        for visitor in visitors:
+            for attribute in dir(type(visitor)):
+                prefix, _, node_name = attribute.partition("_")
+                if prefix not in ("visit", "leave") or not node_name:
+                    continue
+                node_type = getattr(cst, node_name, None)
+                if not isinstance(node_type, type):
+                    continue
+                table = self._visit if prefix == "visit" else self._leave
+                table.setdefault(node_type, []).append(getattr(visitor, attribute))
+        for handlers in self._leave.values():
+            handlers.reverse()
+        #: The nodes enclosing the one being visited, outermost first.
+        self.ancestors: list[cst.CSTNode] = []
+
+    def walk(self, node: cst.CSTNode) -> None:
+        node_type = type(node)
+        for handler in self._visit.get(node_type, ()):
+            handler(node)
+        self.ancestors.append(node)
+        for name in _child_fields(node_type):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                self.walk(value)
+            elif isinstance(value, (list, tuple)):
+                for child in value:
+                    if isinstance(child, cst.CSTNode):
+                        self.walk(child)
+        self.ancestors.pop()
+        for handler in self._leave.get(node_type, ()):
+            handler(node)

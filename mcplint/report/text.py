@@ -1,0 +1,68 @@
+"""``full`` and ``concise`` output: ``path:row:col: CODE message`` (ruff's layout).
+
+Colour comes from ANSI codes, and only when the caller says the stream is a
+terminal; pipes and CI logs get plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from mcplint.finding import Finding
+
+_STYLES = {"path": "1", "code": "1;31", "dim": "2", "caret": "1;31", "summary": "1"}
+
+
+def _style(text: str, style: str, color: bool) -> str:
+    return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if color else text
+
+
+def _header(finding: Finding, color: bool) -> str:
+    location = f"{finding.path}:{finding.line}:{finding.column}:"
+    return f"{_style(location, 'path', color)} {_style(finding.code, 'code', color)} {finding.message}"
+
+
+def summary(count: int, color: bool) -> str:
+    if count == 0:
+        return "All checks passed!\n"
+    noun = "error" if count == 1 else "errors"
+    return _style(f"Found {count} {noun}.", "summary", color) + "\n"
+
+
+def render_concise(findings: Sequence[Finding], *, color: bool) -> str:
+    lines = [_header(finding, color) + "\n" for finding in findings]
+    return "".join(lines) + summary(len(findings), color)
+
+
+def render_full(findings: Sequence[Finding], *, color: bool) -> str:
+    parts = []
+    for finding in findings:
+        parts.append(_header(finding, color) + "\n")
+        parts.append(_source_excerpt(finding, color))
+    return "".join(parts) + summary(len(findings), color)
+
+
+def _source_excerpt(finding: Finding, color: bool) -> str:
+    lines = _source_lines(finding.path)
+    if not 0 < finding.line <= len(lines):
+        return "\n"
+    source = lines[finding.line - 1].rstrip("\r\n").expandtabs(1)
+    gutter = f"{finding.line} |"
+    start = finding.column - 1
+    end = finding.end_column - 1 if finding.end_line == finding.line else len(source)
+    caret = " " * start + "^" * max(1, end - start)
+    pad = " " * len(str(finding.line))
+    return (
+        f"{_style(gutter, 'dim', color)} {source}\n"
+        f"{_style(pad + ' |', 'dim', color)} {_style(caret, 'caret', color)}\n\n"
+    )
+
+
+@lru_cache(maxsize=64)
+def _source_lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readlines()
+    except OSError:
+        return []

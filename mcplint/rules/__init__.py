@@ -1,0 +1,12 @@
+"""The rule table: stable codes, never reused (a removed rule stays listed)."""
+
+from __future__ import annotations
+
+from mcplint.rules.base import Rule
+from mcplint.rules.mcp000_syntax_error import SyntaxErrorRule
+from mcplint.rules.mcp001_bare_error_return import BareErrorReturn
+from mcplint.rules.mcp002_raw_exception_raise import RawExceptionRaise
+
+ALL_RULES: tuple[type[Rule], ...] = (SyntaxErrorRule, BareErrorReturn, RawExceptionRaise)
+RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
+SYNTAX_ERROR = SyntaxErrorRule.code

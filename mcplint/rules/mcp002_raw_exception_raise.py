@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from mcplint.analysis.imports import dotted_name
+from mcplint.rules.base import Rule
+
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+# What a bare `except:` or `except BaseException` catches, by name.
+_CATCH_ALL = frozenset({"BaseException"})
+
+
+class RawExceptionRaise(Rule):
+    """
+    ## What it does
+    Finds handlers that raise a builtin exception class (`ValueError`,
+    `Exception`, `RuntimeError`, ...) instead of a registry error.
+
+    A bare `raise`, a re-raise of the caught exception (`raise e`), project
+    exception classes, and the frameworks' own errors (`ToolError`,
+    `ResourceError`, `PromptError`, `McpError`, `MCPError`) do not count, nor
+    does a raise that a surrounding `try` of the same function catches.
+
+    ## Why is this bad?
+    What the client sees then depends on the SDK: mcp 1.x and fastmcp (without
+    `mask_error_details`) send the exception text, which may leak internals;
+    mcp 2.x masks it into "Error executing tool x", which tells the model
+    nothing. Neither carries a code, a symbol or a `retryable` flag, so a client
+    cannot tell a typo in an argument from an outage.
+
+    ## Example
+    ```python
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("notes")
+
+    @mcp.tool()
+    def delete_note(note_id: str) -> str:
+        if not note_id.isalnum():
+            raise ValueError(f"Invalid note id: {note_id}")
+        return "deleted"
+    ```
+
+    ## Use instead
+    ```python
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    mcp = FastMCP("notes")
+
+    @mcp.tool()
+    def delete_note(note_id: str) -> str:
+        if not note_id.isalnum():
+            raise ToolError(f"Invalid note id: {note_id}")
+        return "deleted"
+    ```
+    With an error registry, raise the generated helper instead
+    (`raise notes_error("INVALID_NOTE_ID", note_id=note_id)`).
+
+    ## Fix safety
+    No fix yet: the rewrite into registry helpers arrives with the registry.
+
+    ## Options
+    - `builtins` (list of class names, default: every builtin exception class):
+      the classes that count as raw, e.g. `["Exception", "ValueError", "RuntimeError"]`.
+    """
+
+    code = "MCP002"
+    name = "raw-exception-raise"
+    options = {"builtins": sorted(BUILTIN_EXCEPTIONS)}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._raw = frozenset(self.settings["builtins"])
+        self._pending: list[tuple[cst.Raise, str, str | None]] = []
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if node.exc is None:
+            return
+        raised = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        name = dotted_name(raised)
+        if name is None or self._is_caught_name(name) or self._caught_locally(node, name):
+            return
+        # Whether the name is shadowed is only known once the whole module is read.
+        self._pending.append((node, name, self.context.scopes.current_function))
+
+    def finish(self) -> None:
+        for node, name, function in self._pending:
+            builtin = self._builtin_class(name)
+            if builtin is not None and builtin in self._raw:
+                self.report(
+                    node,
+                    f"Raw `{builtin}` raised in handler scope; raise a registry error "
+                    "(or the framework's ToolError) instead",
+                    function=function,
+                )
+
+    def _builtin_class(self, name: str) -> str | None:
+        imports = self.context.imports
+        qualified = imports.qualify(name)
+        if qualified is not None:  # imported: a builtin only when it comes from `builtins`
+            module, _, attribute = qualified.rpartition(".")
+            return attribute if module == "builtins" else None
+        if "." in name or name in self.context.facts.class_bases:
+            return None
+        return name if name in BUILTIN_EXCEPTIONS else None
+
+    def _is_caught_name(self, name: str) -> bool:
+        """`raise e` where `e` is bound by an enclosing `except ... as e`."""
+        for ancestor in self.context.ancestors:
+            if (
+                isinstance(ancestor, cst.ExceptHandler)
+                and ancestor.name is not None
+                and isinstance(ancestor.name.name, cst.Name)
+                and ancestor.name.name.value == name
+            ):
+                return True
+        return False
+
+    def _caught_locally(self, node: cst.Raise, name: str) -> bool:
+        """A `try` around the raise, in the same function, that catches its class."""
+        ancestors = self.context.ancestors
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            if isinstance(ancestor, cst.Try):
+                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
+                if child is ancestor.body and any(_catches(h, name) for h in ancestor.handlers):
+                    return True
+        return False
+
+
+def _catches(handler: cst.ExceptHandler, raised: str) -> bool:
+    if handler.type is None:
+        return True
+    caught = (
+        [element.value for element in handler.type.elements]
+        if isinstance(handler.type, cst.Tuple)
+        else [handler.type]
+    )
+    raised_class = getattr(builtins, raised, None)
+    for expression in caught:
+        name = dotted_name(expression)
+        if name in _CATCH_ALL or name == raised:
+            return True
+        caught_class = getattr(builtins, name or "", None)
+        if (
+            isinstance(raised_class, type)
+            and isinstance(caught_class, type)
+            and issubclass(raised_class, caught_class)
+        ):
+            return True
+    return False
