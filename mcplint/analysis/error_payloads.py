@@ -34,31 +34,42 @@ LocalValues = Callable[[str], Sequence[cst.BaseExpression]]
 
 
 def error_payloads(
-    expression: cst.BaseExpression, imports: ImportTable, local_values: LocalValues
+    expression: cst.BaseExpression,
+    imports: ImportTable,
+    local_values: LocalValues,
+    resolving: frozenset[str] = frozenset(),
 ) -> Iterator[ErrorPayload]:
-    """The error payloads a returned expression carries to the client."""
+    """The error payloads a returned expression carries to the client.
+
+    ``resolving`` holds the locals being looked through, so that
+    ``x = [x, ...]`` does not loop.
+    """
     if isinstance(expression, cst.Dict):
         if is_error_dict(expression):
             yield ErrorPayload(expression, "dict")
-    elif isinstance(expression, (cst.List, cst.Tuple, cst.Set)):
+    elif isinstance(expression, cst.List):  # a content list; `(False, "Error")` is a status pair
         for element in expression.elements:
-            yield from error_payloads(element.value, imports, local_values)
+            yield from error_payloads(element.value, imports, local_values, resolving)
     elif isinstance(expression, cst.IfExp):
-        yield from error_payloads(expression.body, imports, local_values)
-        yield from error_payloads(expression.orelse, imports, local_values)
+        yield from error_payloads(expression.body, imports, local_values, resolving)
+        yield from error_payloads(expression.orelse, imports, local_values, resolving)
     elif isinstance(expression, cst.Name):
-        for value in local_values(expression.value):
-            yield from error_payloads(value, imports, local_values)
+        name = expression.value
+        if name not in resolving:
+            for value in local_values(name):
+                yield from error_payloads(value, imports, local_values, resolving | {name})
     elif isinstance(expression, cst.Call):
-        yield from _call_payloads(expression, imports, local_values)
+        yield from _call_payloads(expression, imports, local_values, resolving)
     elif is_error_text(expression):
         yield ErrorPayload(expression, "text")
 
 
-def _call_payloads(call: cst.Call, imports: ImportTable, local_values: LocalValues) -> Iterator[ErrorPayload]:
+def _call_payloads(
+    call: cst.Call, imports: ImportTable, local_values: LocalValues, resolving: frozenset[str]
+) -> Iterator[ErrorPayload]:
     qualified = imports.qualified_name(call.func) or ""
     if qualified in JSON_SERIALISERS and call.args:
-        yield from error_payloads(call.args[0].value, imports, local_values)
+        yield from error_payloads(call.args[0].value, imports, local_values, resolving)
         return
     if _is_mcp_type(qualified, "TextContent"):
         text = _keyword(call, "text")
@@ -71,7 +82,7 @@ def _call_payloads(call: cst.Call, imports: ImportTable, local_values: LocalValu
             return  # the correct form: an isError result
         content = _keyword(call, "content")
         if content is not None:
-            yield from error_payloads(content, imports, local_values)
+            yield from error_payloads(content, imports, local_values, resolving)
         return
     if is_error_text(call):
         yield ErrorPayload(call, "text")

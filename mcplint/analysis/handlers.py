@@ -101,8 +101,11 @@ TOOL_FACTORIES = {
 
 @dataclass(frozen=True)
 class ServerBinding:
-    level: str  # "high" (FastMCP/MCPServer) or "low" (Server)
+    level: str  # "high" (FastMCP/MCPServer), "low" (Server), "any" (untyped parameter)
     framework: str
+
+
+UNTYPED_SERVER = ServerBinding("any", "unknown")
 
 
 @dataclass
@@ -110,7 +113,11 @@ class FunctionInfo:
     key: str
     decorators: Sequence[cst.Decorator]
     class_key: str | None  # nearest enclosing class, for `self.x` calls
+    parameters: dict[str, cst.BaseExpression | None] = field(default_factory=dict)  # name: annotation
     calls: list[str] = field(default_factory=list)  # dotted callees and function references
+    # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
+    returned_calls: list[str] = field(default_factory=list)
+    returned_names: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -137,28 +144,36 @@ class HandlerFactsCollector:
         self.annotations: list[tuple[str, cst.BaseExpression]] = []  # target, type
         self.registrations: list[_Registration] = []
         self.module_calls: list[str] = []
+        # `find_foo = find`, `fn = wraps(fn, ...)`: names that may stand for a function.
+        self.aliases: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
         class_key = _nearest_class(self._scopes)
         info = self.functions.get(key)
         if info is None:
-            self.functions[key] = FunctionInfo(key, tuple(node.decorators), class_key)
+            info = self.functions[key] = FunctionInfo(key, tuple(node.decorators), class_key)
         else:  # a redefinition: keep both definitions' decorators
             info.decorators = (*info.decorators, *node.decorators)
-        for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
-            if param.annotation is not None:
-                self.annotations.append((param.name.value, param.annotation.annotation))
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            info.parameters[param.name.value] = annotation
+            if annotation is not None:
+                self.annotations.append((param.name.value, annotation))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.class_bases[self._scopes.qualname_for(node.name.value)] = node.bases
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if isinstance(node.value, cst.Call):
-            for target in node.targets:
-                name = dotted_name(target.target)
-                if name is not None:
-                    self.bindings.append((name, node.value.func))
+        for target in node.targets:
+            name = dotted_name(target.target)
+            if name is None:
+                continue
+            if isinstance(node.value, cst.Call):
+                self.bindings.append((name, node.value.func))
+            if isinstance(target.target, cst.Name) and isinstance(node.value, (cst.Name, cst.Attribute, cst.Call)):
+                key = (self._scopes.current_function, name)
+                self.aliases.setdefault(key, []).append(node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted_name(node.target)
@@ -169,6 +184,24 @@ class HandlerFactsCollector:
         in_class_body = bool(self._scopes.frames) and self._scopes.frames[-1].kind == "class"
         # `mcp: FastMCP` in a class body types `self.mcp` for its methods.
         self.annotations.append((f"self.{name}" if in_class_body else name, node.annotation.annotation))
+
+    def visit_Return(self, node: cst.Return) -> None:
+        info = self.functions.get(self._scopes.current_function or "")
+        if info is None or node.value is None:
+            return
+        # Any call or local inside the returned expression may carry its value
+        # to the caller: `return f(x)`, `return [TextContent(text=f(x))]`, `return result`.
+        pending: list[cst.CSTNode] = [node.value]
+        while pending:
+            expression = pending.pop()
+            if isinstance(expression, cst.Call):
+                callee = _callee(expression.func)
+                if callee is not None:
+                    info.returned_calls.append(callee)
+            elif isinstance(expression, cst.Name):
+                info.returned_names.append(expression.value)
+            if not isinstance(expression, (cst.Lambda, cst.Name)):
+                pending.extend(expression.children)
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
@@ -198,12 +231,16 @@ class HandlerScope:
     """The handlers of a module and, for each function in scope, who reaches it."""
 
     handlers: dict[str, Handler] = field(default_factory=dict)
+    #: Functions a handler reaches through calls: what they raise reaches the client.
     reached_by: dict[str, list[Handler]] = field(default_factory=dict)
+    #: Functions whose return value becomes a handler's return value.
+    returns_to: dict[str, list[Handler]] = field(default_factory=dict)
 
-    def handlers_reaching(self, function_key: str | None) -> list[Handler]:
+    def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:
             return []
-        return self.reached_by.get(function_key, [])
+        table = self.returns_to if through_return else self.reached_by
+        return table.get(function_key, [])
 
 
 class _Resolver:
@@ -266,12 +303,40 @@ class _Resolver:
                     bindings.setdefault(target, binding)
         return bindings
 
-    def receiver(self, expression: cst.BaseExpression) -> ServerBinding | None:
+    def receiver(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> ServerBinding | None:
+        """What server object `expression` is, where it is used."""
         dotted = dotted_name(expression)
-        return self.bindings.get(dotted) if dotted is not None else None
+        if dotted is None:
+            return None
+        if dotted in self.bindings:
+            return self.bindings[dotted]
+        if dotted == "self" and context_class in self.server_subclasses:
+            return self.server_subclasses[context_class]
+        return self._server_parameter(dotted, context_key)
+
+    def _server_parameter(self, name: str, context_key: str | None) -> ServerBinding | None:
+        """`def register(mcp): @mcp.tool() ...`: an untyped parameter used as a server.
+
+        The object comes from the caller, which a module-local analysis cannot
+        see; a parameter without a type (or typed `Any`) that is registered on
+        with an MCP registration method in a module importing an MCP framework
+        is taken to be a server. A parameter typed as anything else is not.
+        """
+        for scope in _enclosing_function_keys(context_key):
+            parameters = self.facts.functions[scope].parameters if scope in self.facts.functions else {}
+            if name in parameters:
+                annotation = parameters[name]
+                if annotation is None or dotted_name(annotation) in ("Any", "typing.Any"):
+                    return UNTYPED_SERVER
+                return None
+        return None
 
     # -- registrations -----------------------------------------------------
-    def decorator_kind(self, expression: cst.BaseExpression) -> str | None:
+    def decorator_kind(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> str | None:
         target = expression.func if isinstance(expression, cst.Call) else expression
         qualified = self.imports.qualified_name(target)
         if qualified in STANDALONE_DECORATORS:
@@ -279,19 +344,14 @@ class _Resolver:
         if self._configured_decorator(target, qualified):
             return "tool"
         if isinstance(target, cst.Attribute):
-            return self.method_kind(target, decorator=True)
+            binding = self.receiver(target.value, context_key, context_class)
+            if binding is not None:
+                name = target.attr.value
+                if binding.level != "low" and name in HIGH_LEVEL_DECORATORS:
+                    return HIGH_LEVEL_DECORATORS[name]
+                if binding.level != "high":
+                    return LOW_LEVEL_DECORATORS.get(name)
         return None
-
-    def method_kind(self, method: cst.Attribute, *, decorator: bool) -> str | None:
-        binding = self.receiver(method.value)
-        if binding is None:
-            return None
-        name = method.attr.value
-        if binding.level == "low":
-            return LOW_LEVEL_DECORATORS.get(name) if decorator else None
-        if decorator:
-            return HIGH_LEVEL_DECORATORS.get(name)
-        return HIGH_LEVEL_ADDERS.get(name)
 
     def _configured_decorator(self, target: cst.BaseExpression, qualified: str | None) -> bool:
         names = [name for name in (qualified, dotted_name(target)) if name]
@@ -300,17 +360,18 @@ class _Resolver:
     def registered_by_calls(self) -> Iterator[tuple[str, str]]:
         """(function key, kind) for every imperative registration in the module."""
         for registration in self.facts.registrations:
-            for expression, kind in self._registered_arguments(registration.call):
+            for expression, kind in self._registered_arguments(registration):
                 key = self.function_reference(expression, registration.context_key, registration.context_class)
                 if key is not None:
                     yield key, kind
 
-    def _registered_arguments(self, call: cst.Call) -> Iterator[tuple[cst.BaseExpression, str]]:
+    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str]]:
+        call, context_key, context_class = registration.call, registration.context_key, registration.context_class
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
         func = call.func
         # X.tool(...)(fn) and tool(...)(fn)
         if isinstance(func, cst.Call) and positional:
-            kind = self.decorator_kind(func)
+            kind = self.decorator_kind(func, context_key, context_class)
             if kind is not None:
                 yield positional[0], kind
             return
@@ -326,25 +387,43 @@ class _Resolver:
             return
         if not isinstance(func, cst.Attribute) or not positional:
             return
-        receiver = self.receiver(func.value)
+        receiver = self.receiver(func.value, context_key, context_class)
         if receiver is None:
             return
         method = func.attr.value
-        if receiver.level == "low" and method == "add_request_handler" and len(positional) >= 3:
+        if receiver.level != "high" and method == "add_request_handler" and len(positional) >= 3:
             request = positional[0]
             if isinstance(request, cst.SimpleString) and isinstance(request.evaluated_value, str):
                 yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other")
-        elif receiver.level == "high":
+        elif receiver.level != "low":
             kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
             if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
                 yield positional[0], kind
 
     # -- functions by name -------------------------------------------------
     def function_reference(
-        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None, depth: int = 0
     ) -> str | None:
+        """The function an expression names, through local aliases and wrapping calls."""
+        if isinstance(expression, cst.Call):
+            if depth > 4:
+                return None
+            # wraps(fn, ...), partial(fn, ...): the wrapped function is what runs.
+            for arg in expression.args:
+                if arg.keyword is None and not arg.star:
+                    return self.function_reference(arg.value, context_key, context_class, depth + 1)
+            return None
         dotted = _callee(expression)
-        return self.resolve_function(dotted, context_key, context_class) if dotted else None
+        if dotted is None:
+            return None
+        found = self.resolve_function(dotted, context_key, context_class)
+        if found is not None or "." in dotted or depth > 4:
+            return found
+        for value in self.facts.aliases.get((context_key, dotted), ()):
+            found = self.function_reference(value, context_key, context_class, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
         functions = self.facts.functions
@@ -417,7 +496,7 @@ def resolve_handler_scope(
 
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
-            kind = resolver.decorator_kind(decorator.decorator)
+            kind = resolver.decorator_kind(decorator.decorator, _parent_function(info.key), info.class_key)
             if kind is not None:
                 wrappers = _wrappers(resolver, info.decorators[index + 1 :], info)
                 add_handler(info.key, kind, wrappers)
@@ -430,10 +509,11 @@ def resolve_handler_scope(
         add_handler(key, kind)
 
     for key, handler in scope.handlers.items():
-        for function in _reachable(resolver, roots[key]):
-            reached = scope.reached_by.setdefault(function, [])
-            if handler not in reached:
-                reached.append(handler)
+        for table, through_return in ((scope.reached_by, False), (scope.returns_to, True)):
+            for function in _reachable(resolver, roots[key], through_return=through_return):
+                reached = table.setdefault(function, [])
+                if handler not in reached:
+                    reached.append(handler)
     return scope
 
 
@@ -457,7 +537,7 @@ def _parent_function(key: str) -> str | None:
     return head if separator else None
 
 
-def _reachable(resolver: _Resolver, roots: Sequence[str]) -> list[str]:
+def _reachable(resolver: _Resolver, roots: Sequence[str], *, through_return: bool) -> list[str]:
     functions = resolver.facts.functions
     seen: dict[str, None] = {}
     stack = [root for root in roots if root in functions]
@@ -467,8 +547,20 @@ def _reachable(resolver: _Resolver, roots: Sequence[str]) -> list[str]:
             continue
         seen[key] = None
         info = functions[key]
-        for callee in info.calls:
+        for callee in _returned_callees(resolver, info) if through_return else info.calls:
             target = resolver.resolve_function(callee, key, info.class_key)
             if target is not None and target not in seen:
                 stack.append(target)
     return list(seen)
+
+
+def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
+    """Callees whose result `info` returns, directly or through a local."""
+    callees = list(info.returned_calls)
+    for name in info.returned_names:
+        for value in resolver.facts.aliases.get((info.key, name), ()):
+            if isinstance(value, cst.Call):
+                callee = _callee(value.func)
+                if callee is not None:
+                    callees.append(callee)
+    return callees

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from mcplint.rules import ALL_RULES, SYNTAX_ERROR, RULES_BY_CODE
 from mcplint.rules.base import Candidate, Rule, RuleContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+# Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
+# Python-to-Python calls off the C stack, so a high limit is safe.
+RECURSION_LIMIT = 20_000
 _FRAMEWORK_IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
 )
@@ -39,6 +43,8 @@ class FileResult:
 
 
 def lint_path(path: str, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
@@ -118,7 +124,7 @@ def _findings(
     kept: list[tuple[Candidate, list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
-        reaching = scope.handlers_reaching(candidate.function)
+        reaching = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.handler_kinds is not None:
             reaching = [handler for handler in reaching if handler.kind in candidate.handler_kinds]
         if rule.handler_scope and not reaching:

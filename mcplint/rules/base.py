@@ -28,6 +28,7 @@ class Candidate:
     message: str
     function: str | None
     handler_kinds: frozenset[str] | None  # None: any handler kind
+    through_return: bool  # counts only where the value flows into a handler's return
 
 
 class RuleContext:
@@ -60,10 +61,13 @@ class Rule:
         *,
         function: str | None = None,
         handler_kinds: frozenset[str] | None = None,
+        through_return: bool = False,
     ) -> None:
         if function is None:
             function = self.context.scopes.current_function
-        self.context.candidates.append(Candidate(self.code, node, message, function, handler_kinds))
+        self.context.candidates.append(
+            Candidate(self.code, node, message, function, handler_kinds, through_return)
+        )
 
     def finish(self) -> None:
         """Called after the walk; rules that need whole-module facts report here."""

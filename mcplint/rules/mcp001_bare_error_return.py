@@ -99,6 +99,7 @@ class BareErrorReturn(Rule):
                     payload.node,
                     "Error dict returned as a successful result; return an isError result "
                     "(or raise a registry error) instead",
+                    through_return=True,
                 )
             else:
                 self.report(
@@ -106,6 +107,7 @@ class BareErrorReturn(Rule):
                     "Error text returned as a successful tool result; return an isError "
                     "result (or raise a registry error) instead",
                     handler_kinds=TOOLS_ONLY,
+                    through_return=True,
                 )
 
     def _remember(self, name: str, value: cst.BaseExpression) -> None:

@@ -1,0 +1,40 @@
+"""Every fixture file: the findings are exactly the ``# expect:`` markers."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixture_expectations import FIXTURES, expected_findings, fixture_files, silent_cases
+from mcplint.config import FileSettings
+from mcplint.engine.lint import lint_text
+from mcplint.rules import RULES_BY_CODE
+
+FIXTURE_FILES = [path for directory in sorted(p.name for p in FIXTURES.iterdir()) for path in fixture_files(directory)]
+MINIMUM_CASES = 15
+
+
+def _codes_under_test(path, text):
+    """A rule directory tests its rule; other directories test the codes they mark."""
+    if path.parent.name in RULES_BY_CODE:
+        return {path.parent.name}
+    return {code for _, code in expected_findings(text) | silent_cases(text)}
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_fixture_findings_match_expectations(path):
+    text = path.read_text(encoding="utf-8")
+    codes = _codes_under_test(path, text)
+    result = lint_text(text, path.name, FileSettings(codes=frozenset(codes)))
+    found = {(finding.line, finding.code) for finding in result.findings}
+    expected = {(line, code) for line, code in expected_findings(text) if code in codes}
+    assert sorted(found - expected) == [], "unexpected findings"
+    assert sorted(expected - found) == [], "missing findings"
+
+
+@pytest.mark.parametrize("code", ["MCP001", "MCP002"])
+def test_rule_fixtures_cover_enough_cases(code):
+    texts = [path.read_text(encoding="utf-8") for path in fixture_files(code)]
+    invalid = sum(len({c for c in expected_findings(text) if c[1] == code}) for text in texts)
+    valid = sum(len({c for c in silent_cases(text) if c[1] == code}) for text in texts)
+    assert invalid >= MINIMUM_CASES, f"{code}: only {invalid} invalid cases"
+    assert valid >= MINIMUM_CASES, f"{code}: only {valid} valid cases"
