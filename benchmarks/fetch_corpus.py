@@ -21,7 +21,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-DEFAULT_LIST = Path("/work/shared/corpus/pypi-mcp-servers.txt")
+DEFAULT_LIST = Path(__file__).resolve().parent / "corpus.txt"
 DEFAULT_DEST = Path.home() / ".cache" / "mcplint" / "corpus"
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".whl")
 

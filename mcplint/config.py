@@ -10,10 +10,9 @@ without a config the working directory is the root.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -85,9 +84,9 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def is_excluded(self, path: Path) -> bool:
+    def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
         patterns = _exclude_spec(tuple(self.exclude + self.extend_exclude))
-        return _matches(patterns, path, self.root)
+        return _matches(patterns, path, self.root, is_dir=is_dir)
 
 
 @dataclass(frozen=True)
@@ -116,7 +115,7 @@ def load_config(path: Path) -> Config:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None) or _line_from_message(str(error))
+        line = getattr(error, "lineno", None) or _line_from_message(str(error), text)
         raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, line) from None
     if path.name == "pyproject.toml":
         table = document.get("tool", {}).get("mcplint", {})
@@ -127,13 +126,17 @@ def load_config(path: Path) -> Config:
     return _parse_table(table, path, text, section)
 
 
-def _line_from_message(message: str) -> int | None:
+def _line_from_message(message: str, text: str) -> int | None:
     match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else None
+    if match:
+        return int(match.group(1))
+    if "end of document" in message:
+        return text.count("\n") + 1
+    return None
 
 
 def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) -> Config:
-    config = Config(root=path.parent.resolve(), path=path)
+    config = Config(root=path.parent.absolute(), path=path)
 
     def fail(key: str, message: str) -> ConfigError:
         return ConfigError(message, path, _line_of_key(text, key))
@@ -232,15 +235,14 @@ def selected_codes(config: Config, cli: CliOverrides) -> frozenset[str]:
 
 
 # -- per-directory resolution ----------------------------------------------------
-@lru_cache(maxsize=None)
-def find_config_file(directory: Path) -> Path | None:
-    for candidate in (directory, *directory.parents):
-        mcplint_toml = candidate / "mcplint.toml"
-        if mcplint_toml.is_file():
-            return mcplint_toml
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and _has_mcplint_table(pyproject):
-            return pyproject
+def config_file_in(directory: Path) -> Path | None:
+    """The config file that lives in ``directory`` itself, if any."""
+    mcplint_toml = directory / "mcplint.toml"
+    if mcplint_toml.is_file():
+        return mcplint_toml
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file() and _has_mcplint_table(pyproject):
+        return pyproject
     return None
 
 
@@ -257,28 +259,37 @@ class ConfigResolver:
 
     def __init__(self, cli: CliOverrides, config_file: Path | None = None, cwd: Path | None = None) -> None:
         self.cli = cli
-        self.cwd = (cwd or Path.cwd()).resolve()
+        self.cwd = (cwd or Path.cwd()).absolute()
         self._fixed = load_config(config_file) if config_file is not None else None
         if self._fixed is not None:
             self._fixed.root = self.cwd  # --config paths are relative to the working directory
         self._loaded: dict[Path | None, Config] = {}
+        self._config_file_of: dict[Path, Path | None] = {}
         self._settings: dict[tuple[int, frozenset[str]], FileSettings] = {}
         selected_codes(Config(root=self.cwd), cli)  # reject bad CLI selectors up front
 
     def config_for(self, path: Path) -> Config:
         if self._fixed is not None:
             return self._fixed
-        config_path = find_config_file(path.parent.resolve())
+        config_path = self._closest_config_file(path.parent.absolute())
         if config_path not in self._loaded:
             self._loaded[config_path] = load_config(config_path) if config_path else Config(root=self.cwd)
         return self._loaded[config_path]
+
+    def _closest_config_file(self, directory: Path) -> Path | None:
+        if directory not in self._config_file_of:
+            found = config_file_in(directory)
+            if found is None and directory.parent != directory:
+                found = self._closest_config_file(directory.parent)
+            self._config_file_of[directory] = found
+        return self._config_file_of[directory]
 
     def settings_for(self, path: Path) -> FileSettings:
         config = self.config_for(path)
         ignored = frozenset(
             code
             for glob, codes in config.per_file_ignores.items()
-            if _matches(_exclude_spec((glob,)), path, config.root)
+            if _matches(_exclude_spec((glob,)), path, config.root, is_dir=False)
             for code in resolve_selectors(codes)
         )
         key = (id(config), ignored)
@@ -296,20 +307,17 @@ class ConfigResolver:
 def _exclude_spec(patterns: tuple[str, ...]) -> Any:
     import pathspec
 
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-def _matches(spec: Any, path: Path, root: Path) -> bool:
+def _matches(spec: Any, path: Path, root: Path, *, is_dir: bool) -> bool:
     """Glob match against the path relative to the root, or its bare name."""
-    absolute = path.resolve() if not path.is_absolute() else path
+    absolute = path.absolute()
     try:
         relative = absolute.relative_to(root).as_posix()
     except ValueError:
         relative = absolute.name
-    if path.is_dir():
+    if is_dir:
         relative += "/"
     return spec.match_file(relative) or spec.match_file(absolute.name)
 
-
-def matches_any_glob(name: str, globs: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatchcase(name, glob) for glob in globs)

@@ -1,7 +1,8 @@
 """Rule documentation: the rule class docstring is the source, ``rules/<CODE>.md`` the output.
 
-``python -m mcplint.rule_docs`` rewrites ``rules/*.md``; ``--check`` exits 1
-when a committed file is stale (the tests run the same comparison).
+``python -m mcplint.rule_docs`` (run from the repository root) rewrites
+``rules/*.md``; ``--check`` exits 1 when a committed file is stale (the tests
+run the same comparison).
 """
 
 from __future__ import annotations
@@ -45,10 +46,6 @@ def render_rule_doc(rule: type[Rule]) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def docs_directory() -> Path:
-    return Path(__file__).resolve().parent.parent / "rules"
-
-
 def stale_docs(directory: Path) -> list[Path]:
     stale = []
     for rule in ALL_RULES:
@@ -59,7 +56,7 @@ def stale_docs(directory: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    directory = docs_directory()
+    directory = Path.cwd() / "rules"
     if "--check" in argv:
         stale = stale_docs(directory)
         for path in stale:

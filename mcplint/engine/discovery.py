@@ -40,12 +40,12 @@ def discover(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: b
         if not path.exists():
             raise PathNotFound(f"{argument}: no such file or directory")
         if path.is_dir():
-            if force_exclude and _is_ignored(path, resolver.config_for(path / "__init__.py")):
+            if force_exclude and _is_ignored(path, resolver.config_for(path / "__init__.py"), is_dir=True):
                 continue
             for file in _walk(path, resolver):
-                found.setdefault(file.resolve(), DiscoveredFile(file, _display(file, cwd), explicit=False))
-        elif not (force_exclude and _is_ignored(path, resolver.config_for(path))):
-            found.setdefault(path.resolve(), DiscoveredFile(path, _display(path, cwd), explicit=True))
+                found.setdefault(_identity(file), DiscoveredFile(file, _display(file, cwd), explicit=False))
+        elif not (force_exclude and _is_ignored(path, resolver.config_for(path), is_dir=False)):
+            found.setdefault(_identity(path), DiscoveredFile(path, _display(path, cwd), explicit=True))
     return sorted(found.values(), key=lambda file: file.display)
 
 
@@ -53,16 +53,23 @@ def _walk(root: Path, resolver: ConfigResolver) -> Iterator[Path]:
     for directory, subdirectories, files in os.walk(root, followlinks=False):
         base = Path(directory)
         config = resolver.config_for(base / "__init__.py")
-        subdirectories[:] = sorted(name for name in subdirectories if not _is_ignored(base / name, config))
+        subdirectories[:] = sorted(
+            name for name in subdirectories if not _is_ignored(base / name, config, is_dir=True)
+        )
         for name in sorted(files):
             if name.endswith(PYTHON_SUFFIXES):
                 file = base / name
-                if not _is_ignored(file, config):
+                if not _is_ignored(file, config, is_dir=False):
                     yield file
 
 
-def _is_ignored(path: Path, config: Config) -> bool:
-    return config.is_excluded(path) or _gitignored(path)
+def _identity(path: Path) -> str:
+    """The same file reached through two arguments is linted once."""
+    return os.path.normcase(os.path.abspath(path))
+
+
+def _is_ignored(path: Path, config: Config, *, is_dir: bool) -> bool:
+    return config.is_excluded(path, is_dir=is_dir) or _gitignored(path, is_dir=is_dir)
 
 
 def _display(path: Path, cwd: Path) -> str:
@@ -74,12 +81,11 @@ def _display(path: Path, cwd: Path) -> str:
 
 
 # -- .gitignore -------------------------------------------------------------------
-def _gitignored(path: Path) -> bool:
+def _gitignored(path: Path, *, is_dir: bool) -> bool:
     absolute = path.absolute()
     repository = _repository_root(absolute.parent)
     if repository is None:
         return False
-    is_directory = path.is_dir()
     directory = absolute.parent
     # Deeper .gitignore files override shallower ones, like git.
     chain = [directory, *directory.parents]
@@ -88,7 +94,7 @@ def _gitignored(path: Path) -> bool:
         spec = _gitignore_spec(base)
         if spec is None:
             continue
-        relative = absolute.relative_to(base).as_posix() + ("/" if is_directory else "")
+        relative = absolute.relative_to(base).as_posix() + ("/" if is_dir else "")
         result = spec.check_file(relative)
         if result.include is not None:
             ignored = result.include

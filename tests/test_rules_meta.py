@@ -1,0 +1,73 @@
+"""Every rule has a unique code and name, a module, a current doc and fixtures;
+the examples in each doc behave as the doc says."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from fixture_expectations import fixture_files
+from mcplint.config import FileSettings
+from mcplint.engine.lint import lint_text
+from mcplint.rule_docs import SECTIONS, code_examples, render_rule_doc, rule_sections, stale_docs
+from mcplint.rules import ALL_RULES
+
+RULE_IDS = [rule.code for rule in ALL_RULES]
+DOCS = Path(__file__).resolve().parent.parent / "rules"
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    assert len({rule.code for rule in ALL_RULES}) == len(ALL_RULES)
+    assert len({rule.name for rule in ALL_RULES}) == len(ALL_RULES)
+    for rule in ALL_RULES:
+        assert re.fullmatch(r"MCP\d{3}", rule.code)
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", rule.name)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_rule_module_is_named_after_its_code_and_name(rule):
+    module = Path(inspect.getfile(rule)).stem
+    assert module == f"{rule.code.lower()}_{rule.name.replace('-', '_')}"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_doc_has_every_section(rule):
+    assert list(rule_sections(rule)) == list(SECTIONS)
+
+
+def test_generated_docs_are_current():
+    assert stale_docs(DOCS) == [], "run `python -m mcplint.rule_docs`"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_doc_file_is_rendered_from_the_docstring(rule):
+    assert (DOCS / f"{rule.code}.md").read_text(encoding="utf-8") == render_rule_doc(rule)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_rule_has_fixtures(rule):
+    assert fixture_files(rule.code), f"no tests/fixtures/{rule.code}/*.py"
+
+
+def _codes_found(rule, source: str) -> list[str]:
+    result = lint_text(source, "example.py", FileSettings(codes=frozenset({rule.code})))
+    return [finding.code for finding in result.findings]
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_doc_example_triggers_the_rule(rule):
+    examples = code_examples(rule, "Example")
+    assert examples, "the Example section needs a python code block"
+    for source in examples:
+        assert rule.code in _codes_found(rule, source)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
+def test_doc_use_instead_is_clean(rule):
+    examples = code_examples(rule, "Use instead")
+    assert examples, "the Use instead section needs a python code block"
+    for source in examples:
+        assert _codes_found(rule, source) == []
