@@ -73,10 +73,14 @@ def _call_payloads(
         return
     if _is_mcp_type(qualified, "TextContent"):
         text = _keyword(call, "text")
-        if text is not None and _is_error_text_value(text, local_values):
+        if text is None:
+            return
+        if _is_error_text_value(text, local_values):
             yield ErrorPayload(call, "text")
+        else:  # TextContent(text=json.dumps({"error": ...}))
+            yield from error_payloads(text, imports, local_values, resolving)
         return
-    if _is_mcp_type(qualified, "CallToolResult"):
+    if _is_mcp_type(qualified, "CallToolResult") or _is_mcp_type(qualified, "ToolResult"):
         flag = _keyword(call, "isError") or _keyword(call, "is_error")
         if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "False"):
             return  # the correct form: an isError result
@@ -156,9 +160,11 @@ def _string_value(node: cst.BaseExpression) -> str | None:
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:
-    """`None`, `False`, `""`, `[]`, `{}`, `()`: an error key that says "no error"."""
+    """`None`, `False`, `0`, `""`, `[]`, `{}`, `()`: an error key that says "no error"."""
     if isinstance(node, cst.Name):
         return node.value in ("None", "False")
+    if isinstance(node, cst.Integer):
+        return node.evaluated_value == 0
     if isinstance(node, (cst.List, cst.Tuple, cst.Dict, cst.Set)):
         return not node.elements
     return _string_value(node) == ""

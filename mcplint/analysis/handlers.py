@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.imports import ImportTable, dotted_name
-from mcplint.analysis.scopes import ScopeTracker
+from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
 
 # Server classes by qualified name: (level, framework).
 SERVER_CLASSES: dict[str, tuple[str, str]] = {
@@ -114,6 +114,7 @@ class FunctionInfo:
     decorators: Sequence[cst.Decorator]
     class_key: str | None  # nearest enclosing class, for `self.x` calls
     parameters: dict[str, cst.BaseExpression | None] = field(default_factory=dict)  # name: annotation
+    returns: cst.BaseExpression | None = None  # the return annotation
     calls: list[str] = field(default_factory=list)  # dotted callees and function references
     # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
     returned_calls: list[str] = field(default_factory=list)
@@ -140,8 +141,10 @@ class HandlerFactsCollector:
         self._scopes = scopes
         self.functions: dict[str, FunctionInfo] = {}
         self.class_bases: dict[str, Sequence[cst.Arg]] = {}
-        self.bindings: list[tuple[str, cst.BaseExpression]] = []  # target, constructor
-        self.annotations: list[tuple[str, cst.BaseExpression]] = []  # target, type
+        # Where a name or `self.x` gets a value (a constructor call) or a type:
+        # (scope, target, expression, is_annotation). The scope of a name is the
+        # function it is assigned in (None: the module); of `self.x`, its class.
+        self.bindings: list[tuple[str | None, str, cst.BaseExpression, bool]] = []
         self.registrations: list[_Registration] = []
         self.module_calls: list[str] = []
         # `find_foo = find`, `fn = wraps(fn, ...)`: names that may stand for a function.
@@ -155,42 +158,62 @@ class HandlerFactsCollector:
             info = self.functions[key] = FunctionInfo(key, tuple(node.decorators), class_key)
         else:  # a redefinition: keep both definitions' decorators
             info.decorators = (*info.decorators, *node.decorators)
+        if node.returns is not None:
+            info.returns = node.returns.annotation
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             annotation = param.annotation.annotation if param.annotation is not None else None
             info.parameters[param.name.value] = annotation
-            if annotation is not None:
-                self.annotations.append((param.name.value, annotation))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.class_bases[self._scopes.qualname_for(node.name.value)] = node.bases
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            name = dotted_name(target.target)
-            if name is None:
-                continue
-            if isinstance(node.value, cst.Call):
-                self.bindings.append((name, node.value.func))
-            if isinstance(target.target, cst.Name) and isinstance(node.value, (cst.Name, cst.Attribute, cst.Call)):
-                key = (self._scopes.current_function, name)
-                self.aliases.setdefault(key, []).append(node.value)
+            self._assigned(target.target, node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = dotted_name(node.target)
         if name is None:
             return
-        if isinstance(node.value, cst.Call):
-            self.bindings.append((name, node.value.func))
-        in_class_body = bool(self._scopes.frames) and self._scopes.frames[-1].kind == "class"
-        # `mcp: FastMCP` in a class body types `self.mcp` for its methods.
-        self.annotations.append((f"self.{name}" if in_class_body else name, node.annotation.annotation))
+        if node.value is not None:
+            self._assigned(node.target, node.value)
+        frames = self._scopes.frames
+        if frames and frames[-1].kind == "class":
+            # `mcp: FastMCP` in a class body types `self.mcp` for its methods.
+            self.bindings.append((frames[-1].qualname, f"self.{name}", node.annotation.annotation, True))
+        else:
+            self.bindings.append((*self._binding_scope(name), node.annotation.annotation, True))
+
+    def _binding_scope(self, target: str) -> tuple[str | None, str]:
+        if target.startswith("self."):
+            return _nearest_class(self._scopes), target
+        return self._scopes.current_function, target
+
+    def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        name = dotted_name(target)
+        if name is None:
+            return
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            self.bindings.append((*self._binding_scope(name), value.func, False))
+        if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call)):
+            self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
+
+    def visit_For(self, node: cst.For) -> None:
+        # `for fn in (a, b): X.add_tool(fn)`: the loop variable stands for each element.
+        if isinstance(node.target, cst.Name) and isinstance(node.iter, (cst.List, cst.Tuple, cst.Set)):
+            key = (self._scopes.current_function, node.target.value)
+            self.aliases.setdefault(key, []).extend(element.value for element in node.iter.elements)
 
     def visit_Return(self, node: cst.Return) -> None:
         info = self.functions.get(self._scopes.current_function or "")
         if info is None or node.value is None:
             return
-        # Any call or local inside the returned expression may carry its value
-        # to the caller: `return f(x)`, `return [TextContent(text=f(x))]`, `return result`.
+        # A call or local inside the returned expression carries its value to
+        # the caller (`return f(x)`, `return [TextContent(text=f(x))]`,
+        # `return result`), unless only a projection of it is returned
+        # (`res["rows"]`, `res.get(...)`, `"a" if res["x"] else "b"`).
         pending: list[cst.CSTNode] = [node.value]
         while pending:
             expression = pending.pop()
@@ -198,9 +221,12 @@ class HandlerFactsCollector:
                 callee = _callee(expression.func)
                 if callee is not None:
                     info.returned_calls.append(callee)
+                pending.extend(arg.value for arg in expression.args)
             elif isinstance(expression, cst.Name):
                 info.returned_names.append(expression.value)
-            if not isinstance(expression, (cst.Lambda, cst.Name)):
+            elif isinstance(expression, cst.IfExp):
+                pending.extend((expression.body, expression.orelse))
+            elif not isinstance(expression, _PROJECTIONS):
                 pending.extend(expression.children)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -211,6 +237,10 @@ class HandlerFactsCollector:
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
+
+
+# Expressions that return something derived from a value, not the value itself.
+_PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
 
 
 def _nearest_class(scopes: ScopeTracker) -> str | None:
@@ -290,48 +320,56 @@ class _Resolver:
                         break
         return subclasses
 
-    def _bindings(self) -> dict[str, ServerBinding]:
-        bindings: dict[str, ServerBinding] = {}
-        for target, constructor in self.facts.bindings:
-            binding = self.server_class(constructor)
-            if binding is not None:
-                bindings[target] = binding
-        for target, annotation in self.facts.annotations:
-            for candidate in _annotation_types(annotation):
-                binding = self.server_class(candidate)
-                if binding is not None:
-                    bindings.setdefault(target, binding)
+    def _bindings(self) -> dict[tuple[str | None, str], ServerBinding | None]:
+        """Per (scope, target): the server it holds, or None for "something else"."""
+        bindings: dict[tuple[str | None, str], ServerBinding | None] = {}
+        for scope, target, expression, is_annotation in self.facts.bindings:
+            candidates = _annotation_types(expression) if is_annotation else (expression,)
+            binding = next(filter(None, map(self._server_value, candidates)), None)
+            if binding is not None or (scope, target) not in bindings:
+                bindings[(scope, target)] = binding or bindings.get((scope, target))
         return bindings
+
+    def _server_value(self, expression: cst.BaseExpression) -> ServerBinding | None:
+        """A server class, or a module function annotated to return one (a factory)."""
+        binding = self.server_class(expression)
+        if binding is None:
+            factory = self.facts.functions.get(dotted_name(expression) or "")
+            if factory is not None and factory.returns is not None:
+                binding = next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
+        return binding
 
     def receiver(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
     ) -> ServerBinding | None:
-        """What server object `expression` is, where it is used."""
+        """What server object `expression` is, where it is used (the closest binding wins)."""
         dotted = dotted_name(expression)
         if dotted is None:
             return None
-        if dotted in self.bindings:
-            return self.bindings[dotted]
-        if dotted == "self" and context_class in self.server_subclasses:
-            return self.server_subclasses[context_class]
-        return self._server_parameter(dotted, context_key)
-
-    def _server_parameter(self, name: str, context_key: str | None) -> ServerBinding | None:
-        """`def register(mcp): @mcp.tool() ...`: an untyped parameter used as a server.
-
-        The object comes from the caller, which a module-local analysis cannot
-        see; a parameter without a type (or typed `Any`) that is registered on
-        with an MCP registration method in a module importing an MCP framework
-        is taken to be a server. A parameter typed as anything else is not.
-        """
-        for scope in _enclosing_function_keys(context_key):
+        if dotted == "self":
+            return self.server_subclasses.get(context_class or "")
+        if dotted.startswith("self."):
+            return self.bindings.get((context_class, dotted))
+        for scope in enclosing_function_keys(context_key):
+            if (scope, dotted) in self.bindings:
+                return self.bindings[(scope, dotted)]
             parameters = self.facts.functions[scope].parameters if scope in self.facts.functions else {}
-            if name in parameters:
-                annotation = parameters[name]
-                if annotation is None or dotted_name(annotation) in ("Any", "typing.Any"):
-                    return UNTYPED_SERVER
-                return None
-        return None
+            if dotted in parameters:
+                return self._server_parameter(parameters[dotted])
+        return self.bindings.get((None, dotted))
+
+    def _server_parameter(self, annotation: cst.BaseExpression | None) -> ServerBinding | None:
+        """`def register(mcp): @mcp.tool() ...`: a parameter used as a server.
+
+        A parameter typed as a server is one. The object comes from the caller,
+        which a module-local analysis cannot see; a parameter without a type (or
+        typed `Any`) that is registered on with an MCP registration method, in a
+        module importing an MCP framework, is taken to be a server too. A
+        parameter typed as anything else is not.
+        """
+        if annotation is None or dotted_name(annotation) in ("Any", "typing.Any"):
+            return UNTYPED_SERVER
+        return next(filter(None, map(self.server_class, _annotation_types(annotation))), None)
 
     # -- registrations -----------------------------------------------------
     def decorator_kind(
@@ -361,13 +399,14 @@ class _Resolver:
         """(function key, kind) for every imperative registration in the module."""
         for registration in self.facts.registrations:
             for expression, kind in self._registered_arguments(registration):
-                key = self.function_reference(expression, registration.context_key, registration.context_class)
-                if key is not None:
+                for key in self.function_references(expression, registration.context_key, registration.context_class):
                     yield key, kind
 
     def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str]]:
         call, context_key, context_class = registration.call, registration.context_key, registration.context_class
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if not positional:  # X.add_tool(fn=f)
+            positional = [arg.value for arg in call.args if arg.keyword and arg.keyword.value in ("fn", "func")]
         func = call.func
         # X.tool(...)(fn) and tool(...)(fn)
         if isinstance(func, cst.Call) and positional:
@@ -401,35 +440,34 @@ class _Resolver:
                 yield positional[0], kind
 
     # -- functions by name -------------------------------------------------
-    def function_reference(
+    def function_references(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None, depth: int = 0
-    ) -> str | None:
-        """The function an expression names, through local aliases and wrapping calls."""
+    ) -> Iterator[str]:
+        """The functions an expression may name, through local aliases and wrapping calls."""
+        if depth > 4:
+            return
         if isinstance(expression, cst.Call):
-            if depth > 4:
-                return None
             # wraps(fn, ...), partial(fn, ...): the wrapped function is what runs.
             for arg in expression.args:
                 if arg.keyword is None and not arg.star:
-                    return self.function_reference(arg.value, context_key, context_class, depth + 1)
-            return None
+                    yield from self.function_references(arg.value, context_key, context_class, depth + 1)
+                    return
+            return
         dotted = _callee(expression)
         if dotted is None:
-            return None
+            return
         found = self.resolve_function(dotted, context_key, context_class)
-        if found is not None or "." in dotted or depth > 4:
-            return found
-        for value in self.facts.aliases.get((context_key, dotted), ()):
-            found = self.function_reference(value, context_key, context_class, depth + 1)
-            if found is not None:
-                return found
-        return None
+        if found is not None:
+            yield found
+        elif "." not in dotted:
+            for value in self.facts.aliases.get((context_key, dotted), ()):
+                yield from self.function_references(value, context_key, context_class, depth + 1)
 
     def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
         functions = self.facts.functions
         parts = dotted.split(".")
         if len(parts) == 1:
-            for scope in _enclosing_function_keys(context_key):
+            for scope in enclosing_function_keys(context_key):
                 candidate = f"{scope}.<locals>.{dotted}"
                 if candidate in functions:
                     return candidate
@@ -455,13 +493,6 @@ class _Resolver:
                 if found is not None:
                     return found
         return None
-
-
-def _enclosing_function_keys(key: str | None) -> Iterator[str]:
-    while key:
-        yield key
-        head, separator, _ = key.rpartition(".<locals>.")
-        key = head if separator else None
 
 
 def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
@@ -496,7 +527,7 @@ def resolve_handler_scope(
 
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
-            kind = resolver.decorator_kind(decorator.decorator, _parent_function(info.key), info.class_key)
+            kind = resolver.decorator_kind(decorator.decorator, parent_function(info.key), info.class_key)
             if kind is not None:
                 wrappers = _wrappers(resolver, info.decorators[index + 1 :], info)
                 add_handler(info.key, kind, wrappers)
@@ -518,23 +549,16 @@ def resolve_handler_scope(
 
 
 def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: FunctionInfo) -> list[str]:
-    """Same-module decorators stacked under the registration, and their inner functions."""
+    """The inner functions of same-module decorators stacked under the registration."""
     found: list[str] = []
     for decorator in decorators:
         expression = decorator.decorator
         target = expression.func if isinstance(expression, cst.Call) else expression
-        key = resolver.function_reference(target, _parent_function(info.key), info.class_key)
-        if key is None:
-            continue
-        prefix = f"{key}.<locals>."
-        found.append(key)
-        found.extend(name for name in resolver.facts.functions if name.startswith(prefix))
+        for key in resolver.function_references(target, parent_function(info.key), info.class_key):
+            # The decorator's own body runs once, at import; its inner functions run per call.
+            prefix = f"{key}.<locals>."
+            found.extend(name for name in resolver.facts.functions if name.startswith(prefix))
     return found
-
-
-def _parent_function(key: str) -> str | None:
-    head, separator, _ = key.rpartition(".<locals>.")
-    return head if separator else None
 
 
 def _reachable(resolver: _Resolver, roots: Sequence[str], *, through_return: bool) -> list[str]:

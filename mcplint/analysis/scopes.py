@@ -7,9 +7,22 @@ call by that name could reach anyway.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
+
+
+def enclosing_function_keys(key: str | None) -> Iterator[str]:
+    """``a.<locals>.b`` then ``a``: the function and those it is nested in."""
+    while key:
+        yield key
+        key = parent_function(key)
+
+
+def parent_function(key: str) -> str | None:
+    head, separator, _ = key.rpartition(".<locals>.")
+    return head if separator else None
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,12 @@ class BareErrorReturn(Rule):
     tool failures reported as results with `isError: true`.
 
     Only code in handler scope counts (handlers and the functions of the same
-    module they call); an empty error key (`"error": None`, `"errors": []`) is a
-    success and does not count.
+    module they call), and in a called function only a payload whose value
+    flows into the handler's return (`return helper()`, `result = await
+    helper(); return [TextContent(text=json.dumps(result))]`); a helper whose
+    result the handler merely inspects is silent. An empty error key
+    (`"error": None`, `"errors": []`, `"errors": 0`) is a success. Only dict
+    *literals* are followed: `result["error"] = msg` on a local goes unseen.
 
     ## Example
     ```python

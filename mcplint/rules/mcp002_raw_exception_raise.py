@@ -5,6 +5,7 @@ import builtins
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.rules.base import Rule
 
 BUILTIN_EXCEPTIONS = frozenset(
@@ -85,14 +86,14 @@ class RawExceptionRaise(Rule):
             return
         raised = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
         name = dotted_name(raised)
-        if name is None or self._is_caught_name(name) or self._caught_locally(node, name):
+        if name is None or self._is_caught_name(name) or self._caught_locally(node, _unqualified(name)):
             return
         # Whether the name is shadowed is only known once the whole module is read.
         self._pending.append((node, name, self.context.scopes.current_function))
 
     def finish(self) -> None:
         for node, name, function in self._pending:
-            builtin = self._builtin_class(name)
+            builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw:
                 self.report(
                     node,
@@ -101,15 +102,22 @@ class RawExceptionRaise(Rule):
                     function=function,
                 )
 
-    def _builtin_class(self, name: str) -> str | None:
+    def _builtin_class(self, name: str, function: str | None) -> str | None:
         imports = self.context.imports
         qualified = imports.qualify(name)
         if qualified is not None:  # imported: a builtin only when it comes from `builtins`
             module, _, attribute = qualified.rpartition(".")
             return attribute if module == "builtins" else None
-        if "." in name or name in self.context.facts.class_bases:
+        if "." in name or self._defines_class(name, function):
             return None
         return name if name in BUILTIN_EXCEPTIONS else None
+
+    def _defines_class(self, name: str, function: str | None) -> bool:
+        """A class of that name in the module or in an enclosing function shadows the builtin."""
+        classes = self.context.facts.class_bases
+        return name in classes or any(
+            f"{scope}.<locals>.{name}" in classes for scope in enclosing_function_keys(function)
+        )
 
     def _is_caught_name(self, name: str) -> bool:
         """`raise e` where `e` is bound by an enclosing `except ... as e`."""
@@ -147,10 +155,10 @@ def _catches(handler: cst.ExceptHandler, raised: str) -> bool:
     )
     raised_class = getattr(builtins, raised, None)
     for expression in caught:
-        name = dotted_name(expression)
+        name = _unqualified(dotted_name(expression) or "")
         if name in _CATCH_ALL or name == raised:
             return True
-        caught_class = getattr(builtins, name or "", None)
+        caught_class = getattr(builtins, name, None)
         if (
             isinstance(raised_class, type)
             and isinstance(caught_class, type)
@@ -158,3 +166,8 @@ def _catches(handler: cst.ExceptHandler, raised: str) -> bool:
         ):
             return True
     return False
+
+
+def _unqualified(name: str) -> str:
+    """`builtins.ValueError` is `ValueError`."""
+    return name.removeprefix("builtins.")
