@@ -10,6 +10,7 @@ without a config the working directory is the root.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -85,8 +86,7 @@ class Config:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
-        patterns = _exclude_spec(tuple(self.exclude + self.extend_exclude))
-        return _matches(patterns, path, self.root, is_dir=is_dir)
+        return _exclude_spec(tuple(self.exclude + self.extend_exclude)).matches(path, self.root, is_dir=is_dir)
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ class ConfigResolver:
         ignored = frozenset(
             code
             for glob, codes in config.per_file_ignores.items()
-            if _matches(_exclude_spec((glob,)), path, config.root, is_dir=False)
+            if _exclude_spec((glob,)).matches(path, config.root, is_dir=False)
             for code in resolve_selectors(codes)
         )
         key = (id(config), ignored)
@@ -304,20 +304,47 @@ class ConfigResolver:
 
 
 @lru_cache(maxsize=256)
-def _exclude_spec(patterns: tuple[str, ...]) -> Any:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+def _exclude_spec(patterns: tuple[str, ...]) -> PathPatterns:
+    return PathPatterns(patterns)
 
 
-def _matches(spec: Any, path: Path, root: Path, *, is_dir: bool) -> bool:
-    """Glob match against the path relative to the root, or its bare name."""
-    absolute = path.absolute()
-    try:
-        relative = absolute.relative_to(root).as_posix()
-    except ValueError:
-        relative = absolute.name
-    if is_dir:
-        relative += "/"
-    return spec.match_file(relative) or spec.match_file(absolute.name)
+_GLOB_CHARACTERS = frozenset("*?[]!\\")
 
+
+class PathPatterns:
+    """Gitignore-style patterns, with a fast path for bare names (`build`, `.venv/`).
+
+    Discovery tests every file and directory against the excludes; the default
+    list is all bare names, which a set lookup on the path's components answers
+    without running pathspec's regular expressions.
+    """
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        plain = [p for p in patterns if "/" not in p.rstrip("/") and not _GLOB_CHARACTERS & set(p)]
+        self.any_names = frozenset(p for p in plain if not p.endswith("/"))
+        self.directory_names = frozenset(p.rstrip("/") for p in plain if p.endswith("/"))
+        rest = [p for p in patterns if p not in plain]
+        self.spec = None
+        if rest:
+            import pathspec
+
+            self.spec = pathspec.GitIgnoreSpec.from_lines(rest)
+
+    def matches(self, path: Path, root: Path, *, is_dir: bool) -> bool:
+        """Match against the path relative to the root (or its bare name outside it)."""
+        absolute = os.path.abspath(path)
+        root_prefix = os.path.join(os.fspath(root), "")
+        if absolute.startswith(root_prefix):
+            relative = absolute[len(root_prefix) :].replace(os.sep, "/")
+        else:
+            relative = os.path.basename(absolute)
+        parts = relative.split("/")
+        if not self.any_names.isdisjoint(parts):
+            return True
+        directories = parts if is_dir else parts[:-1]
+        if not self.directory_names.isdisjoint(directories):
+            return True
+        if self.spec is None:
+            return False
+        suffix = "/" if is_dir else ""
+        return bool(self.spec.match_file(relative + suffix) or self.spec.match_file(parts[-1] + suffix))

@@ -6,9 +6,12 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcplint.config import FileSettings
-from mcplint.engine.lint import FileResult, lint_path
+
+if TYPE_CHECKING:
+    from mcplint.engine.lint import FileResult
 
 # Below this much source a pool costs more to start than it saves
 # (a pre-commit run on a handful of files stays in-process).
@@ -32,6 +35,10 @@ class RunResult:
 
 
 def _lint_task(task: FileTask) -> FileResult:
+    # Imported here, not at the top: with a pool, the workers import LibCST in
+    # parallel instead of the parent importing it before they start.
+    from mcplint.engine.lint import lint_path
+
     return lint_path(task.path, task.display, task.settings, task.skip_generated)
 
 
@@ -81,7 +88,7 @@ def _run_in_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     workers = min(jobs, len(tasks))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         ordered = list(pool.map(_lint_task, [tasks[index] for index in order], chunksize=1))
-    results: list[FileResult] = [FileResult()] * len(tasks)
+    results: list[FileResult] = list(ordered)
     for index, result in zip(order, ordered):
         results[index] = result
     return results
