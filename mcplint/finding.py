@@ -18,6 +18,9 @@ class Finding:
     name: str
     message: str
     handler: str | None = None
+    # What a baseline fingerprint is made of, besides code and path (no line numbers):
+    context: str = "<module>"  # the enclosing function's qualified name
+    snippet_digest: str = ""  # the flagged code's shape, names and layout ignored
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -23,6 +23,7 @@ from mcplint.engine.source import UndecodableSource, decode_source, is_generated
 from mcplint.engine.suppressions import parse_suppressions
 from mcplint.engine.walk import Walker
 from mcplint.finding import Finding
+from mcplint.fingerprint import snippet_digest
 from mcplint.rules import ALL_RULES, SYNTAX_ERROR, RULES_BY_CODE
 from mcplint.rules.base import Candidate, Rule, RuleContext
 
@@ -147,6 +148,8 @@ def _findings(
                 name=RULES_BY_CODE[candidate.code].name,
                 message=candidate.message + _reach_note(candidate.function, reaching),
                 handler=reaching[0].key if reaching else None,
+                context=candidate.function or "<module>",
+                snippet_digest=snippet_digest(module.code_for_node(candidate.node)),
             )
         )
     return findings
@@ -173,6 +176,7 @@ def _syntax_result(display: str, settings: FileSettings, message: str, line: int
         end_column=column,
         name=RULES_BY_CODE[SYNTAX_ERROR].name,
         message=message,
+        snippet_digest=snippet_digest(message),
     )
     return FileResult(findings=[finding])
 
