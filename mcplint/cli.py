@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from mcplint import __version__
+from mcplint.report import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -30,7 +31,7 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["full", "concise", "json"]),
+    type=click.Choice(FORMATS),
     default="full",
     show_default=True,
     help="Output format.",
@@ -61,7 +62,7 @@ def check(
 ) -> None:
     """Lint PATHS (default: the current directory)."""
     from mcplint.config import CliOverrides, ConfigError, ConfigResolver
-    from mcplint.engine.discovery import PathNotFound, discover
+    from mcplint.engine.discovery import PathNotFound, discover, project_root
     from mcplint.engine.runner import FileTask, default_jobs, run
     from mcplint.report import render, render_statistics
 
@@ -88,7 +89,7 @@ def check(
         click.echo(f"mcplint: warning: {warning}", err=True)
 
     stream_is_terminal = output_file is None and sys.stdout.isatty()
-    report = render(output_format, result.findings, color=stream_is_terminal)
+    report = render(output_format, result.findings, color=stream_is_terminal, root=project_root(resolver.cwd))
     if statistics and output_format != "json":
         report = render_statistics(result.findings)
     if output_file is not None:

@@ -101,6 +101,11 @@ def _gitignored(path: Path, *, is_dir: bool) -> bool:
     return ignored
 
 
+def project_root(cwd: Path) -> Path:
+    """The git work tree around the working directory, else the working directory."""
+    return _repository_root(cwd.absolute()) or cwd.absolute()
+
+
 @lru_cache(maxsize=None)
 def _repository_root(directory: Path) -> Path | None:
     for candidate in (directory, *directory.parents):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from mcplint.finding import Finding
 
 FORMATS = ("full", "concise", "json")
 
 
-def render(format_name: str, findings: Sequence[Finding], *, color: bool, fixable: int = 0) -> str:
+def render(format_name: str, findings: Sequence[Finding], *, color: bool, root: Path) -> str:
+    """``root`` is the project root (the git work tree, else the working directory):
+    formats that need stable paths (SARIF, baselines) make them relative to it."""
     if format_name == "json":
         from mcplint.report.json_format import render_json
 
