@@ -11,36 +11,63 @@ a second copy of it gets a new one.
 from __future__ import annotations
 
 import hashlib
-import io
-import keyword
 import os
-import tokenize
 from collections.abc import Sequence
 from pathlib import Path
 
+import libcst as cst
+
+from mcplint.analysis.imports import dotted_name
+from mcplint.engine.walk import children
 from mcplint.finding import Finding
 
-_SKIPPED_TOKENS = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})
 
 
-def snippet_shape(source: str) -> str:
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source.strip()).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return " ".join(source.split())
-    shape = []
-    for token in tokens:
-        if token.type in _SKIPPED_TOKENS or token.type == tokenize.ENDMARKER:
-            continue
-        if token.type == tokenize.NAME and not keyword.iskeyword(token.string):
-            shape.append("_")
-        else:
-            shape.append(token.string)
-    return " ".join(shape)
+def node_shape(node: cst.CSTNode) -> str:
+    """The code's shape: node types and literal values, with local names blanked.
+
+    Built from the tree, not the text, so whitespace, comments, line breaks and
+    the f-string tokenisation of the running Python make no difference. What a
+    name *calls* and attribute names are kept (`ValueError(...)` is not
+    `KeyError(...)`); other names become `_`, so renaming a local keeps the shape.
+    """
+    parts: list[str] = []
+    _shape(node, parts)
+    return " ".join(parts)
 
 
-def snippet_digest(source: str) -> str:
-    return hashlib.sha256(snippet_shape(source).encode("utf-8")).hexdigest()[:16]
+def _shape(node: cst.CSTNode, parts: list[str]) -> None:
+    if isinstance(node, cst.Name):
+        parts.append(node.value if node.value in _CONSTANT_NAMES else "_")
+        return
+    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.FormattedStringText)):
+        parts.append(node.value)
+        return
+    parts.append(type(node).__name__)
+    if isinstance(node, cst.Attribute):
+        _shape(node.value, parts)
+        parts.append(node.attr.value)
+        return
+    if isinstance(node, cst.Call):
+        parts.append(dotted_name(node.func) or "")
+        if dotted_name(node.func) is None:
+            _shape(node.func, parts)
+        for arg in node.args:
+            parts.append(arg.keyword.value + "=" if arg.keyword else "")
+            _shape(arg.value, parts)
+        return
+    for child in children(node):
+        _shape(child, parts)
+
+
+def shape_digest(shape: str) -> str:
+    return hashlib.sha256(shape.encode("utf-8")).hexdigest()[:16]
+
+
+def snippet_digest(text: str) -> str:
+    """For findings without a Python node (MCP000, registry files): the text, layout ignored."""
+    return shape_digest(" ".join(text.split()))
 
 
 def relative_path(display: str, root: Path) -> str:

@@ -23,7 +23,7 @@ from mcplint.engine.source import UndecodableSource, decode_source, is_generated
 from mcplint.engine.suppressions import parse_suppressions
 from mcplint.engine.walk import Walker
 from mcplint.finding import Finding
-from mcplint.fingerprint import snippet_digest
+from mcplint.fingerprint import node_shape, shape_digest, snippet_digest
 from mcplint.rules import ALL_RULES, SYNTAX_ERROR, RULES_BY_CODE
 from mcplint.rules.base import Candidate, Rule, RuleContext
 
@@ -149,7 +149,7 @@ def _findings(
                 message=candidate.message + _reach_note(candidate.function, reaching),
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
-                snippet_digest=snippet_digest(module.code_for_node(candidate.node)),
+                snippet_digest=shape_digest(node_shape(candidate.node)),
             )
         )
     return findings

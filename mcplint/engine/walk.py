@@ -48,7 +48,19 @@ _FIELD_ORDER = {
 _child_fields_cache: dict[type, tuple[str, ...]] = {}
 
 
-def _child_fields(node_type: type) -> tuple[str, ...]:
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes the walk visits, in walk order."""
+    found: list[cst.CSTNode] = []
+    for name in child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            found.extend(child for child in value if isinstance(child, cst.CSTNode))
+    return found
+
+
+def child_fields(node_type: type) -> tuple[str, ...]:
     fields = _child_fields_cache.get(node_type)
     if fields is None:
         ordered = _FIELD_ORDER.get(node_type)
@@ -68,6 +80,7 @@ Handler = Callable[[cst.CSTNode], object]
 
 class Walker:
     """Dispatches each node of a tree to the visitors that asked for its type."""
+
 
     def __init__(self, visitors: Sequence[object]) -> None:
         self._visit: dict[type, list[Handler]] = {}
@@ -92,7 +105,7 @@ class Walker:
         for handler in self._visit.get(node_type, ()):
             handler(node)
         self.ancestors.append(node)
-        for name in _child_fields(node_type):
+        for name in child_fields(node_type):
             value = getattr(node, name)
             if isinstance(value, cst.CSTNode):
                 self.walk(value)
