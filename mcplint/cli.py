@@ -10,8 +10,6 @@ import click
 from mcplint import __version__
 from mcplint.report import FORMATS
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="mcplint", message="%(prog)s %(version)s")
@@ -47,59 +45,33 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     help="Use this config file for every file (paths relative to the working directory).",
 )
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False),
+    help="Report only findings that are not recorded in this baseline file.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False),
+    help="Record the current findings in this baseline file (and exit 0).",
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
-    output_format: str,
-    output_file: str | None,
-    exit_zero: bool,
-    statistics: bool,
-    jobs: int | None,
-    config_file: str | None,
-    force_exclude: bool,
+    **options: object,
 ) -> None:
     """Lint PATHS (default: the current directory)."""
-    from mcplint.config import CliOverrides, ConfigError, ConfigResolver
-    from mcplint.engine.discovery import PathNotFound, discover, project_root
-    from mcplint.engine.runner import FileTask, default_jobs, run
-    from mcplint.report import render, render_statistics
+    from mcplint.check import CheckOptions, run_check
+    from mcplint.config import CliOverrides
 
     overrides = CliOverrides(
         select=_split_codes(select) if select else None,
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
     )
-    try:
-        if config_file is not None and not Path(config_file).is_file():
-            raise ConfigError(f"{config_file}: config file not found")
-        resolver = ConfigResolver(overrides, Path(config_file) if config_file else None)
-        files = discover(paths or (".",), resolver, force_exclude=force_exclude)
-        tasks = [
-            FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit)
-            for file in files
-        ]
-    except (ConfigError, PathNotFound) as error:
-        _fail(str(error))
-    if not tasks:
-        click.echo("mcplint: warning: no Python files found", err=True)
-    result = run(tasks, jobs or default_jobs())
-    for warning in result.warnings:
-        click.echo(f"mcplint: warning: {warning}", err=True)
-
-    stream_is_terminal = output_file is None and sys.stdout.isatty()
-    report = render(output_format, result.findings, color=stream_is_terminal, root=project_root(resolver.cwd))
-    if statistics and output_format != "json":
-        report = render_statistics(result.findings)
-    if output_file is not None:
-        Path(output_file).write_text(report, encoding="utf-8")
-    else:
-        click.echo(report, nl=False)
-
-    if result.internal_errors:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if result.findings and not exit_zero else EXIT_CLEAN)
+    sys.exit(run_check(CheckOptions(paths=paths, overrides=overrides, **options)))  # type: ignore[arg-type]
 
 
 @main.command()
@@ -125,5 +97,6 @@ def list_rules() -> None:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"mcplint: error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
+    from mcplint.check import fail
+
+    sys.exit(fail(message))

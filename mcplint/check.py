@@ -1,0 +1,110 @@
+"""The ``mcplint check`` workflow: discover, lint, filter, report, exit code.
+
+The CLI only parses options into ``CheckOptions``; everything a run does, in
+order, is here.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from mcplint.config import CliOverrides, ConfigError, ConfigResolver
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    paths: tuple[str, ...]
+    overrides: CliOverrides
+    output_format: str = "full"
+    output_file: str | None = None
+    exit_zero: bool = False
+    statistics: bool = False
+    jobs: int | None = None
+    config_file: str | None = None
+    force_exclude: bool = False
+    baseline: str | None = None
+    write_baseline: str | None = None
+
+
+def run_check(options: CheckOptions) -> int:
+    from mcplint.engine.discovery import PathNotFound, discover, project_root
+    from mcplint.engine.runner import FileTask, default_jobs, run
+
+    try:
+        if options.config_file is not None and not Path(options.config_file).is_file():
+            raise ConfigError(f"{options.config_file}: config file not found")
+        resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
+        files = discover(options.paths or (".",), resolver, force_exclude=options.force_exclude)
+        tasks = [
+            FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit)
+            for file in files
+        ]
+        root = project_root(resolver.cwd)
+        baseline = _load_baseline(options.baseline)
+    except (ConfigError, PathNotFound) as error:
+        return fail(str(error))
+    if not tasks:
+        _warn("no Python files found")
+    result = run(tasks, options.jobs or default_jobs())
+    for warning in result.warnings:
+        _warn(warning)
+    findings = result.findings
+
+    if options.write_baseline is not None:
+        from mcplint.engine.baseline import write_baseline
+
+        count = write_baseline(Path(options.write_baseline), findings, root)
+        click.echo(f"mcplint: wrote {count} findings to the baseline {options.write_baseline}", err=True)
+        return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
+    if baseline is not None:
+        from mcplint.engine.baseline import apply_baseline
+
+        outcome = apply_baseline(findings, baseline, root)
+        findings = outcome.findings
+        if outcome.stale:
+            _warn(
+                f"{outcome.stale} baseline entries no longer match a finding; "
+                f"`--write-baseline {options.baseline}` shrinks the file"
+            )
+
+    _report(options, findings, root)
+    if result.internal_errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
+
+
+def _load_baseline(path: str | None) -> set[str] | None:
+    if path is None:
+        return None
+    from mcplint.engine.baseline import load_baseline
+
+    return load_baseline(Path(path))
+
+
+def _report(options: CheckOptions, findings: list, root: Path) -> None:
+    from mcplint.report import render, render_statistics
+
+    to_terminal = options.output_file is None and sys.stdout.isatty()
+    if options.statistics and options.output_format != "json":
+        report = render_statistics(findings)
+    else:
+        report = render(options.output_format, findings, color=to_terminal, root=root)
+    if options.output_file is not None:
+        Path(options.output_file).write_text(report, encoding="utf-8")
+    else:
+        click.echo(report, nl=False)
+
+
+def _warn(message: str) -> None:
+    click.echo(f"mcplint: warning: {message}", err=True)
+
+
+def fail(message: str) -> int:
+    click.echo(f"mcplint: error: {message}", err=True)
+    return EXIT_ERROR
