@@ -24,8 +24,9 @@ def _codes_under_test(path, text):
 def test_fixture_findings_match_expectations(path):
     text = path.read_text(encoding="utf-8")
     codes = _codes_under_test(path, text)
-    result = lint_text(text, path.name, FileSettings(codes=frozenset(codes)))
-    found = {(finding.line, finding.code) for finding in result.findings}
+    # Every rule runs, as in a real run; only the codes under test are compared.
+    result = lint_text(text, path.name, FileSettings(codes=frozenset(RULES_BY_CODE)))
+    found = {(finding.line, finding.code) for finding in result.findings if finding.code in codes}
     expected = {(line, code) for line, code in expected_findings(text) if code in codes}
     assert sorted(found - expected) == [], "unexpected findings"
     assert sorted(expected - found) == [], "missing findings"

@@ -24,13 +24,15 @@ from mcplint.engine.suppressions import parse_suppressions
 from mcplint.engine.walk import Walker
 from mcplint.finding import Finding
 from mcplint.fingerprint import node_shape, shape_digest, snippet_digest
-from mcplint.rules import ALL_RULES, SYNTAX_ERROR, RULES_BY_CODE
+from mcplint.rules import ALL_RULES, RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
+from mcplint.rules.mcp009_unused_suppression import unused_suppressions
 from mcplint.rules.base import Candidate, Rule, RuleContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
 RECURSION_LIMIT = 20_000
+_DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
 _FRAMEWORK_IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
 )
@@ -74,19 +76,47 @@ def lint_bytes(data: bytes, display: str, settings: FileSettings, *, skip_genera
 def lint_text(text: str, display: str, settings: FileSettings, *, skip_generated: bool = False) -> FileResult:
     if skip_generated and is_generated(text):
         return FileResult()
-    rules = [rule for rule in ALL_RULES if rule.code in settings.codes and rule.code != SYNTAX_ERROR]
-    if not _may_produce_findings(text, rules, settings):
-        return _syntax_check_only(text, display, settings)
+    rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
+    if _may_produce_findings(text, rules, settings):
+        findings = _rule_findings(text, display, settings, rules)
+    else:
+        findings = _syntax_check_only(text, display, settings)
+    if findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
+        findings = _apply_suppressions(text, findings, display, settings)
+    return FileResult(findings=sorted(findings))
+
+
+def _rule_findings(text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]]) -> list[Finding]:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         return _parse_failure(text, display, settings, error)
     candidates, scope = _collect(module, rules, settings)
-    findings = _findings(module, candidates, scope, display)
-    if findings:
-        suppressions = parse_suppressions(text)
-        findings = [finding for finding in findings if not suppressions.suppresses(finding)]
-    return FileResult(findings=sorted(findings))
+    return _findings(module, candidates, scope, display)
+
+
+def _apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
+    suppressions = parse_suppressions(text)
+    kept = [finding for finding in findings if not suppressions.suppresses(finding)]
+    if UNUSED_SUPPRESSION not in settings.codes:
+        return kept
+    for directive, message in unused_suppressions(suppressions, settings.codes, frozenset(RULES_BY_CODE)):
+        finding = Finding(
+            path=display,
+            line=directive.line,
+            column=directive.column,
+            code=UNUSED_SUPPRESSION,
+            end_line=directive.line,
+            end_column=directive.end_column,
+            name=RULES_BY_CODE[UNUSED_SUPPRESSION].name,
+            message=message,
+            snippet_digest=snippet_digest(directive.text),
+        )
+        if not any(d is not directive and d.covers(finding) for d in suppressions.directives) and not (
+            directive.codes and UNUSED_SUPPRESSION in directive.codes
+        ):
+            kept.append(finding)
+    return kept
 
 
 def _may_produce_findings(text: str, rules: Sequence[type[Rule]], settings: FileSettings) -> bool:
@@ -164,9 +194,9 @@ def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:
 
 
 # -- syntax errors -----------------------------------------------------------------
-def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
+def _syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:
     if SYNTAX_ERROR not in settings.codes:
-        return FileResult()
+        return []
     finding = Finding(
         path=display,
         line=line,
@@ -178,12 +208,16 @@ def _syntax_result(display: str, settings: FileSettings, message: str, line: int
         message=message,
         snippet_digest=snippet_digest(message),
     )
-    return FileResult(findings=[finding])
+    return [finding]
 
 
-def _syntax_check_only(text: str, display: str, settings: FileSettings) -> FileResult:
+def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
+    return FileResult(findings=_syntax_findings(display, settings, message, line, column))
+
+
+def _syntax_check_only(text: str, display: str, settings: FileSettings) -> list[Finding]:
     if SYNTAX_ERROR not in settings.codes:
-        return FileResult()
+        return []
     try:
         ast.parse(text)
     except (SyntaxError, ValueError):
@@ -192,17 +226,17 @@ def _syntax_check_only(text: str, display: str, settings: FileSettings) -> FileR
             cst.parse_module(text)
         except cst.ParserSyntaxError as error:
             return _parse_failure(text, display, settings, error)
-    return FileResult()
+    return []
 
 
-def _parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> FileResult:
+def _parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:
     """CPython's message and position are more precise than LibCST's; prefer them."""
     try:
         ast.parse(text)
     except SyntaxError as ast_error:
         message = f"SyntaxError: {ast_error.msg}"
-        return _syntax_result(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)
+        return _syntax_findings(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)
     except ValueError:
         pass
     message = f"SyntaxError: {error.message}"
-    return _syntax_result(display, settings, message, error.raw_line, error.raw_column + 1)
+    return _syntax_findings(display, settings, message, error.raw_line, error.raw_column + 1)

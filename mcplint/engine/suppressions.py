@@ -4,83 +4,95 @@ A directive at the end of a line covers findings that start or end on that
 line (so the last line of a multi-line statement works too). A directive on a
 line of its own covers the next line of code. Without codes, ``# mcplint:
 ignore`` covers every code; a bare ``# noqa`` is left to the tools it was
-written for, because it would silence mcplint by accident.
+written for, because it would silence mcplint by accident. Each directive
+remembers which of its codes suppressed something, for MCP009.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mcplint.finding import Finding
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa:\s*([A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
-ALL_CODES = None  # a directive without codes
+_OWN_CODE = re.compile(r"MCP[0-9]+")
+
+
+@dataclass
+class Directive:
+    line: int
+    column: int  # 1-based, where the comment's directive starts
+    end_column: int
+    text: str
+    codes: frozenset[str] | None  # None: every code (a blanket directive)
+    whole_file: bool
+    covered_lines: set[int] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, finding: Finding) -> bool:
+        if self.codes is not None and finding.code not in self.codes:
+            return False
+        return self.whole_file or finding.line in self.covered_lines or finding.end_line in self.covered_lines
 
 
 @dataclass
 class Suppressions:
-    file_codes: set[str] | None = field(default_factory=set)  # None: every code
-    line_codes: dict[int, set[str] | None] = field(default_factory=dict)
+    directives: list[Directive] = field(default_factory=list)
 
     def suppresses(self, finding: Finding) -> bool:
-        if self.file_codes is ALL_CODES or finding.code in self.file_codes:
-            return True
-        for line in {finding.line, finding.end_line}:
-            if line in self.line_codes:
-                codes = self.line_codes[line]
-                if codes is ALL_CODES or finding.code in codes:
-                    return True
-        return False
+        """True when a directive covers the finding; marks the directives used."""
+        covering = [directive for directive in self.directives if directive.covers(finding)]
+        for directive in covering:
+            directive.used.add(finding.code)
+        return bool(covering)
 
-
-def _codes(text: str | None) -> set[str] | None:
-    if text is None:
-        return ALL_CODES
-    return {code.strip().upper() for code in text.split(",") if code.strip()}
-
-
-def _merge(existing: set[str] | None, new: set[str] | None) -> set[str] | None:
-    if existing is ALL_CODES or new is ALL_CODES:
-        return ALL_CODES
-    return existing | new
+    def unused(self) -> Iterator[tuple[Directive, str | None]]:
+        """(directive, code) for each of mcplint's codes that suppressed nothing;
+        code None for a blanket directive that suppressed nothing."""
+        for directive in self.directives:
+            if directive.codes is None:
+                if not directive.used:
+                    yield directive, None
+                continue
+            for code in sorted(directive.codes - directive.used):
+                if _OWN_CODE.fullmatch(code):
+                    yield directive, code
 
 
 def parse_suppressions(text: str) -> Suppressions:
     suppressions = Suppressions()
-    pending_own_line: set[str] | None | bool = False  # False: nothing pending
+    waiting_for_code: list[Directive] = []  # own-line directives cover the next line of code
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if "#" not in line:
-            if pending_own_line is not False and stripped:
-                suppressions.line_codes[number] = _merge(suppressions.line_codes.get(number, set()), pending_own_line)
-                pending_own_line = False
-            continue
-        codes = _line_directive(line, suppressions)
-        if stripped.startswith("#"):
-            if codes is not False:
-                pending_own_line = codes if pending_own_line is False else _merge(pending_own_line, codes)
-            continue
-        if pending_own_line is not False:
-            codes = pending_own_line if codes is False else _merge(pending_own_line, codes)
-            pending_own_line = False
-        if codes is not False:
-            suppressions.line_codes[number] = _merge(suppressions.line_codes.get(number, set()), codes)
+        found = list(_directives(line, number)) if "#" in line else []
+        suppressions.directives.extend(found)
+        is_comment_only = stripped.startswith("#")
+        if stripped and not is_comment_only:
+            for directive in waiting_for_code:
+                directive.covered_lines.add(number)
+            waiting_for_code = []
+        for directive in found:
+            if directive.whole_file:
+                continue
+            if is_comment_only:
+                waiting_for_code.append(directive)
+            else:
+                directive.covered_lines.add(number)
     return suppressions
 
 
-def _line_directive(line: str, suppressions: Suppressions) -> set[str] | None | bool:
-    """The codes a line's directives cover (False: none); records ignore-file."""
-    found: set[str] | None | bool = False
+def _directives(line: str, number: int) -> Iterator[Directive]:
     for match in _MCPLINT.finditer(line):
-        codes = _codes(match.group(2))
-        if match.group(1).lower() == "ignore-file":
-            suppressions.file_codes = _merge(suppressions.file_codes, codes)
-        else:
-            found = codes if found is False else _merge(found, codes)
+        codes = None if match.group(2) is None else _codes(match.group(2))
+        whole_file = match.group(1).lower() == "ignore-file"
+        yield Directive(number, match.start() + 1, match.end() + 1, match.group(0), codes, whole_file)
     noqa = _NOQA.search(line)
     if noqa:
-        codes = _codes(noqa.group(1))
-        found = codes if found is False else _merge(found, codes)
-    return found
+        yield Directive(number, noqa.start() + 1, noqa.end() + 1, noqa.group(0), _codes(noqa.group(1)), False)
+
+
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(code.strip().upper() for code in text.split(",") if code.strip())

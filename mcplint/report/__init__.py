@@ -7,20 +7,42 @@ from pathlib import Path
 
 from mcplint.finding import Finding
 
-FORMATS = ("full", "concise", "json")
+FORMATS = ("full", "concise", "grouped", "json", "sarif", "github", "junit")
 
 
 def render(format_name: str, findings: Sequence[Finding], *, color: bool, root: Path) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
     formats that need stable paths (SARIF, baselines) make them relative to it."""
+    # Each format's module is imported only when chosen, so ``mcplint check``
+    # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":
         from mcplint.report.json_format import render_json
 
         return render_json(findings)
+    if format_name == "sarif":
+        from mcplint.report.sarif import render_sarif
+
+        return render_sarif(findings, root=root)
+    if format_name == "github":
+        from mcplint.report.github import render_github
+
+        return render_github(findings, root=root)
+    if format_name == "junit":
+        from mcplint.report.junit import render_junit
+
+        return render_junit(findings)
+    if format_name == "grouped":
+        from mcplint.report.text import render_grouped
+
+        return render_grouped(findings, color=color)
     if format_name == "concise":
         from mcplint.report.text import render_concise
 
         return render_concise(findings, color=color)
+    if format_name != "full":
+        # The CLI only offers FORMATS; a typo from another caller must not
+        # silently become the full report.
+        raise ValueError(f"unknown output format {format_name!r} (one of {', '.join(FORMATS)})")
     from mcplint.report.text import render_full
 
     return render_full(findings, color=color)

@@ -66,3 +66,25 @@ def _source_lines(path: str) -> list[str]:
             return handle.readlines()
     except OSError:
         return []
+
+
+def render_grouped(findings: Sequence[Finding], *, color: bool) -> str:
+    """ruff's ``grouped`` layout: a ``path:`` header per file, then ``  row:col CODE message``.
+
+    Rows are right-aligned and columns padded per file (as ruff does), so the
+    codes of one file line up and the eye can run down them.
+    """
+    by_path: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    parts = []
+    for path, group in by_path.items():
+        row_width = max(len(str(finding.line)) for finding in group)
+        column_width = max(len(str(finding.column)) for finding in group)
+        parts.append(_style(f"{path}:", "path", color) + "\n")
+        for finding in group:
+            row = str(finding.line).rjust(row_width)
+            column = str(finding.column).ljust(column_width)
+            parts.append(f"  {row}:{column} {_style(finding.code, 'code', color)} {finding.message}\n")
+        parts.append("\n")
+    return "".join(parts) + summary(len(findings), color)

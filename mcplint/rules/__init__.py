@@ -6,7 +6,9 @@ from mcplint.rules.base import Rule
 from mcplint.rules.mcp000_syntax_error import SyntaxErrorRule
 from mcplint.rules.mcp001_bare_error_return import BareErrorReturn
 from mcplint.rules.mcp002_raw_exception_raise import RawExceptionRaise
+from mcplint.rules.mcp009_unused_suppression import UnusedSuppression
 
-ALL_RULES: tuple[type[Rule], ...] = (SyntaxErrorRule, BareErrorReturn, RawExceptionRaise)
+ALL_RULES: tuple[type[Rule], ...] = (SyntaxErrorRule, BareErrorReturn, RawExceptionRaise, UnusedSuppression)
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 SYNTAX_ERROR = SyntaxErrorRule.code
+UNUSED_SUPPRESSION = UnusedSuppression.code

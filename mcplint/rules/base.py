@@ -47,6 +47,8 @@ class Rule:
     name: ClassVar[str]
     #: Findings count only inside handler scope.
     handler_scope: ClassVar[bool] = True
+    #: The engine itself reports this rule's findings (parse errors, suppressions).
+    engine_reported: ClassVar[bool] = False
     #: Options under ``[tool.mcplint.rules.<CODE>]`` with their defaults.
     options: ClassVar[Mapping[str, Any]] = {}
 

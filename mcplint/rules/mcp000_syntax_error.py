@@ -36,3 +36,4 @@ class SyntaxErrorRule(Rule):
     code = "MCP000"
     name = "syntax-error"
     handler_scope = False
+    engine_reported = True
