@@ -6,6 +6,7 @@ order, is here.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +31,12 @@ class CheckOptions:
     force_exclude: bool = False
     baseline: str | None = None
     write_baseline: str | None = None
+    no_cache: bool = False
 
 
 def run_check(options: CheckOptions) -> int:
     from mcplint.engine.discovery import PathNotFound, discover, project_root
+    from mcplint.engine.cache import ResultCache
     from mcplint.engine.runner import FileTask, default_jobs, run
 
     try:
@@ -51,7 +54,8 @@ def run_check(options: CheckOptions) -> int:
         return fail(str(error))
     if not tasks:
         _warn("no Python files found")
-    result = run(tasks, options.jobs or default_jobs())
+    cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
+    result = run(tasks, options.jobs or default_jobs(), cache)
     for warning in result.warnings:
         _warn(warning)
     findings = result.findings
@@ -77,6 +81,18 @@ def run_check(options: CheckOptions) -> int:
     if result.internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
+
+
+def cache_directory(resolver: ConfigResolver, root: Path) -> Path:
+    """The working directory's config `cache-dir`, else $MCPLINT_CACHE_DIR, else <root>/.mcplint_cache."""
+    from mcplint.engine.cache import DEFAULT_DIRECTORY, ENVIRONMENT_VARIABLE
+
+    configured = resolver.config_for(resolver.cwd / "__init__.py").cache_dir
+    if configured is not None:
+        return configured
+    if os.environ.get(ENVIRONMENT_VARIABLE):
+        return Path(os.environ[ENVIRONMENT_VARIABLE])
+    return root / DEFAULT_DIRECTORY
 
 
 def _load_baseline(path: str | None) -> set[str] | None:

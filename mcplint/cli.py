@@ -55,6 +55,7 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     type=click.Path(dir_okay=False),
     help="Record the current findings in this baseline file (and exit 0).",
 )
+@click.option("-n", "--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -72,6 +73,24 @@ def check(
         ignore=_split_codes(ignore),
     )
     sys.exit(run_check(CheckOptions(paths=paths, overrides=overrides, **options)))  # type: ignore[arg-type]
+
+
+@main.command()
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names cache-dir.")
+def clean(config_file: str | None) -> None:
+    """Remove the result cache of the project in the working directory."""
+    from mcplint.check import cache_directory
+    from mcplint.config import CliOverrides, ConfigError, ConfigResolver
+    from mcplint.engine.cache import clean as remove_cache
+    from mcplint.engine.discovery import project_root
+
+    try:
+        resolver = ConfigResolver(CliOverrides(), Path(config_file) if config_file else None)
+    except ConfigError as error:
+        _fail(str(error))
+    directory = cache_directory(resolver, project_root(resolver.cwd))
+    removed = remove_cache(directory)
+    click.echo(f"mcplint: {'removed' if removed else 'no cache at'} {directory}", err=True)
 
 
 @main.command()

@@ -58,7 +58,8 @@ LIST_KEYS = (
     "handler-functions",
 )
 TABLE_KEYS = ("per-file-ignores", "rules")
-KNOWN_KEYS = LIST_KEYS + TABLE_KEYS
+STRING_KEYS = ("cache-dir",)
+KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
 
 class ConfigError(Exception):
@@ -84,6 +85,7 @@ class Config:
     handler_functions: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cache_dir: Path | None = None
 
     def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
         return _exclude_spec(tuple(self.exclude + self.extend_exclude)).matches(path, self.root, is_dir=is_dir)
@@ -150,6 +152,10 @@ def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) 
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise fail(key, f"'{key}' must be a list of strings")
             setattr(config, key.replace("-", "_"), list(value))
+        elif key in STRING_KEYS:
+            if not isinstance(value, str):
+                raise fail(key, f"'{key}' must be a string")
+            config.cache_dir = config.root / value
         elif key == "per-file-ignores":
             config.per_file_ignores = _parse_per_file_ignores(value, fail)
         else:

@@ -172,9 +172,9 @@ def test_pool_and_in_process_give_identical_output(tmp_path, monkeypatch):
     for index in range(12):
         (tmp_path / f"server_{index:02}.py").write_text(BAD_TOOL)
     (tmp_path / "broken.py").write_text("def f(:\n")
-    in_process = run_cli("check", "--jobs", "1", "--format", "json", str(tmp_path))
+    in_process = run_cli("check", "--no-cache", "--jobs", "1", "--format", "json", str(tmp_path))
     monkeypatch.setattr(engine_runner, "MIN_BYTES_FOR_POOL", 0)
-    pooled = run_cli("check", "--jobs", "2", "--format", "json", str(tmp_path))
+    pooled = run_cli("check", "--no-cache", "--jobs", "2", "--format", "json", str(tmp_path))
     assert pooled.output == in_process.output
     assert len(json_findings(pooled)) == 25
 

@@ -9,6 +9,8 @@ parsed by LibCST exactly once and walked exactly once.
 from __future__ import annotations
 
 import ast
+import hashlib
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -43,6 +45,9 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     internal_error: bool = False
+    # What the cache keys the result by (None when the file could not be read).
+    stat_key: tuple[int, int] | None = None  # size, mtime in ns
+    content_hash: str | None = None
 
 
 def lint_path(path: str, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
@@ -50,9 +55,18 @@ def lint_path(path: str, display: str, settings: FileSettings, skip_generated: b
         sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         with open(path, "rb") as handle:
+            status = os.fstat(handle.fileno())
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
+    result = _lint_data(data, display, settings, skip_generated)
+    if not result.internal_error:
+        result.stat_key = (status.st_size, status.st_mtime_ns)
+        result.content_hash = hashlib.sha256(data).hexdigest()
+    return result
+
+
+def _lint_data(data: bytes, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
     if len(data) > MAX_FILE_BYTES:
         return FileResult(warnings=[f"{display}: skipped, larger than {MAX_FILE_BYTES // 2**20} MiB"])
     try:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcplint.config import FileSettings
+from mcplint.engine.cache import ResultCache, settings_digest
 
 if TYPE_CHECKING:
     from mcplint.engine.lint import FileResult
@@ -49,17 +50,41 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def run(tasks: Sequence[FileTask], jobs: int) -> RunResult:
-    results = _run_in_pool(tasks, jobs) if _worth_a_pool(tasks, jobs) else map(_lint_task, tasks)
+def run(tasks: Sequence[FileTask], jobs: int, cache: ResultCache | None = None) -> RunResult:
     findings = []
     warnings: list[str] = []
     internal_errors = 0
-    for result in results:
+    digests: dict[tuple[int, bool], str] = {}
+    for task in tasks:
+        key = (id(task.settings), task.skip_generated)
+        if key not in digests:
+            digests[key] = settings_digest(task.settings, task.skip_generated)
+    misses = []
+    for task in tasks:
+        hit = cache.lookup(task.path, task.display, digests[_digest_key(task)]) if cache else None
+        if hit is None:
+            misses.append(task)
+        else:
+            findings.extend(hit.findings)
+            warnings.extend(hit.warnings)
+    results = _run_in_pool(misses, jobs) if _worth_a_pool(misses, jobs) else map(_lint_task, misses)
+    for task, result in zip(misses, results):
         findings.extend(result.findings)
         warnings.extend(result.warnings)
         internal_errors += result.internal_error
+        if cache is not None and result.content_hash is not None and result.stat_key is not None:
+            digest = digests[_digest_key(task)]
+            cache.store(
+                task.path, task.display, digest, result.stat_key, result.content_hash, result.findings, result.warnings
+            )
+    if cache is not None:
+        cache.save()
     findings.sort()
     return RunResult(findings, sorted(warnings), internal_errors, len(tasks))
+
+
+def _digest_key(task: FileTask) -> tuple[int, bool]:
+    return id(task.settings), task.skip_generated
 
 
 def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:

@@ -1,0 +1,160 @@
+"""The result cache: a warm run re-lints only the files that changed.
+
+Layout: ``<cache dir>/<mcplint version>/<settings digest>.json``, one index per
+effective per-file configuration (and registry, once there is one), mapping each
+file's absolute path to its size, mtime, content hash and results. A file whose
+size and mtime are unchanged is a hit without being read; one whose stat changed
+but whose content hash did not (a ``touch``, a checkout) is a hit after hashing.
+
+Indexes are written whole to a temporary file and renamed into place, so two
+runs at once never leave a torn file (the last one wins); an index that does not
+load is ignored and rewritten. The directory carries ``CACHEDIR.TAG`` and a
+``.gitignore`` so backups and git leave it alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from mcplint import __version__
+from mcplint.config import FileSettings
+from mcplint.finding import Finding
+
+DEFAULT_DIRECTORY = ".mcplint_cache"
+ENVIRONMENT_VARIABLE = "MCPLINT_CACHE_DIR"
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by mcplint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+
+
+def settings_digest(settings: FileSettings, skip_generated: bool) -> str:
+    description = json.dumps(
+        {
+            "codes": sorted(settings.codes),
+            "rule_options": {code: dict(options) for code, options in sorted(settings.rule_options.items())},
+            "handler_decorators": list(settings.handler_decorators),
+            "handler_functions": list(settings.handler_functions),
+            "skip_generated": skip_generated,
+        },
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(description.encode("utf-8")).hexdigest()[:20]
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclasses.dataclass
+class CachedResult:
+    findings: list[Finding]
+    warnings: list[str]
+
+
+class ResultCache:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._indexes: dict[str, dict[str, dict]] = {}
+        self._dirty: set[str] = set()
+
+    # -- lookups -------------------------------------------------------------------
+    def lookup(self, path: str, display: str, digest: str) -> CachedResult | None:
+        entry = self._index(digest).get(os.path.abspath(path))
+        if entry is None:
+            return None
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        if (status.st_size, status.st_mtime_ns) != (entry["size"], entry["mtime_ns"]):
+            try:
+                with open(path, "rb") as handle:
+                    if content_hash(handle.read()) != entry["sha256"]:
+                        return None
+            except OSError:
+                return None
+            entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
+            self._dirty.add(digest)
+        findings = [Finding(path=display, **fields) for fields in entry["findings"]]
+        return CachedResult(findings, [warning.replace("{path}", display) for warning in entry["warnings"]])
+
+    def store(
+        self,
+        path: str,
+        display: str,
+        digest: str,
+        stat_key: tuple[int, int],
+        sha256: str,
+        findings: list[Finding],
+        warnings: list[str],
+    ) -> None:
+        fields = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in findings]
+        self._index(digest)[os.path.abspath(path)] = {
+            "size": stat_key[0],
+            "mtime_ns": stat_key[1],
+            "sha256": sha256,
+            "findings": fields,
+            "warnings": [warning.replace(display, "{path}") for warning in warnings],
+        }
+        self._dirty.add(digest)
+
+    # -- storage ---------------------------------------------------------------------
+    def _index_path(self, digest: str) -> Path:
+        return self.directory / __version__ / f"{digest}.json"
+
+    def _index(self, digest: str) -> dict[str, dict]:
+        if digest not in self._indexes:
+            try:
+                loaded = json.loads(self._index_path(digest).read_text(encoding="utf-8"))
+                self._indexes[digest] = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                self._indexes[digest] = {}
+        return self._indexes[digest]
+
+    def save(self) -> None:
+        if not self._dirty:
+            return
+        try:
+            self._prepare_directory()
+            for digest in sorted(self._dirty):
+                self._write_atomically(self._index_path(digest), json.dumps(self._indexes[digest]))
+        except OSError:
+            return  # a cache that cannot be written only costs speed
+        self._dirty.clear()
+
+    def _prepare_directory(self) -> None:
+        (self.directory / __version__).mkdir(parents=True, exist_ok=True)
+        tag = self.directory / "CACHEDIR.TAG"
+        if not tag.exists():
+            self._write_atomically(tag, _CACHEDIR_TAG)
+        ignore = self.directory / ".gitignore"
+        if not ignore.exists():
+            self._write_atomically(ignore, "# Created by mcplint.\n*\n")
+
+    @staticmethod
+    def _write_atomically(path: Path, text: str) -> None:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+
+
+def clean(directory: Path) -> bool:
+    if not directory.is_dir():
+        return False
+    shutil.rmtree(directory)
+    return True

@@ -1,0 +1,122 @@
+"""The result cache: hits, misses, invalidation, robustness."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from mcplint.engine import runner as engine_runner
+from test_cli import BAD_TOOL, json_findings, run_cli
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.setenv("MCPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "server.py").write_text(BAD_TOOL)
+    (tmp_path / "src" / "clean.py").write_text("VALUE = 1\n")
+    return tmp_path
+
+
+def check(project, *extra):
+    return run_cli("check", "--format", "json", *extra, "src", cwd=project)
+
+
+def count_lint_calls(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    original = engine_runner._lint_task
+
+    def counting(task):
+        calls.append(task.display)
+        return original(task)
+
+    monkeypatch.setattr(engine_runner, "_lint_task", counting)
+    return calls
+
+
+def test_warm_run_reads_no_file_and_gives_the_same_output(project, monkeypatch):
+    cold = check(project)
+    calls = count_lint_calls(monkeypatch)
+    warm = check(project)
+    assert calls == []
+    assert warm.stdout == cold.stdout
+    assert warm.exit_code == cold.exit_code == 1
+
+
+def test_a_changed_file_is_linted_again(project, monkeypatch):
+    check(project)
+    calls = count_lint_calls(monkeypatch)
+    (project / "src" / "server.py").write_text(BAD_TOOL.replace('raise ValueError("note id is empty")', "pass"))
+    findings = json_findings(check(project))
+    assert calls == ["src/server.py"]
+    assert [f["code"] for f in findings] == ["MCP001"]
+
+
+def test_touching_a_file_without_changing_it_is_still_a_hit(project, monkeypatch):
+    check(project)
+    calls = count_lint_calls(monkeypatch)
+    path = project / "src" / "server.py"
+    os.utime(path, ns=(1, 1))
+    assert len(json_findings(check(project))) == 2
+    assert calls == []
+
+
+def test_settings_are_part_of_the_key(project):
+    check(project)
+    assert [f["code"] for f in json_findings(check(project, "--select", "MCP001"))] == ["MCP001"]
+
+
+def test_cache_directory_is_tagged_and_ignored(project):
+    check(project)
+    cache = project / "cache"
+    assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_corrupt_index_is_ignored_and_rewritten(project):
+    cold = check(project)
+    for index in (project / "cache").rglob("*.json"):
+        index.write_text("{ torn")
+    again = check(project)
+    assert again.stdout == cold.stdout
+    for index in (project / "cache").rglob("*.json"):
+        json.loads(index.read_text())
+
+
+def test_no_cache_writes_nothing(project):
+    check(project, "--no-cache")
+    assert not (project / "cache").exists()
+
+
+def test_config_cache_dir_wins(project):
+    (project / "mcplint.toml").write_text('cache-dir = "custom-cache"\n')
+    check(project)
+    assert (project / "custom-cache" / "CACHEDIR.TAG").exists()
+    assert not (project / "cache").exists()
+
+
+def test_clean_removes_the_cache(project):
+    check(project)
+    result = run_cli("clean", cwd=project)
+    assert result.exit_code == 0
+    assert not (project / "cache").exists()
+
+
+def test_concurrent_runs_never_corrupt_the_cache(project):
+    for index in range(30):
+        (project / "src" / f"tool_{index}.py").write_text(BAD_TOOL.replace("get_note", f"get_note_{index}"))
+    command = [sys.executable, "-m", "mcplint", "check", "--exit-zero", "--jobs", "1", "--format", "json", "src"]
+    environment = {**os.environ, "MCPLINT_CACHE_DIR": str(project / "cache")}
+    runs = [subprocess.Popen(command, cwd=project, env=environment, stdout=subprocess.PIPE) for _ in range(4)]
+    outputs = [run.communicate()[0] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert len({output for output in outputs}) == 1
+    for index in (project / "cache").rglob("*.json"):
+        json.loads(index.read_text())
+    assert not list((project / "cache").rglob("*.tmp"))
+    warm = subprocess.run(command, cwd=project, env=environment, stdout=subprocess.PIPE, check=True)
+    assert warm.stdout == outputs[0]
