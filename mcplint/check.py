@@ -16,6 +16,8 @@ import click
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
+TEXT_FORMATS = ("full", "concise", "grouped")
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def _report(options: CheckOptions, findings: list, root: Path) -> None:
     from mcplint.report import render, render_statistics
 
     to_terminal = options.output_file is None and sys.stdout.isatty()
-    if options.statistics and options.output_format != "json":
+    if options.statistics and options.output_format in TEXT_FORMATS:
         report = render_statistics(findings)
     else:
         report = render(options.output_format, findings, color=to_terminal, root=root)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,15 +50,20 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def run(tasks: Sequence[FileTask], jobs: int, cache: ResultCache | None = None) -> RunResult:
+def run(
+    tasks: Sequence[FileTask],
+    jobs: int,
+    cache: ResultCache | None = None,
+    progress: Callable[[int], Callable[[], None]] | None = None,
+) -> RunResult:
+    """Lint the tasks; ``progress(total)`` may return a callback called per linted file."""
     findings = []
     warnings: list[str] = []
     internal_errors = 0
     digests: dict[tuple[int, bool], str] = {}
     for task in tasks:
-        key = (id(task.settings), task.skip_generated)
-        if key not in digests:
-            digests[key] = settings_digest(task.settings, task.skip_generated)
+        if _digest_key(task) not in digests:
+            digests[_digest_key(task)] = settings_digest(task.settings, task.skip_generated)
     misses = []
     for task in tasks:
         hit = cache.lookup(task.path, task.display, digests[_digest_key(task)]) if cache else None
@@ -67,8 +72,8 @@ def run(tasks: Sequence[FileTask], jobs: int, cache: ResultCache | None = None) 
         else:
             findings.extend(hit.findings)
             warnings.extend(hit.warnings)
-    results = _run_in_pool(misses, jobs) if _worth_a_pool(misses, jobs) else map(_lint_task, misses)
-    for task, result in zip(misses, results):
+    advance = progress(len(misses)) if progress is not None and misses else None
+    for task, result in _lint_all(misses, jobs):
         findings.extend(result.findings)
         warnings.extend(result.warnings)
         internal_errors += result.internal_error
@@ -77,6 +82,8 @@ def run(tasks: Sequence[FileTask], jobs: int, cache: ResultCache | None = None) 
             cache.store(
                 task.path, task.display, digest, result.stat_key, result.content_hash, result.findings, result.warnings
             )
+        if advance is not None:
+            advance()
     if cache is not None:
         cache.save()
     findings.sort()
@@ -101,7 +108,12 @@ def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
     return False
 
 
-def _run_in_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, FileResult]]:
+    """(task, result) as results arrive; the caller sorts the findings."""
+    if not _worth_a_pool(tasks, jobs):
+        for task in tasks:
+            yield task, _lint_task(task)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -109,14 +121,9 @@ def _run_in_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     # worker); elsewhere the platform default is the only safe choice.
     context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
     # Biggest files first so one large file does not finish alone at the end.
-    order = sorted(range(len(tasks)), key=lambda index: -_size(tasks[index].path))
-    workers = min(jobs, len(tasks))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        ordered = list(pool.map(_lint_task, [tasks[index] for index in order], chunksize=1))
-    results: list[FileResult] = list(ordered)
-    for index, result in zip(order, ordered):
-        results[index] = result
-    return results
+    ordered = sorted(tasks, key=lambda task: -_size(task.path))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+        yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1))
 
 
 def _size(path: str) -> int:

@@ -39,8 +39,9 @@ _EDITOR_NOTE = re.compile(r"^<!--.*?-->\n\n?", re.MULTILINE)
 
 
 def render_sarif(findings: Sequence[Finding], *, root: Path) -> str:
-    # Fingerprints number repeated findings by position, so the order must be fixed.
-    findings = sorted(findings)
+    # Fingerprints number repeated findings by position, so the order must be
+    # fixed (by position only: ordering whole findings would compare ``handler``s).
+    findings = sorted(findings, key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
     rules = [rule_descriptor(rule) for rule in ALL_RULES]
     rules += _undocumented_descriptors(findings)
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
