@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -18,6 +18,7 @@ from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
 TEXT_FORMATS = ("full", "concise", "grouped")
+PROGRESS_BAR_MINIMUM = 50  # files to lint (cache misses) before a bar is worth showing
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class CheckOptions:
     baseline: str | None = None
     write_baseline: str | None = None
     no_cache: bool = False
+    quiet: bool = False
+    show_source: bool | None = None
+    stdin_filename: str | None = None
 
 
 def run_check(options: CheckOptions) -> int:
@@ -45,6 +49,10 @@ def run_check(options: CheckOptions) -> int:
         if options.config_file is not None and not Path(options.config_file).is_file():
             raise ConfigError(f"{options.config_file}: config file not found")
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
+        if options.paths == ("-",):
+            return _check_stdin(options, resolver, _load_baseline(options.baseline))
+        if "-" in options.paths:
+            raise ConfigError("'-' (standard input) cannot be combined with other paths")
         files = discover(options.paths or (".",), resolver, force_exclude=options.force_exclude)
         tasks = [
             FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit)
@@ -55,19 +63,40 @@ def run_check(options: CheckOptions) -> int:
     except (ConfigError, PathNotFound) as error:
         return fail(str(error))
     if not tasks:
-        _warn("no Python files found")
+        _warn("no Python files found", options)
     cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
-    result = run(tasks, options.jobs or default_jobs(), cache)
+    result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
     for warning in result.warnings:
-        _warn(warning)
-    findings = result.findings
+        _warn(warning, options)
+    return _finish(options, result.findings, root, baseline, internal_errors=result.internal_errors)
 
+
+def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[str] | None) -> int:
+    """`mcplint check - --stdin-filename path`: what editors run on an unsaved buffer."""
+    from mcplint.engine.discovery import project_root
+    from mcplint.engine.lint import lint_bytes
+
+    display = options.stdin_filename or "-"
+    settings = resolver.settings_for(Path(display if options.stdin_filename else "stdin.py"))
+    result = lint_bytes(sys.stdin.buffer.read(), display, settings)
+    for warning in result.warnings:
+        _warn(warning, options)
+    # The file on disk (if any) is not what was linted: no source excerpts.
+    options = replace(options, show_source=False)
+    root = project_root(resolver.cwd)
+    return _finish(options, result.findings, root, baseline, internal_errors=int(result.internal_error))
+
+
+def _finish(
+    options: CheckOptions, findings: list, root: Path, baseline: set[str] | None, *, internal_errors: int
+) -> int:
+    """Baseline, report, exit code: the same for files and standard input."""
     if options.write_baseline is not None:
         from mcplint.engine.baseline import write_baseline
 
         count = write_baseline(Path(options.write_baseline), findings, root)
         click.echo(f"mcplint: wrote {count} findings to the baseline {options.write_baseline}", err=True)
-        return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
+        return EXIT_ERROR if internal_errors else EXIT_CLEAN
     if baseline is not None:
         from mcplint.engine.baseline import apply_baseline
 
@@ -76,11 +105,12 @@ def run_check(options: CheckOptions) -> int:
         if outcome.stale:
             _warn(
                 f"{outcome.stale} baseline entries no longer match a finding; "
-                f"`--write-baseline {options.baseline}` shrinks the file"
+                f"`--write-baseline {options.baseline}` shrinks the file",
+                options,
             )
 
     _report(options, findings, root)
-    if result.internal_errors:
+    if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
 
@@ -112,15 +142,48 @@ def _report(options: CheckOptions, findings: list, root: Path) -> None:
     if options.statistics and options.output_format in TEXT_FORMATS:
         report = render_statistics(findings)
     else:
-        report = render(options.output_format, findings, color=to_terminal, root=root)
+        report = render(
+            options.output_format,
+            findings,
+            color=to_terminal,
+            root=root,
+            show_source=options.show_source,
+            with_summary=not options.quiet,
+        )
     if options.output_file is not None:
         Path(options.output_file).write_text(report, encoding="utf-8")
     else:
         click.echo(report, nl=False)
 
 
-def _warn(message: str) -> None:
-    click.echo(f"mcplint: warning: {message}", err=True)
+def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
+    """A transient bar on stderr for long runs on a terminal; never in pipes or CI."""
+    if options.quiet or os.environ.get("CI") or not sys.stderr.isatty():
+        return None
+
+    def start(total: int):  # type: ignore[no-untyped-def]
+        if total < PROGRESS_BAR_MINIMUM:
+            return None
+        from rich.console import Console
+        from rich.progress import Progress
+
+        bar = Progress(console=Console(stderr=True), transient=True)
+        bar.start()
+        task = bar.add_task("Linting", total=total)
+
+        def advance() -> None:
+            bar.advance(task)
+            if bar.tasks[0].finished:
+                bar.stop()
+
+        return advance
+
+    return start
+
+
+def _warn(message: str, options: CheckOptions | None = None) -> None:
+    if options is None or not options.quiet:
+        click.echo(f"mcplint: warning: {message}", err=True)
 
 
 def fail(message: str) -> int:

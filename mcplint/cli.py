@@ -22,7 +22,7 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
@@ -32,7 +32,8 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     type=click.Choice(FORMATS),
     default="full",
     show_default=True,
-    help="Output format.",
+    envvar="MCPLINT_OUTPUT_FORMAT",
+    help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
 )
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the report to FILE.")
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
@@ -56,6 +57,16 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     help="Record the current findings in this baseline file (and exit 0).",
 )
 @click.option("-n", "--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+@click.option(
+    "--show-source/--no-show-source",
+    default=None,
+    help="Show the source line under each finding (default: yes for full, no for concise).",
+)
+@click.option(
+    "--stdin-filename",
+    help="With PATH '-': the name of the file whose contents arrive on standard input.",
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -63,7 +74,7 @@ def check(
     ignore: tuple[str, ...],
     **options: object,
 ) -> None:
-    """Lint PATHS (default: the current directory)."""
+    """Lint PATHS (default: the current directory; '-' reads standard input)."""
     from mcplint.check import CheckOptions, run_check
     from mcplint.config import CliOverrides
 

@@ -10,9 +10,19 @@ from mcplint.finding import Finding
 FORMATS = ("full", "concise", "grouped", "json", "sarif", "github", "junit")
 
 
-def render(format_name: str, findings: Sequence[Finding], *, color: bool, root: Path) -> str:
+def render(
+    format_name: str,
+    findings: Sequence[Finding],
+    *,
+    color: bool,
+    root: Path,
+    show_source: bool | None = None,
+    with_summary: bool = True,
+) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
-    formats that need stable paths (SARIF, baselines) make them relative to it."""
+    formats that need stable paths (SARIF, baselines) make them relative to it.
+    ``show_source`` overrides the text formats' default (full: yes, concise: no);
+    ``with_summary=False`` (``--quiet``) leaves out their closing summary line."""
     # Each format's module is imported only when chosen, so ``mcplint check``
     # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":
@@ -34,18 +44,16 @@ def render(format_name: str, findings: Sequence[Finding], *, color: bool, root: 
     if format_name == "grouped":
         from mcplint.report.text import render_grouped
 
-        return render_grouped(findings, color=color)
-    if format_name == "concise":
-        from mcplint.report.text import render_concise
+        return render_grouped(findings, color=color, with_summary=with_summary)
+    if format_name in ("full", "concise"):
+        from mcplint.report.text import render_full
 
-        return render_concise(findings, color=color)
-    if format_name != "full":
-        # The CLI only offers FORMATS; a typo from another caller must not
-        # silently become the full report.
-        raise ValueError(f"unknown output format {format_name!r} (one of {', '.join(FORMATS)})")
-    from mcplint.report.text import render_full
-
-    return render_full(findings, color=color)
+        if show_source is None:
+            show_source = format_name == "full"
+        return render_full(findings, color=color, show_source=show_source, with_summary=with_summary)
+    # The CLI only offers FORMATS; a typo from another caller must not
+    # silently become the full report.
+    raise ValueError(f"unknown output format {format_name!r} (one of {', '.join(FORMATS)})")
 
 
 def render_statistics(findings: Sequence[Finding]) -> str:

@@ -1,4 +1,4 @@
-"""``full`` and ``concise`` output: ``path:row:col: CODE message`` (ruff's layout).
+"""``full``, ``concise`` and ``grouped`` output: ``path:row:col: CODE message`` (ruff's layouts).
 
 Colour comes from ANSI codes, and only when the caller says the stream is a
 terminal; pipes and CI logs get plain text.
@@ -30,17 +30,21 @@ def summary(count: int, color: bool) -> str:
     return _style(f"Found {count} {noun}.", "summary", color) + "\n"
 
 
-def render_concise(findings: Sequence[Finding], *, color: bool) -> str:
-    lines = [_header(finding, color) + "\n" for finding in findings]
-    return "".join(lines) + summary(len(findings), color)
+def render_concise(findings: Sequence[Finding], *, color: bool, with_summary: bool = True) -> str:
+    return render_full(findings, color=color, show_source=False, with_summary=with_summary)
 
 
-def render_full(findings: Sequence[Finding], *, color: bool) -> str:
+def render_full(
+    findings: Sequence[Finding], *, color: bool, show_source: bool = True, with_summary: bool = True
+) -> str:
     parts = []
     for finding in findings:
         parts.append(_header(finding, color) + "\n")
-        parts.append(_source_excerpt(finding, color))
-    return "".join(parts) + summary(len(findings), color)
+        if show_source:
+            parts.append(_source_excerpt(finding, color))
+    if with_summary:
+        parts.append(summary(len(findings), color))
+    return "".join(parts)
 
 
 def _source_excerpt(finding: Finding, color: bool) -> str:
@@ -68,7 +72,7 @@ def _source_lines(path: str) -> list[str]:
         return []
 
 
-def render_grouped(findings: Sequence[Finding], *, color: bool) -> str:
+def render_grouped(findings: Sequence[Finding], *, color: bool, with_summary: bool = True) -> str:
     """ruff's ``grouped`` layout: a ``path:`` header per file, then ``  row:col CODE message``.
 
     Rows are right-aligned and columns padded per file (as ruff does), so the
@@ -87,4 +91,6 @@ def render_grouped(findings: Sequence[Finding], *, color: bool) -> str:
             column = str(finding.column).ljust(column_width)
             parts.append(f"  {row}:{column} {_style(finding.code, 'code', color)} {finding.message}\n")
         parts.append("\n")
-    return "".join(parts) + summary(len(findings), color)
+    if with_summary:
+        parts.append(summary(len(findings), color))
+    return "".join(parts)
