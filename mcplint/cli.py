@@ -107,23 +107,23 @@ def clean(config_file: str | None) -> None:
 @main.command()
 @click.argument("code")
 def rule(code: str) -> None:
-    """Explain a rule: print its documentation."""
-    from mcplint.rule_docs import render_rule_doc
-    from mcplint.rules import RULES_BY_CODE
+    """Explain a rule or registry check: print its documentation."""
+    from mcplint.catalogue import code_doc
+    from mcplint.rule_docs import render_doc
 
-    found = RULES_BY_CODE.get(code.upper())
-    if found is None:
+    document = code_doc(code)
+    if document is None:
         _fail(f"unknown rule code '{code}' (see `mcplint rules`)")
-    click.echo(render_rule_doc(found), nl=False)
+    click.echo(render_doc(document), nl=False)
 
 
 @main.command(name="rules")
 def list_rules() -> None:
-    """List every rule: code, name and what it does."""
-    from mcplint.rules import ALL_RULES
+    """List every rule and registry check: code, name and what it does."""
+    from mcplint.catalogue import catalogue
 
-    for found in ALL_RULES:
-        click.echo(f"{found.code}  {found.name:<22} {found.summary()}")
+    for document in catalogue():
+        click.echo(f"{document.code}  {document.name:<24} {document.summary}")
 
 
 def _fail(message: str) -> None:

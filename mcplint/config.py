@@ -214,16 +214,17 @@ def _line_of_key(text: str, key: str) -> int | None:
 
 # -- rule selection ------------------------------------------------------------
 def resolve_selectors(selectors: Iterable[str]) -> set[str]:
-    """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``)."""
-    from mcplint.rules import RULES_BY_CODE
+    """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``, ``REG``)."""
+    from mcplint.catalogue import all_codes
 
+    known = all_codes()
     codes: set[str] = set()
     for selector in selectors:
         wanted = selector.strip().upper()
         if wanted == "ALL":
-            codes.update(RULES_BY_CODE)
+            codes.update(known)
             continue
-        matched = {code for code in RULES_BY_CODE if code.startswith(wanted)} if wanted else set()
+        matched = {code for code in known if code.startswith(wanted)} if wanted else set()
         if not matched:
             raise ConfigError(f"unknown rule selector '{selector}'")
         codes |= matched

@@ -1,4 +1,5 @@
-"""Rule documentation: the rule class docstring is the source, ``rules/<CODE>.md`` the output.
+"""Rule documentation: the rule class docstring (or the registry check's doc) is the
+source, ``rules/<CODE>.md`` the output.
 
 ``python -m mcplint.rule_docs`` (run from the repository root) rewrites
 ``rules/*.md``; ``--check`` exits 1 when a committed file is stale (the tests
@@ -7,12 +8,11 @@ run the same comparison).
 
 from __future__ import annotations
 
-import inspect
 import re
 import sys
 from pathlib import Path
 
-from mcplint.rules import ALL_RULES
+from mcplint.catalogue import CodeDoc, catalogue, code_doc, parse_sections
 from mcplint.rules.base import Rule
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
@@ -20,12 +20,7 @@ _CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
 def rule_sections(rule: type[Rule]) -> dict[str, str]:
-    doc = inspect.cleandoc(rule.__doc__ or "")
-    sections: dict[str, str] = {}
-    for block in re.split(r"^## ", doc, flags=re.MULTILINE)[1:]:
-        title, _, body = block.partition("\n")
-        sections[title.strip()] = body.strip()
-    return sections
+    return parse_sections(rule.__doc__ or "")
 
 
 def code_examples(rule: type[Rule], section: str) -> list[str]:
@@ -33,24 +28,30 @@ def code_examples(rule: type[Rule], section: str) -> list[str]:
 
 
 def render_rule_doc(rule: type[Rule]) -> str:
-    source = Path(inspect.getfile(rule)).relative_to(Path(__file__).resolve().parent.parent).as_posix()
-    sections = rule_sections(rule)
+    document = code_doc(rule.code)
+    assert document is not None
+    return render_doc(document)
+
+
+def render_doc(document: CodeDoc) -> str:
     lines = [
-        f"# {rule.code} {rule.name}",
+        f"# {document.code} {document.name}",
         "",
-        f"<!-- Generated from {source} by `python -m mcplint.rule_docs`; edit the docstring, not this file. -->",
+        f"<!-- Generated from {document.source} by `python -m mcplint.rule_docs`; "
+        "edit the docstring, not this file. -->",
         "",
     ]
     for title in SECTIONS:
-        lines += [f"## {title}", sections.get(title, ""), ""]
+        if title in document.sections:
+            lines += [f"## {title}", document.sections[title], ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def stale_docs(directory: Path) -> list[Path]:
     stale = []
-    for rule in ALL_RULES:
-        path = directory / f"{rule.code}.md"
-        if not path.is_file() or path.read_text(encoding="utf-8") != render_rule_doc(rule):
+    for document in catalogue():
+        path = directory / f"{document.code}.md"
+        if not path.is_file() or path.read_text(encoding="utf-8") != render_doc(document):
             stale.append(path)
     return stale
 
@@ -63,8 +64,8 @@ def main(argv: list[str]) -> int:
             print(f"stale: {path} (run `python -m mcplint.rule_docs`)")
         return 1 if stale else 0
     directory.mkdir(exist_ok=True)
-    for rule in ALL_RULES:
-        (directory / f"{rule.code}.md").write_text(render_rule_doc(rule), encoding="utf-8")
+    for document in catalogue():
+        (directory / f"{document.code}.md").write_text(render_doc(document), encoding="utf-8")
     return 0
 
 

@@ -229,4 +229,6 @@ def test_unknown_rule_exits_2():
 
 def test_rules_lists_every_rule():
     lines = run_cli("rules").output.splitlines()
-    assert [line.split()[0] for line in lines] == ["MCP000", "MCP001", "MCP002", "MCP009"]
+    codes = [line.split()[0] for line in lines]
+    assert codes[:4] == ["MCP000", "MCP001", "MCP002", "MCP009"]
+    assert codes[4:] == [f"REG{number:03}" for number in range(1, 16)]

@@ -23,6 +23,7 @@ from mcplint.report.junit import render_junit
 from mcplint.report.sarif import region, render_sarif, rule_descriptor
 from mcplint.report.text import render_grouped
 from mcplint.rule_docs import rule_sections
+from mcplint.catalogue import CodeDoc, catalogue, parse_sections
 from mcplint.rules import ALL_RULES
 from mcplint.rules.base import Rule
 
@@ -132,7 +133,7 @@ def test_sarif_empty_run_is_valid_and_describes_every_rule(tmp_path):
     assert driver["name"] == "mcplint"
     assert driver["version"] == __version__
     assert driver["informationUri"] == "https://github.com/mcplint/mcplint"
-    assert [rule["id"] for rule in driver["rules"]] == [rule.code for rule in ALL_RULES]
+    assert [rule["id"] for rule in driver["rules"]] == [document.code for document in catalogue()]
     assert run["results"] == []
     assert run["columnKind"] == "unicodeCodePoints"
     assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": tmp_path.as_uri() + "/"}}
@@ -140,17 +141,18 @@ def test_sarif_empty_run_is_valid_and_describes_every_rule(tmp_path):
 
 def test_sarif_rule_descriptors_carry_the_rule_docs(tmp_path):
     rules = only_run(sarif([], tmp_path))["tool"]["driver"]["rules"]
-    for rule, descriptor in zip(ALL_RULES, rules):
-        assert descriptor["name"] == rule.name
-        assert descriptor["shortDescription"] == {"text": rule.summary()}
-        what = rule_sections(rule)["What it does"]
+    assert len(rules) == len(catalogue())
+    for document, descriptor in zip(catalogue(), rules):
+        assert descriptor["name"] == document.name
+        assert descriptor["shortDescription"] == {"text": document.summary}
+        what = document.sections["What it does"]
         assert descriptor["fullDescription"] == {"text": what}
         assert 0 < len(what) <= 1024
         help_ = descriptor["help"]
         assert help_["text"] == help_["markdown"]
-        assert help_["markdown"].startswith(f"# {rule.code} {rule.name}\n\n## What it does\n")
+        assert help_["markdown"].startswith(f"# {document.code} {document.name}\n\n## What it does\n")
         assert "<!--" not in help_["markdown"]
-        assert descriptor["helpUri"] == f"https://github.com/mcplint/mcplint/blob/main/rules/{rule.code}.md"
+        assert descriptor["helpUri"] == f"https://github.com/mcplint/mcplint/blob/main/rules/{document.code}.md"
         assert descriptor["defaultConfiguration"] == {"level": "error"}
 
 
@@ -168,11 +170,15 @@ class _LongRule(Rule):
 _LongRule.__doc__ = (_LongRule.__doc__ or "").format(padding="word " * 400)
 
 
-def test_sarif_full_description_is_clipped_to_what_github_accepts(monkeypatch):
-    # render_rule_doc names the rule's source relative to the installed package,
-    # which a rule defined in this test file is not part of.
-    monkeypatch.setattr("mcplint.report.sarif.render_rule_doc", lambda rule: f"# {rule.code} {rule.name}\n")
-    descriptor = rule_descriptor(_LongRule)
+def test_sarif_full_description_is_clipped_to_what_github_accepts():
+    document = CodeDoc(
+        _LongRule.code,
+        _LongRule.name,
+        _LongRule.summary(),
+        parse_sections(_LongRule.__doc__ or ""),
+        "tests/test_report_formats.py",
+    )
+    descriptor = rule_descriptor(document)
     assert len(descriptor["fullDescription"]["text"]) == 1024
     assert descriptor["fullDescription"]["text"].endswith("…")
     assert descriptor["shortDescription"]["text"] == "Reports something at great length."
@@ -268,20 +274,21 @@ def test_sarif_fingerprints_depend_on_the_root_relative_path_only(tmp_path):
 
 def test_sarif_registry_findings_in_toml_files_get_a_descriptor(tmp_path):
     findings = [
-        make(str(tmp_path / "mcplint-errors.toml"), 12, 1, "REG001", "Error code `NOT_FOUND` is defined twice"),
+        make(str(tmp_path / "mcplint-errors.toml"), 12, 1, "REG005", "Error code 2001 is defined twice"),
         make(str(tmp_path / "server.py"), 5, 5, "MCP001"),
-        make(str(tmp_path / "z.toml"), 1, 1, "REG001", "again"),
+        make(str(tmp_path / "z.toml"), 1, 1, "ZZZ001", "a code this version does not document"),
     ]
     log = sarif(findings, tmp_path)
     assert_valid_sarif(log)
     run = only_run(log)
     rules = run["tool"]["driver"]["rules"]
-    assert [rule["id"] for rule in rules] == [*(rule.code for rule in ALL_RULES), "REG001"]
-    registry = rules[-1]
-    assert registry["name"] == "registry-check"
-    assert registry["shortDescription"]["text"] and registry["fullDescription"]["text"] and registry["help"]["text"]
-    toml_result = next(result for result in run["results"] if result["ruleId"] == "REG001")
-    assert rules[toml_result["ruleIndex"]]["id"] == "REG001"
+    assert [rule["id"] for rule in rules] == [*(document.code for document in catalogue()), "ZZZ001"]
+    undocumented = rules[-1]
+    assert undocumented["name"] == "registry-check"
+    assert undocumented["shortDescription"]["text"] and undocumented["help"]["text"]
+    toml_result = next(result for result in run["results"] if result["ruleId"] == "REG005")
+    assert rules[toml_result["ruleIndex"]]["id"] == "REG005"
+    assert rules[toml_result["ruleIndex"]]["name"] == "duplicate-code"
     assert artifact(toml_result) == {"uri": "mcplint-errors.toml", "uriBaseId": "%SRCROOT%"}
     assert toml_result["locations"][0]["physicalLocation"]["region"]["startLine"] == 12
     for result in run["results"]:
@@ -298,7 +305,7 @@ def test_cli_sarif_on_the_example_server():
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == root.as_uri() + "/"
     assert run["columnKind"] == "unicodeCodePoints"
     rules = run["tool"]["driver"]["rules"]
-    assert [rule["id"] for rule in rules] == [rule.code for rule in ALL_RULES]
+    assert [rule["id"] for rule in rules] == [document.code for document in catalogue()]
     results = run["results"]
     as_json = json.loads(run_cli("check", "--format", "json", "examples/notes_server", cwd=ROOT).stdout)
     assert len(results) == len(as_json) > 0

@@ -52,7 +52,8 @@ _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 
 def load_registry(path: str) -> Registry:
     try:
-        data = open(path, "rb").read()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as error:
         raise RegistryError(path, 1, f"cannot read registry: {error.strerror}") from None
     try:
@@ -78,7 +79,8 @@ def _error_line(error: tomllib.TOMLDecodeError, text: str) -> int:
     match = _TOML_POSITION.search(str(error))
     if match:
         return int(match.group(1))
-    return text.count("\n") + 1  # "(at end of document)"
+    # "(at end of document)": the last line with content, not the empty one after the final newline.
+    return max(len(text.rstrip().splitlines()), 1)
 
 
 def _error_message(error: tomllib.TOMLDecodeError) -> str:
@@ -96,13 +98,19 @@ class _Loader:
         document = self.document
         self._unknown_keys(document, TOP_KEYS, (), "at the top level")
         self._missing(document, ("schema_version", "namespace"), (), "the registry")
+        schema_version = self._schema_version()
+        namespace = self._string(document, "namespace", ())
+        helpers_module = self._dotted_name(document, "helpers-module", ())
+        reserved = tuple(self._reserved_list())
+        domains = tuple(self._domains())
+        # Last: the sections above record their problems while they are read.
         return Registry(
             path=self.path,
-            schema_version=self._schema_version(),
-            namespace=self._string(document, "namespace", ()),
-            helpers_module=self._dotted_name(document, "helpers-module", ()),
-            reserved=tuple(self._reserved_list()),
-            domains=tuple(self._domains()),
+            schema_version=schema_version,
+            namespace=namespace,
+            helpers_module=helpers_module,
+            reserved=reserved,
+            domains=domains,
             positions=self.positions,
             problems=tuple(self.problems),
         )
@@ -164,12 +172,13 @@ class _Loader:
     def _errors(self, domain: str, table: dict[str, Any], domain_path: TomlPath) -> Iterable[ErrorEntry]:
         errors = self._table(table, "errors", domain_path)
         for symbol, entry in errors.items():
-            path = domain_path + ("errors", symbol)
+            path = (*domain_path, "errors", symbol)
             if not isinstance(entry, dict):
                 self._invalid(path, f"error `{symbol}` must be a table: write `[domains.{domain}.errors.{symbol}]`")
                 continue
             self._unknown_keys(entry, ERROR_KEYS, path, f"in error `{symbol}`")
-            status = self._choice(entry, "status", STATUSES, path) or "active"
+            # An invalid status stays None: no lifecycle guesses on top of its REG003.
+            status = self._choice(entry, "status", STATUSES, path) if "status" in entry else "active"
             # A retired entry without its number is a lifecycle finding, not a schema one.
             required = ("message", "retryable") if status == "retired" else ("code", "message", "retryable")
             self._missing(entry, required, path, f"error `{symbol}`")
@@ -196,7 +205,7 @@ class _Loader:
                 continue
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean `{close[0]}`?)" if close else f" (known: {', '.join(known)})"
-            self._problem("unknown-key", path + (key,), f"unknown key `{key}` {where}{hint}", part="key")
+            self._problem("unknown-key", (*path, key), f"unknown key `{key}` {where}{hint}", part="key")
 
     def _missing(self, table: dict[str, Any], required: tuple[str, ...], path: TomlPath, what: str) -> None:
         missing = [key for key in required if key not in table]
@@ -210,7 +219,7 @@ class _Loader:
         value = table.get(key, {})
         if isinstance(value, dict):
             return value
-        self._invalid(path + (key,), f"`{key}` must be a table")
+        self._invalid((*path, key), f"`{key}` must be a table")
         return {}
 
     def _string(self, table: dict[str, Any], key: str, path: TomlPath, *, allow_empty: bool = True) -> str | None:
@@ -218,10 +227,10 @@ class _Loader:
         if value is None:
             return None
         if not isinstance(value, str):
-            self._invalid(path + (key,), f"`{key}` must be a string")
+            self._invalid((*path, key), f"`{key}` must be a string")
             return None
         if not allow_empty and not value.strip():
-            self._invalid(path + (key,), f"`{key}` must not be empty")
+            self._invalid((*path, key), f"`{key}` must not be empty")
             return None
         return value
 
@@ -229,21 +238,23 @@ class _Loader:
         value = table.get(key)
         if value is not None and not isinstance(value, str):
             # `deprecated_since = 1.4` parses as a float; versions are text.
-            self._invalid(path + (key,), f'`{key}` must be a version string such as "{value}"')
-            return None
+            self._invalid((*path, key), f'`{key}` must be a version string such as "{value}"')
+            # Still present for the lifecycle check, which would otherwise call it missing.
+            return str(value)
         return value
 
     def _identifier(self, table: dict[str, Any], key: str, path: TomlPath) -> str | None:
         value = self._string(table, key, path)
         if value is not None and not _is_identifier(value):
-            self._invalid(path + (key,), f"`{key}` must be a Python identifier (it names generated code), not {value!r}")
+            message = f"`{key}` must be a Python identifier (it names generated code), not {value!r}"
+            self._invalid((*path, key), message)
             return None
         return value
 
     def _dotted_name(self, table: dict[str, Any], key: str, path: TomlPath) -> str | None:
         value = self._string(table, key, path)
         if value is not None and not all(_is_identifier(part) for part in value.split(".")):
-            self._invalid(path + (key,), f"`{key}` must be a dotted Python module name, not {value!r}")
+            self._invalid((*path, key), f"`{key}` must be a dotted Python module name, not {value!r}")
             return None
         return value
 
@@ -252,21 +263,21 @@ class _Loader:
         if value is not None and value not in choices:
             close = difflib.get_close_matches(value, choices, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"one of {', '.join(map(repr, choices))}"
-            self._invalid(path + (key,), f"`{key}` {value!r} is not valid ({hint})")
+            self._invalid((*path, key), f"`{key}` {value!r} is not valid ({hint})")
             return None
         return value
 
     def _int(self, table: dict[str, Any], key: str, path: TomlPath) -> int | None:
         value = table.get(key)
         if value is not None and not _is_int(value):
-            self._invalid(path + (key,), f"`{key}` must be an integer")
+            self._invalid((*path, key), f"`{key}` must be an integer")
             return None
         return value
 
     def _bool(self, table: dict[str, Any], key: str, path: TomlPath) -> bool | None:
         value = table.get(key)
         if value is not None and not isinstance(value, bool):
-            self._invalid(path + (key,), f"`{key}` must be true or false, not {value!r}")
+            self._invalid((*path, key), f"`{key}` must be true or false, not {value!r}")
             return None
         return value
 
@@ -275,11 +286,11 @@ class _Loader:
         if value is None:
             return ()
         if not isinstance(value, list):
-            self._invalid(path + (key,), f"`{key}` must be a list of strings")
+            self._invalid((*path, key), f"`{key}` must be a list of strings")
             return ()
         for position, item in enumerate(value):
             if not isinstance(item, str):
-                self._invalid(path + (key, position), f"`{key}` must be a list of strings, not {item!r}")
+                self._invalid((*path, key, position), f"`{key}` must be a list of strings, not {item!r}")
         return tuple(item for item in value if isinstance(item, str))
 
     def _range(self, table: dict[str, Any], path: TomlPath) -> tuple[int, int] | None:
@@ -288,7 +299,7 @@ class _Loader:
             return None
         if isinstance(value, list) and len(value) == 2 and all(_is_int(bound) for bound in value):
             return value[0], value[1]
-        self._problem("invalid-range", path + ("range",), f"`range` must be [lo, hi], two integers; got {value!r}")
+        self._problem("invalid-range", (*path, "range"), f"`range` must be [lo, hi], two integers; got {value!r}")
         return None
 
     # -- problems ----------------------------------------------------------------

@@ -53,7 +53,7 @@ class ErrorEntry:
     retryable: bool | None
     category: str | None = None
     metadata: tuple[str, ...] = ()
-    status: str = "active"
+    status: str | None = "active"  # None: the file's status is not a valid one
     deprecated_since: str | None = None
     replaced_by: str | None = None
     retired_since: str | None = None
@@ -61,7 +61,7 @@ class ErrorEntry:
     retry_note: str | None = None
 
     def key_path(self, key: str) -> TomlPath:
-        return self.path + (key,)
+        return (*self.path, key)
 
 
 @dataclass(frozen=True)

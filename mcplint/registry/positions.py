@@ -202,9 +202,9 @@ class _Scanner:
                 self.pos += 1
                 return
             start = self.pos
-            self._value(path + (position,))
+            self._value((*path, position))
             span = self.index.make_span(start, self.pos)
-            self.index.record(path + (position,), Located(entry=span, key=span, value=span))
+            self.index.record((*path, position), Located(entry=span, key=span, value=span))
             position += 1
             self._skip_blank(newlines=True)
             if self.text[self.pos] == ",":

@@ -77,7 +77,7 @@ def invalid_symbols(registry: Registry) -> Iterable[Problem]:
     for reserved in registry.reserved:
         for position, symbol in enumerate(reserved.symbols):
             if not SYMBOL.fullmatch(symbol):
-                yield Problem("invalid-symbol", reserved.path + ("symbols", position), _symbol_message(symbol))
+                yield Problem("invalid-symbol", (*reserved.path, "symbols", position), _symbol_message(symbol))
 
 
 def _symbol_message(symbol: str) -> str:
@@ -110,24 +110,24 @@ def reversed_ranges(registry: Registry) -> Iterable[Problem]:
     for owner in (*registry.domains, *registry.reserved):
         if owner.range is not None and not _valid_range(owner.range):
             message = f"range {_show(owner.range)} is reversed: the low bound comes first"
-            yield Problem("invalid-range", owner.path + ("range",), message)
+            yield Problem("invalid-range", (*owner.path, "range"), message)
 
 
 def overlapping_ranges(registry: Registry) -> Iterable[Problem]:
     domains = sorted(
         (domain for domain in registry.domains if _valid_range(domain.range)),
-        key=lambda domain: _line(registry, domain.path + ("range",)),
+        key=lambda domain: _line(registry, (*domain.path, "range")),
     )
     for position, domain in enumerate(domains):
         for earlier in domains[:position]:
             assert domain.range is not None and earlier.range is not None
             if domain.range[0] <= earlier.range[1] and earlier.range[0] <= domain.range[1]:
-                line = _line(registry, earlier.path + ("range",))
+                line = _line(registry, (*earlier.path, "range"))
                 message = (
                     f"range {_show(domain.range)} of domain `{domain.name}` overlaps "
                     f"{_show(earlier.range)} of domain `{earlier.name}` (line {line})"
                 )
-                yield Problem("overlapping-ranges", domain.path + ("range",), message)
+                yield Problem("overlapping-ranges", (*domain.path, "range"), message)
 
 
 def codes_outside_ranges(registry: Registry) -> Iterable[Problem]:
@@ -137,9 +137,8 @@ def codes_outside_ranges(registry: Registry) -> Iterable[Problem]:
         low, high = domain.range  # type: ignore[misc]
         for entry in domain.errors:
             if entry.code is not None and not low <= entry.code <= high:
-                message = (
-                    f"code {entry.code} of `{entry.symbol}` is outside domain `{domain.name}`'s range {_show((low, high))}"
-                )
+                where = f"domain `{domain.name}`'s range {_show((low, high))}"
+                message = f"code {entry.code} of `{entry.symbol}` is outside {where}"
                 yield Problem("code-outside-range", entry.key_path("code"), message)
 
 
@@ -182,14 +181,14 @@ def _protocol_code_problem(entry: ErrorEntry) -> str | None:
         text = f"{entry.symbol} {entry.message or ''}".replace("_", " ").lower()
         if any(word in text for word in words):
             return None
-        return f"code {code} is JSON-RPC's \"{title}\"; `{entry.symbol}` does not use it with that meaning"
+        return f'code {code} is JSON-RPC\'s "{title}"; `{entry.symbol}` does not use it with that meaning'
     if code in MCP_RETIRED_CODES:
         return f"code {code} is a retired MCP spec code ({MCP_RETIRED_CODES[code]}) that must not be sent; {outside}"
     if MCP_LEGACY_BAND[0] <= code <= MCP_LEGACY_BAND[1]:
         return f"code {code} is in MCP's legacy band -32000..-32019, where new codes must not be allocated; {outside}"
     if MCP_SPEC_BAND[0] <= code <= MCP_SPEC_BAND[1]:
         return f"code {code} is in -32020..-32099, reserved for the MCP specification; {outside}"
-    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; {outside}"
+    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; allocate application codes outside it"
 
 
 # -- categories and retries -----------------------------------------------------------
@@ -223,9 +222,15 @@ def _retry_problem(entry: ErrorEntry) -> str | None:
     if entry.retry_note is not None:
         return None  # a documented exception to the category's default
     if entry.retryable and category in RARELY_RETRY:
-        return f"`{category}` errors are generally not retried (AIP-194); set `retryable = false` or explain why in `retry_note`"
+        return (
+            f"`{category}` errors are generally not retried (AIP-194); "
+            "set `retryable = false` or explain why in `retry_note`"
+        )
     if entry.retryable is False and category in ALWAYS_RETRY:
-        return f"`{category}` errors are the ones to retry (AIP-194); set `retryable = true` or explain why not in `retry_note`"
+        return (
+            f"`{category}` errors are the ones to retry (AIP-194); "
+            "set `retryable = true` or explain why not in `retry_note`"
+        )
     return None
 
 
@@ -243,7 +248,8 @@ def undeclared_placeholders(registry: Registry) -> Iterable[Problem]:
         missing = [name for name in names if name not in entry.metadata]
         if missing:
             listed = ", ".join(f"`{{{name}}}`" for name in missing)
-            message = f"{listed} in the message of `{entry.symbol}` not listed in `metadata`"
+            verb = "is" if len(missing) == 1 else "are"
+            message = f"{listed} in the message of `{entry.symbol}` {verb} not listed in `metadata`"
             yield Problem("undeclared-placeholder", entry.key_path("message"), message, part="value")
 
 
@@ -270,6 +276,8 @@ def lifecycle(registry: Registry) -> Iterable[Problem]:
 
 def _lifecycle_problems(entry: ErrorEntry, by_symbol: dict[str, ErrorEntry]) -> Iterable[tuple[str | None, str]]:
     status = entry.status
+    if status is None:
+        return  # an invalid status is REG003 already
     if status == "retired" and entry.code is None:
         yield None, f"retired `{entry.symbol}` has no `code`: a retired entry keeps its number so it is never reused"
     if status == "deprecated" and entry.deprecated_since is None:
@@ -294,8 +302,9 @@ def _replacement_problems(entry: ErrorEntry, by_symbol: dict[str, ErrorEntry]) -
         close = difflib.get_close_matches(entry.replaced_by or "", list(by_symbol), n=1)
         hint = f" (did you mean `{close[0]}`?)" if close else ""
         yield "replaced_by", f"`replaced_by` names `{entry.replaced_by}`, which is not in the registry{hint}"
-    elif target.status != "active":
-        yield "replaced_by", f"`replaced_by` names `{target.symbol}`, which is {target.status} itself; name an active error"
+    elif target.status in ("deprecated", "retired"):
+        message = f"`replaced_by` names `{target.symbol}`, which is {target.status} itself; name an active error"
+        yield "replaced_by", message
 
 
 SEMANTIC_CHECKS: tuple[Check, ...] = (

@@ -22,9 +22,8 @@ from urllib.parse import quote
 from mcplint import __version__
 from mcplint.finding import Finding
 from mcplint.fingerprint import fingerprints
-from mcplint.rule_docs import render_rule_doc, rule_sections
-from mcplint.rules import ALL_RULES, RULES_BY_CODE
-from mcplint.rules.base import Rule
+from mcplint.catalogue import CodeDoc, all_codes, catalogue
+from mcplint.rule_docs import render_doc
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcplint/mcplint"
@@ -42,7 +41,7 @@ def render_sarif(findings: Sequence[Finding], *, root: Path) -> str:
     # Fingerprints number repeated findings by position, so the order must be
     # fixed (by position only: ordering whole findings would compare ``handler``s).
     findings = sorted(findings, key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
-    rules = [rule_descriptor(rule) for rule in ALL_RULES]
+    rules = [rule_descriptor(document) for document in catalogue()]
     rules += _undocumented_descriptors(findings)
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
     results = [
@@ -66,15 +65,15 @@ def render_sarif(findings: Sequence[Finding], *, root: Path) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
-    doc = _EDITOR_NOTE.sub("", render_rule_doc(rule), count=1)
+def rule_descriptor(document: CodeDoc) -> dict[str, Any]:
+    doc = _EDITOR_NOTE.sub("", render_doc(document), count=1)
     return {
-        "id": rule.code,
-        "name": rule.name,
-        "shortDescription": {"text": _clip(rule.summary())},
-        "fullDescription": {"text": _clip(rule_sections(rule).get("What it does") or rule.summary())},
+        "id": document.code,
+        "name": document.name,
+        "shortDescription": {"text": _clip(document.summary)},
+        "fullDescription": {"text": _clip(document.sections.get("What it does") or document.summary)},
         "help": {"text": doc, "markdown": doc},
-        "helpUri": RULE_DOC_URI.format(code=rule.code),
+        "helpUri": RULE_DOC_URI.format(code=document.code),
         "defaultConfiguration": {"level": LEVEL},
     }
 
@@ -82,13 +81,14 @@ def rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
 def _undocumented_descriptors(findings: Sequence[Finding]) -> list[dict[str, Any]]:
     """Minimal descriptors for codes that no rule class documents.
 
-    A finding can come from outside ALL_RULES (registry checks whose location
-    is a TOML file); GitHub wants every result's rule described, and a
+    A finding can carry a code the catalogue does not know (a newer tool's
+    baseline, a plugin); GitHub wants every result's rule described, and a
     descriptor keeps ``ruleIndex`` meaningful for all results.
     """
+    known = all_codes()
     names: dict[str, str] = {}
     for finding in findings:
-        if finding.code not in names and finding.code not in RULES_BY_CODE:
+        if finding.code not in names and finding.code not in known:
             names[finding.code] = finding.name
     descriptors = []
     for code in sorted(names):

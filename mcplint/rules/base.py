@@ -77,7 +77,7 @@ class Rule:
     @classmethod
     def summary(cls) -> str:
         """The first sentence of the "What it does" section."""
-        from mcplint.rule_docs import rule_sections
+        from mcplint.catalogue import parse_sections
 
-        paragraph = " ".join(rule_sections(cls).get("What it does", "").split("\n\n")[0].split())
+        paragraph = " ".join(parse_sections(cls.__doc__ or "").get("What it does", "").split("\n\n")[0].split())
         return paragraph.split(": ")[0].split(". ")[0].rstrip(".") + "."
