@@ -14,6 +14,8 @@ from pathlib import Path
 import click
 
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
+from mcplint.finding import Finding
+from mcplint.registry.model import RegistryError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
@@ -60,15 +62,55 @@ def run_check(options: CheckOptions) -> int:
         ]
         root = project_root(resolver.cwd)
         baseline = _load_baseline(options.baseline)
-    except (ConfigError, PathNotFound) as error:
+        if not tasks:
+            _warn("no Python files found", options)
+        registry_findings = _registry_findings(resolver, [file.path for file in files])
+    except (ConfigError, PathNotFound, RegistryError) as error:
         return fail(str(error))
-    if not tasks:
-        _warn("no Python files found", options)
     cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
     result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
     for warning in result.warnings:
         _warn(warning, options)
-    return _finish(options, result.findings, root, baseline, internal_errors=result.internal_errors)
+    findings = sorted(result.findings + registry_findings)
+    return _finish(options, findings, root, baseline, internal_errors=result.internal_errors)
+
+
+def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Finding]:
+    """The REG findings of every registry that a linted file's config names (each once)."""
+    from mcplint.engine.discovery import display_path
+    from mcplint.registry import check_registry
+
+    registries = {resolver.config_for(resolver.cwd / "__init__.py").registry}
+    registries |= {resolver.config_for(path).registry for path in paths}
+    findings: list[Finding] = []
+    for registry in sorted(path for path in registries if path is not None):
+        enabled = resolver.settings_for(registry).codes
+        display = display_path(registry, resolver.cwd)
+        findings += [finding for finding in check_registry(display) if finding.code in enabled]
+    return findings
+
+
+def run_registry_check(options: CheckOptions) -> int:
+    """`mcplint registry check [FILE]`: the REG findings of one registry."""
+    from mcplint.engine.discovery import display_path, project_root
+    from mcplint.registry import check_registry
+
+    try:
+        resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
+        if options.paths:
+            registry = Path(options.paths[0])
+        else:
+            registry = resolver.config_for(resolver.cwd / "__init__.py").registry
+            if registry is None:
+                raise ConfigError("no registry: pass FILE, set `registry` in [tool.mcplint], or add mcp-errors.toml")
+        if not registry.is_file():
+            raise ConfigError(f"{registry}: no such registry file")
+        enabled = resolver.settings_for(registry).codes
+        display = display_path(registry, resolver.cwd)
+        findings = [finding for finding in check_registry(display) if finding.code in enabled]
+    except (ConfigError, RegistryError) as error:
+        return fail(str(error))
+    return _finish(options, findings, project_root(resolver.cwd), None, internal_errors=0)
 
 
 def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[str] | None) -> int:

@@ -130,3 +130,40 @@ def _fail(message: str) -> None:
     from mcplint.check import fail
 
     sys.exit(fail(message))
+
+
+@main.group()
+def registry() -> None:
+    """Check the error registry (mcp-errors.toml)."""
+
+
+@registry.command(name="check")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="full",
+    show_default=True,
+    envvar="MCPLINT_OUTPUT_FORMAT",
+    help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
+)
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the report to FILE.")
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
+def registry_check(
+    file: str | None, output_format: str, output_file: str | None, exit_zero: bool, config_file: str | None
+) -> None:
+    """Check FILE (default: the registry the config names, or mcp-errors.toml beside it)."""
+    from mcplint.check import CheckOptions, run_registry_check
+    from mcplint.config import CliOverrides
+
+    options = CheckOptions(
+        paths=(file,) if file else (),
+        overrides=CliOverrides(),
+        output_format=output_format,
+        output_file=output_file,
+        exit_zero=exit_zero,
+        config_file=config_file,
+    )
+    sys.exit(run_registry_check(options))

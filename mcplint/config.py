@@ -58,7 +58,8 @@ LIST_KEYS = (
     "handler-functions",
 )
 TABLE_KEYS = ("per-file-ignores", "rules")
-STRING_KEYS = ("cache-dir",)
+STRING_KEYS = ("cache-dir", "registry")
+DEFAULT_REGISTRY = "mcp-errors.toml"
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
 
@@ -86,6 +87,15 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     cache_dir: Path | None = None
+    registry_path: Path | None = None  # as configured; see `registry`
+
+    @property
+    def registry(self) -> Path | None:
+        """The error registry: `registry = "..."`, else mcp-errors.toml beside the config."""
+        if self.registry_path is not None:
+            return self.registry_path
+        default = self.root / DEFAULT_REGISTRY
+        return default if default.is_file() else None
 
     def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
         return _exclude_spec(tuple(self.exclude + self.extend_exclude)).matches(path, self.root, is_dir=is_dir)
@@ -155,7 +165,7 @@ def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) 
         elif key in STRING_KEYS:
             if not isinstance(value, str):
                 raise fail(key, f"'{key}' must be a string")
-            config.cache_dir = config.root / value
+            setattr(config, "cache_dir" if key == "cache-dir" else "registry_path", config.root / value)
         elif key == "per-file-ignores":
             config.per_file_ignores = _parse_per_file_ignores(value, fail)
         else:

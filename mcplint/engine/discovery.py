@@ -72,6 +72,11 @@ def _is_ignored(path: Path, config: Config, *, is_dir: bool) -> bool:
     return config.is_excluded(path, is_dir=is_dir) or _gitignored(path, is_dir=is_dir)
 
 
+def display_path(path: Path, cwd: Path) -> str:
+    """As the user would type it: relative to the working directory when inside it."""
+    return _display(path, cwd)
+
+
 def _display(path: Path, cwd: Path) -> str:
     absolute = path.absolute()
     try:
