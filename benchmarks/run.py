@@ -28,6 +28,7 @@ DEFAULT_CORPUS = (
 EXCLUDED_DIRS = {
     ".git", "__pycache__", ".venv", "venv", "node_modules", "build", "dist", "site-packages",
 }
+PRE_COMMIT_FILES = 5
 VERSION_RUNS = 10
 
 # Run in the child process: read every file first so that only parsing is timed
@@ -85,10 +86,10 @@ def time_parser(python: str, mode: str, list_file: Path, repeat: int) -> dict:
     }
 
 
-def wall_time(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
+def wall_time(cmd: list[str], ok_codes: tuple[int, ...] = (0,), env: dict | None = None) -> float:
     """Wall-clock seconds of one subprocess, process start-up included."""
     start = time.perf_counter()
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     if result.returncode not in ok_codes:
         raise SystemExit(
@@ -98,8 +99,8 @@ def wall_time(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
     return elapsed
 
 
-def median_wall_time(cmd: list[str], repeat: int) -> float:
-    return statistics.median(wall_time(cmd) for _ in range(repeat))
+def median_wall_time(cmd: list[str], repeat: int, env: dict | None = None) -> float:
+    return statistics.median(wall_time(cmd, env=env) for _ in range(repeat))
 
 
 def mcplint_importable(python: str) -> bool:
@@ -107,15 +108,38 @@ def mcplint_importable(python: str) -> bool:
     return probe.returncode == 0
 
 
+def check_command(python: str, targets: list[str], output: str, *options: str) -> list[str]:
+    return [
+        python, "-m", "mcplint", "check", "--exit-zero", "--format", "json", "--output", output,
+        *options, *targets,
+    ]
+
+
 def time_mcplint(python: str, targets: list[str], jobs: int, repeat: int) -> float:
-    """Median wall time of a full `mcplint check` run writing JSON to a temp file."""
+    """Median wall time of a full, cold `mcplint check` run (no cache) writing JSON."""
     with tempfile.TemporaryDirectory() as tmp:
         output = str(Path(tmp) / "report.json")
-        cmd = [
-            python, "-m", "mcplint", "check", "--jobs", str(jobs), "--exit-zero",
-            "--format", "json", "--output", output, *targets,
-        ]
+        cmd = check_command(python, targets, output, "--no-cache", "--jobs", str(jobs))
         return median_wall_time(cmd, repeat)
+
+
+def time_cache(python: str, targets: list[str], repeat: int) -> tuple[float, float]:
+    """(cold run that fills an empty cache, median warm run), all CPUs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "MCPLINT_CACHE_DIR": str(Path(tmp) / "cache")}
+        cmd = check_command(python, targets, str(Path(tmp) / "report.json"))
+        cold = wall_time(cmd, env=env)
+        return cold, median_wall_time(cmd, max(repeat, 3), env=env)
+
+
+def time_pre_commit(python: str, files: list[Path], repeat: int) -> float:
+    """A pre-commit-style run: the 5 largest files named explicitly, project cache warm."""
+    chosen = [str(p) for p in sorted(files, key=lambda p: -p.stat().st_size)[:PRE_COMMIT_FILES]]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "MCPLINT_CACHE_DIR": str(Path(tmp) / "cache")}
+        cmd = check_command(python, chosen, str(Path(tmp) / "report.json"), "--force-exclude")
+        wall_time(cmd, env=env)
+        return median_wall_time(cmd, max(repeat, 3), env=env)
 
 
 def ratio(numerator: float | None, denominator: float | None) -> float | None:
@@ -144,6 +168,10 @@ def markdown_table(figures: dict) -> str:
         ("`mcplint --version` (wall, median of 10)", seconds(figures["mcplint_version_s"])),
         ("mcplint jobs 1 / LibCST parse-only", times(figures["jobs1_over_libcst"])),
         (f"Speed-up jobs 1 / jobs {jobs_n}", times(figures["jobs1_over_jobsN"])),
+        ("`mcplint check`, cold, filling an empty cache (wall)", seconds(figures["cache_cold_s"])),
+        ("`mcplint check`, warm cache (wall)", seconds(figures["cache_warm_s"])),
+        ("Speed-up warm / cold", times(figures["cold_over_warm"])),
+        (f"Pre-commit style: {PRE_COMMIT_FILES} largest files, warm cache (wall)", seconds(figures["pre_commit_s"])),
     ]
     lines = ["| Measure | Value |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in rows]
@@ -185,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         "corpus": str(corpus), "python": args.python, "repeat": args.repeat,
         "cpu_count": cpu_count, "files": len(files), "lines": lines, "kloc": lines / 1000,
         "mcplint_jobs1_s": None, "mcplint_jobsN_s": None, "mcplint_version_s": None,
+        "cache_cold_s": None, "cache_warm_s": None, "pre_commit_s": None,
     }
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
@@ -213,9 +242,12 @@ def main(argv: list[str] | None = None) -> int:
         figures["mcplint_version_s"] = median_wall_time(
             [args.python, "-m", "mcplint", "--version"], VERSION_RUNS
         )
+        figures["cache_cold_s"], figures["cache_warm_s"] = time_cache(args.python, targets, args.repeat)
+        figures["pre_commit_s"] = time_pre_commit(args.python, files, args.repeat)
 
     figures["jobs1_over_libcst"] = ratio(figures["mcplint_jobs1_s"], figures["libcst_parse_s"])
     figures["jobs1_over_jobsN"] = ratio(figures["mcplint_jobs1_s"], figures["mcplint_jobsN_s"])
+    figures["cold_over_warm"] = ratio(figures["cache_cold_s"], figures["cache_warm_s"])
 
     print()
     print(markdown_table(figures))
