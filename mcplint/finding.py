@@ -5,6 +5,28 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+SAFE, UNSAFE = "safe", "unsafe"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two positions (1-based, end exclusive, code points)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: str  # SAFE or UNSAFE (ruff's model, DESIGN §7)
+    message: str
+    edits: tuple[Edit, ...]
+    # (module, name) pairs the fixed code imports; added with LibCST's AddImportsVisitor.
+    imports: tuple[tuple[str, str], ...] = ()
+
 
 @dataclass(frozen=True, order=True)
 class Finding:
@@ -22,6 +44,17 @@ class Finding:
     # What a baseline fingerprint is made of, besides code and path (no line numbers):
     context: str = "<module>"  # the enclosing function's qualified name
     snippet_digest: str = ""  # the flagged code's shape, names and layout ignored
+    fix: Fix | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, fields: dict[str, Any]) -> Finding:
+        """The inverse of ``to_dict`` (the cache stores findings as JSON)."""
+        fix = fields.get("fix")
+        if fix is not None:
+            edits = tuple(Edit(**edit) for edit in fix["edits"])
+            imports = tuple(tuple(pair) for pair in fix.get("imports", ()))
+            fields = {**fields, "fix": Fix(fix["applicability"], fix["message"], edits, imports)}  # type: ignore[arg-type]
+        return cls(**fields)

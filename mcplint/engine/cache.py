@@ -84,7 +84,7 @@ class ResultCache:
                 return None
             entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
             self._dirty.add(digest)
-        findings = [Finding(path=display, **fields) for fields in entry["findings"]]
+        findings = [Finding.from_dict({**fields, "path": display}) for fields in entry["findings"]]
         return CachedResult(findings, [warning.replace("{path}", display) for warning in entry["warnings"]])
 
     def store(

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.catalogue import all_codes
 from mcplint.config import FileSettings
 from mcplint.engine.positions import node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated
@@ -114,7 +115,9 @@ def _apply_suppressions(text: str, findings: list[Finding], display: str, settin
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
     if UNUSED_SUPPRESSION not in settings.codes:
         return kept
-    for directive, message in unused_suppressions(suppressions, settings.codes, frozenset(RULES_BY_CODE)):
+    lines = text.splitlines()
+    known = all_codes()
+    for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
         finding = Finding(
             path=display,
             line=directive.line,
@@ -125,6 +128,7 @@ def _apply_suppressions(text: str, findings: list[Finding], display: str, settin
             name=RULES_BY_CODE[UNUSED_SUPPRESSION].name,
             message=message,
             snippet_digest=snippet_digest(directive.text),
+            fix=fix,
         )
         if not any(d is not directive and d.covers(finding) for d in suppressions.directives) and not (
             directive.codes and UNUSED_SUPPRESSION in directive.codes

@@ -21,6 +21,11 @@ class UndecodableSource(Exception):
 
 def decode_source(data: bytes) -> str:
     """Decode per PEP 263 (BOM, coding cookie, default UTF-8)."""
+    return decode_with_encoding(data)[0]
+
+
+def decode_with_encoding(data: bytes) -> tuple[str, str]:
+    """The text and the encoding to write it back with (``utf-8-sig`` keeps a BOM)."""
     nul = data.find(b"\x00")
     if nul != -1:
         line, column = _byte_position(data, nul)
@@ -30,7 +35,7 @@ def decode_source(data: bytes) -> str:
     except SyntaxError as error:
         raise UndecodableSource(f"invalid encoding declaration: {error.msg}", error.lineno or 1, 1) from None
     try:
-        return data.decode(encoding)
+        return data.decode(encoding), encoding
     except UnicodeDecodeError as error:
         line, column = _byte_position(data, error.start)
         byte = data[error.start : error.start + 1].hex()

@@ -18,7 +18,6 @@ from mcplint.finding import Finding
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa:\s*([A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
-_OWN_CODE = re.compile(r"MCP[0-9]+")
 
 
 @dataclass
@@ -27,8 +26,16 @@ class Directive:
     column: int  # 1-based, where the comment's directive starts
     end_column: int
     text: str
-    codes: frozenset[str] | None  # None: every code (a blanket directive)
-    whole_file: bool
+    kind: str  # "ignore", "ignore-file" or "noqa"
+    written_codes: tuple[str, ...] | None  # as written, upper-cased; None: every code (blanket)
+
+    @property
+    def codes(self) -> frozenset[str] | None:
+        return None if self.written_codes is None else frozenset(self.written_codes)
+
+    @property
+    def whole_file(self) -> bool:
+        return self.kind == "ignore-file"
     covered_lines: set[int] = field(default_factory=set)
     used: set[str] = field(default_factory=set)
 
@@ -48,18 +55,6 @@ class Suppressions:
         for directive in covering:
             directive.used.add(finding.code)
         return bool(covering)
-
-    def unused(self) -> Iterator[tuple[Directive, str | None]]:
-        """(directive, code) for each of mcplint's codes that suppressed nothing;
-        code None for a blanket directive that suppressed nothing."""
-        for directive in self.directives:
-            if directive.codes is None:
-                if not directive.used:
-                    yield directive, None
-                continue
-            for code in sorted(directive.codes - directive.used):
-                if _OWN_CODE.fullmatch(code):
-                    yield directive, code
 
 
 def parse_suppressions(text: str) -> Suppressions:
@@ -87,12 +82,20 @@ def parse_suppressions(text: str) -> Suppressions:
 def _directives(line: str, number: int) -> Iterator[Directive]:
     for match in _MCPLINT.finditer(line):
         codes = None if match.group(2) is None else _codes(match.group(2))
-        whole_file = match.group(1).lower() == "ignore-file"
-        yield Directive(number, match.start() + 1, match.end() + 1, match.group(0), codes, whole_file)
+        yield Directive(number, match.start() + 1, match.end() + 1, match.group(0), match.group(1).lower(), codes)
     noqa = _NOQA.search(line)
     if noqa:
-        yield Directive(number, noqa.start() + 1, noqa.end() + 1, noqa.group(0), _codes(noqa.group(1)), False)
+        yield Directive(number, noqa.start() + 1, noqa.end() + 1, noqa.group(0), "noqa", _codes(noqa.group(1)))
 
 
-def _codes(text: str) -> frozenset[str]:
-    return frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(code.strip().upper() for code in text.split(",") if code.strip())
+
+
+def rewritten(directive: Directive, kept: tuple[str, ...]) -> str:
+    """The directive with only ``kept`` codes (empty string when none is left)."""
+    if not kept:
+        return ""
+    if directive.kind == "noqa":
+        return f"# noqa: {', '.join(kept)}"
+    return f"# mcplint: {directive.kind}[{', '.join(kept)}]"
