@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -40,7 +41,17 @@ class CheckOptions:
     quiet: bool = False
     show_source: bool | None = None
     stdin_filename: str | None = None
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
+    exit_non_zero_on_fix: bool = False
 
+    @property
+    def fix_mode(self) -> str | None:
+        if self.diff:
+            return "diff"
+        return "apply" if self.fix else None
 
 def run_check(options: CheckOptions) -> int:
     from mcplint.engine.discovery import PathNotFound, discover, project_root
@@ -57,7 +68,14 @@ def run_check(options: CheckOptions) -> int:
             raise ConfigError("'-' (standard input) cannot be combined with other paths")
         files = discover(options.paths or (".",), resolver, force_exclude=options.force_exclude)
         tasks = [
-            FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit)
+            FileTask(
+                str(file.path),
+                file.display,
+                resolver.settings_for(file.path),
+                skip_generated=not file.explicit,
+                fix_mode=options.fix_mode,
+                unsafe_fixes=options.unsafe_fixes,
+            )
             for file in files
         ]
         root = project_root(resolver.cwd)
@@ -72,7 +90,37 @@ def run_check(options: CheckOptions) -> int:
     for warning in result.warnings:
         _warn(warning, options)
     findings = sorted(result.findings + registry_findings)
-    return _finish(options, findings, root, baseline, internal_errors=result.internal_errors)
+    if options.diff:
+        return _report_diff(options, result.diffs, result.fixed, internal_errors=result.internal_errors)
+    if options.show_fixes and result.fixed:
+        _show_fixes(result.fixed)
+    code = _finish(options, findings, root, baseline, internal_errors=result.internal_errors, fixed=len(result.fixed))
+    if code == EXIT_CLEAN and options.exit_non_zero_on_fix and result.fixed:
+        return EXIT_FINDINGS
+    return code
+
+
+def _report_diff(options: CheckOptions, diffs: list[str], fixed: list[Finding], *, internal_errors: int) -> int:
+    """`--diff`: what `--fix` would change, as a unified diff; nothing is written."""
+    click.echo("".join(diffs), nl=False)
+    if not options.quiet:
+        noun = "error" if len(fixed) == 1 else "errors"
+        click.echo(f"Would fix {len(fixed)} {noun}.", err=True)
+    if internal_errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if diffs else EXIT_CLEAN
+
+
+def _show_fixes(fixed: list[Finding]) -> None:
+    """`--show-fixes`: per file, how many findings of each code were fixed."""
+    by_path: dict[str, Counter[tuple[str, str]]] = {}
+    for finding in fixed:
+        by_path.setdefault(finding.path, Counter())[(finding.code, finding.name)] += 1
+    click.echo(f"Fixed {len(fixed)} {'error' if len(fixed) == 1 else 'errors'}:", err=True)
+    for path, counts in sorted(by_path.items()):
+        click.echo(f"- {path}:", err=True)
+        for (code, name), count in sorted(counts.items()):
+            click.echo(f"    {count} × {code} ({name})", err=True)
 
 
 def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Finding]:
@@ -130,7 +178,13 @@ def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[
 
 
 def _finish(
-    options: CheckOptions, findings: list, root: Path, baseline: set[str] | None, *, internal_errors: int
+    options: CheckOptions,
+    findings: list,
+    root: Path,
+    baseline: set[str] | None,
+    *,
+    internal_errors: int,
+    fixed: int = 0,
 ) -> int:
     """Baseline, report, exit code: the same for files and standard input."""
     if options.write_baseline is not None:
@@ -151,7 +205,7 @@ def _finish(
                 options,
             )
 
-    _report(options, findings, root)
+    _report(options, findings, root, fixed)
     if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
@@ -177,7 +231,7 @@ def _load_baseline(path: str | None) -> set[str] | None:
     return load_baseline(Path(path))
 
 
-def _report(options: CheckOptions, findings: list, root: Path) -> None:
+def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0) -> None:
     from mcplint.report import render, render_statistics
 
     to_terminal = options.output_file is None and sys.stdout.isatty()
@@ -191,6 +245,8 @@ def _report(options: CheckOptions, findings: list, root: Path) -> None:
             root=root,
             show_source=options.show_source,
             with_summary=not options.quiet,
+            fixed=fixed,
+            unsafe_fixes=options.unsafe_fixes,
         )
     if options.output_file is not None:
         Path(options.output_file).write_text(report, encoding="utf-8")

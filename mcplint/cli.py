@@ -57,6 +57,11 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     help="Record the current findings in this baseline file (and exit 0).",
 )
 @click.option("-n", "--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes (verified before any file is written).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or show unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing (exit 1 if any).")
+@click.option("--show-fixes", is_flag=True, help="List the fixed findings per file.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit with 1 when a fix was applied.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
 @click.option(
     "--show-source/--no-show-source",

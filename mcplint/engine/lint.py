@@ -49,6 +49,9 @@ class FileResult:
     # What the cache keys the result by (None when the file could not be read).
     stat_key: tuple[int, int] | None = None  # size, mtime in ns
     content_hash: str | None = None
+    # With --fix / --diff: the findings whose fixes were applied, and the diff.
+    fixed: list[Finding] = field(default_factory=list)
+    diff: str = ""
 
 
 def lint_path(path: str, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:

@@ -63,11 +63,18 @@ class LineIndex:
     """Offset to (line, column), both 1-based, columns in code points."""
 
     def __init__(self, text: str) -> None:
+        self._length = len(text)
         self._starts = [0]
         index = text.find("\n")
         while index != -1:
             self._starts.append(index + 1)
             index = text.find("\n", index + 1)
+
+    def offset(self, line: int, column: int) -> int:
+        """The inverse of ``position``; a line past the end is the end of the text."""
+        if line > len(self._starts):
+            return self._length
+        return min(self._starts[line - 1] + column - 1, self._length)
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset) - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mcplint.config import FileSettings
@@ -25,6 +25,8 @@ class FileTask:
     display: str
     settings: FileSettings
     skip_generated: bool
+    fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
+    unsafe_fixes: bool = False
 
 
 @dataclass
@@ -33,11 +35,21 @@ class RunResult:
     warnings: list[str]
     internal_errors: int
     files: int
+    fixed: list = field(default_factory=list)  # findings whose fixes were applied (or would be)
+    diffs: list[str] = field(default_factory=list)
 
 
 def _lint_task(task: FileTask) -> FileResult:
     # Imported here, not at the top: with a pool, the workers import LibCST in
     # parallel instead of the parent importing it before they start.
+    if task.fix_mode is not None:
+        from mcplint.engine.fixer import fix_path
+
+        write = task.fix_mode == "apply"
+        return fix_path(
+            task.path, task.display, task.settings,
+            unsafe=task.unsafe_fixes, write=write, skip_generated=task.skip_generated,
+        )  # fmt: skip
     from mcplint.engine.lint import lint_path
 
     return lint_path(task.path, task.display, task.settings, task.skip_generated)
@@ -67,16 +79,21 @@ def run(
     misses = []
     for task in tasks:
         hit = cache.lookup(task.path, task.display, digests[_digest_key(task)]) if cache else None
-        if hit is None:
+        if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:
             findings.extend(hit.findings)
             warnings.extend(hit.warnings)
     advance = progress(len(misses)) if progress is not None and misses else None
+    fixed: list = []
+    diffs: list[str] = []
     for task, result in _lint_all(misses, jobs):
         findings.extend(result.findings)
         warnings.extend(result.warnings)
         internal_errors += result.internal_error
+        fixed.extend(result.fixed)
+        if result.diff:
+            diffs.append(result.diff)
         if cache is not None and result.content_hash is not None and result.stat_key is not None:
             digest = digests[_digest_key(task)]
             cache.store(
@@ -87,7 +104,16 @@ def run(
     if cache is not None:
         cache.save()
     findings.sort()
-    return RunResult(findings, sorted(warnings), internal_errors, len(tasks))
+    return RunResult(findings, sorted(warnings), internal_errors, len(tasks), sorted(fixed), sorted(diffs))
+
+
+def _has_applicable_fix(task: FileTask, findings: list) -> bool:
+    """With --fix/--diff, a cached result with something to fix must run again."""
+    if task.fix_mode is None:
+        return False
+    from mcplint.engine.fixer import is_applicable
+
+    return any(is_applicable(finding, task.unsafe_fixes) for finding in findings)
 
 
 def _digest_key(task: FileTask) -> tuple[int, bool]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcplint.finding import Finding
+from mcplint.report.text import Summary
 
 FORMATS = ("full", "concise", "grouped", "json", "sarif", "github", "junit")
 
@@ -18,11 +19,15 @@ def render(
     root: Path,
     show_source: bool | None = None,
     with_summary: bool = True,
+    fixed: int = 0,
+    unsafe_fixes: bool = False,
 ) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
     formats that need stable paths (SARIF, baselines) make them relative to it.
     ``show_source`` overrides the text formats' default (full: yes, concise: no);
-    ``with_summary=False`` (``--quiet``) leaves out their closing summary line."""
+    ``with_summary=False`` (``--quiet``) leaves out their closing summary line;
+    ``fixed`` (with ``--fix``) and ``unsafe_fixes`` shape the summary's fix counts."""
+    summary = Summary(fixed=fixed, unsafe_fixes=unsafe_fixes) if with_summary else None
     # Each format's module is imported only when chosen, so ``mcplint check``
     # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":
@@ -44,13 +49,13 @@ def render(
     if format_name == "grouped":
         from mcplint.report.text import render_grouped
 
-        return render_grouped(findings, color=color, with_summary=with_summary)
+        return render_grouped(findings, color=color, summary=summary)
     if format_name in ("full", "concise"):
         from mcplint.report.text import render_full
 
         if show_source is None:
             show_source = format_name == "full"
-        return render_full(findings, color=color, show_source=show_source, with_summary=with_summary)
+        return render_full(findings, color=color, show_source=show_source, summary=summary)
     # The CLI only offers FORMATS; a typo from another caller must not
     # silently become the full report.
     raise ValueError(f"unknown output format {format_name!r} (one of {', '.join(FORMATS)})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from mcplint.finding import Finding
+from mcplint.finding import Finding, Fix
 
 
 def finding_to_json(finding: Finding) -> dict:
@@ -16,8 +16,24 @@ def finding_to_json(finding: Finding) -> dict:
         "filename": finding.path,
         "location": {"row": finding.line, "column": finding.column},
         "end_location": {"row": finding.end_line, "column": finding.end_column},
-        "fix": None,
+        "fix": fix_to_json(finding.fix) if finding.fix is not None else None,
         "handler": finding.handler,
+    }
+
+
+def fix_to_json(fix: Fix) -> dict:
+    """ruff's shape: applicability, message, edits with 1-based row/column."""
+    return {
+        "applicability": fix.applicability,
+        "message": fix.message,
+        "edits": [
+            {
+                "content": edit.content,
+                "location": {"row": edit.line, "column": edit.column},
+                "end_location": {"row": edit.end_line, "column": edit.end_column},
+            }
+            for edit in fix.edits
+        ],
     }
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from mcplint import __version__
-from mcplint.finding import Finding
+from mcplint.finding import Finding, Fix
 from mcplint.fingerprint import fingerprints
 from mcplint.catalogue import CodeDoc, all_codes, catalogue
 from mcplint.rule_docs import render_doc
@@ -107,9 +107,7 @@ def _undocumented_descriptors(findings: Sequence[Finding]) -> list[dict[str, Any
 
 
 def sarif_result(finding: Finding, rule_index: int, fingerprint: str, root: Path) -> dict[str, Any]:
-    # A finding's fix, once findings carry one, becomes ``"fixes"`` here:
-    # artifactChanges of replacements whose deletedRegion is ``region(...)``.
-    return {
+    result = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": LEVEL,
@@ -123,6 +121,24 @@ def sarif_result(finding: Finding, rule_index: int, fingerprint: str, root: Path
             }
         ],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+    }
+    if finding.fix is not None:
+        result["fixes"] = [sarif_fix(finding.fix, artifact_location(finding.path, root))]
+    return result
+
+
+def sarif_fix(fix: Fix, location: dict[str, str]) -> dict[str, Any]:
+    """SARIF's fix object (ruff's shape): replacements of deleted regions by inserted text."""
+    replacements = [
+        {
+            "deletedRegion": region(edit.line, edit.column, edit.end_line, edit.end_column),
+            "insertedContent": {"text": edit.content},
+        }
+        for edit in fix.edits
+    ]
+    return {
+        "description": {"text": f"{fix.message} ({fix.applicability})"},
+        "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
     }
 
 

@@ -7,9 +7,10 @@ terminal; pipes and CI logs get plain text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from mcplint.finding import Finding
+from mcplint.finding import SAFE, Finding
 
 _STYLES = {"path": "1", "code": "1;31", "dim": "2", "caret": "1;31", "summary": "1"}
 
@@ -20,30 +21,57 @@ def _style(text: str, style: str, color: bool) -> str:
 
 def _header(finding: Finding, color: bool) -> str:
     location = f"{finding.path}:{finding.line}:{finding.column}:"
-    return f"{_style(location, 'path', color)} {_style(finding.code, 'code', color)} {finding.message}"
+    marker = "[*] " if finding.fix is not None and finding.fix.applicability == SAFE else ""
+    return f"{_style(location, 'path', color)} {_style(finding.code, 'code', color)} {marker}{finding.message}"
 
 
-def summary(count: int, color: bool) -> str:
-    if count == 0:
-        return "All checks passed!\n"
-    noun = "error" if count == 1 else "errors"
-    return _style(f"Found {count} {noun}.", "summary", color) + "\n"
+def _plural(count: int) -> str:
+    return f"{count} error" if count == 1 else f"{count} errors"
 
 
-def render_concise(findings: Sequence[Finding], *, color: bool, with_summary: bool = True) -> str:
-    return render_full(findings, color=color, show_source=False, with_summary=with_summary)
+@dataclass(frozen=True)
+class Summary:
+    """The closing lines: counts, and what `--fix` / `--unsafe-fixes` would do (ruff's wording)."""
+
+    fixed: int = 0
+    unsafe_fixes: bool = False
+
+    def render(self, findings: Sequence[Finding], color: bool) -> str:
+        remaining = len(findings)
+        if remaining == 0 and self.fixed == 0:
+            return "All checks passed!\n"
+        if self.fixed:
+            line = f"Found {_plural(remaining + self.fixed)} ({self.fixed} fixed, {remaining} remaining)."
+        else:
+            line = f"Found {_plural(remaining)}."
+        lines = [_style(line, "summary", color)]
+        fixes = [finding.fix for finding in findings if finding.fix is not None]
+        safe = sum(fix.applicability == SAFE for fix in fixes)
+        unsafe = len(fixes) - safe
+        if self.unsafe_fixes and fixes:
+            lines.append(f"[*] {len(fixes)} fixable with the `--fix` option.")
+        else:
+            if safe:
+                lines.append(f"[*] {safe} fixable with the `--fix` option.")
+            if unsafe:
+                lines.append(f"{unsafe} hidden fixes can be enabled with the `--unsafe-fixes` option.")
+        return "\n".join(lines) + "\n"
+
+
+def render_concise(findings: Sequence[Finding], *, color: bool, summary: Summary | None = Summary()) -> str:
+    return render_full(findings, color=color, show_source=False, summary=summary)
 
 
 def render_full(
-    findings: Sequence[Finding], *, color: bool, show_source: bool = True, with_summary: bool = True
+    findings: Sequence[Finding], *, color: bool, show_source: bool = True, summary: Summary | None = Summary()
 ) -> str:
     parts = []
     for finding in findings:
         parts.append(_header(finding, color) + "\n")
         if show_source:
             parts.append(_source_excerpt(finding, color))
-    if with_summary:
-        parts.append(summary(len(findings), color))
+    if summary is not None:
+        parts.append(summary.render(findings, color))
     return "".join(parts)
 
 
@@ -72,7 +100,7 @@ def _source_lines(path: str) -> list[str]:
         return []
 
 
-def render_grouped(findings: Sequence[Finding], *, color: bool, with_summary: bool = True) -> str:
+def render_grouped(findings: Sequence[Finding], *, color: bool, summary: Summary | None = Summary()) -> str:
     """ruff's ``grouped`` layout: a ``path:`` header per file, then ``  row:col CODE message``.
 
     Rows are right-aligned and columns padded per file (as ruff does), so the
@@ -91,6 +119,6 @@ def render_grouped(findings: Sequence[Finding], *, color: bool, with_summary: bo
             column = str(finding.column).ljust(column_width)
             parts.append(f"  {row}:{column} {_style(finding.code, 'code', color)} {finding.message}\n")
         parts.append("\n")
-    if with_summary:
-        parts.append(summary(len(findings), color))
+    if summary is not None:
+        parts.append(summary.render(findings, color))
     return "".join(parts)

@@ -1,0 +1,178 @@
+"""Applying fixes: one file at a time, verified before anything is written.
+
+A pass applies the edits of every applicable fix that does not overlap one
+already taken (earlier findings first), adds the imports those fixes need with
+LibCST's ``AddImportsVisitor``, and lints the result again; passes repeat
+(at most ``MAX_PASSES``) until no applicable fix is left. The outcome is kept
+only if the new source parses and, for every code, fewer findings remain than
+before by exactly the number fixed: the fixed findings are gone and nothing was
+introduced. Otherwise every fix of the file is dropped and the reason reported.
+The file is then replaced atomically (temporary file in the same directory,
+then rename), in its original encoding (a BOM stays), newlines and permissions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcplint.config import FileSettings
+from mcplint.engine.lint import FileResult
+from mcplint.engine.positions import LineIndex
+from mcplint.engine.source import UndecodableSource, decode_with_encoding
+from mcplint.finding import SAFE, Finding
+
+MAX_PASSES = 10
+
+
+@dataclass
+class FixOutcome:
+    text: str
+    fixed: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+    failure: str | None = None  # why the file's fixes were dropped
+
+
+def is_applicable(finding: Finding, unsafe: bool) -> bool:
+    return finding.fix is not None and (unsafe or finding.fix.applicability == SAFE)
+
+
+def fix_path(
+    path: str, display: str, settings: FileSettings, *, unsafe: bool, write: bool, skip_generated: bool = False
+) -> FileResult:
+    """Fix one file (``write=False``: only compute the diff); the result lists what remains."""
+    from mcplint.engine.lint import lint_path
+
+    try:
+        with open(path, "rb") as handle:
+            status = os.fstat(handle.fileno())
+            data = handle.read()
+        text, encoding = decode_with_encoding(data)
+    except (OSError, UndecodableSource):
+        return lint_path(path, display, settings, skip_generated)
+    outcome = fix_text(text, display, settings, unsafe=unsafe, skip_generated=skip_generated)
+    result = FileResult(findings=outcome.remaining, fixed=outcome.fixed)
+    if outcome.failure is not None:
+        result.warnings.append(f"{display}: {outcome.failure}")
+    if outcome.text == text:  # nothing changed: the result describes the file on disk
+        result.stat_key = (status.st_size, status.st_mtime_ns)
+        result.content_hash = hashlib.sha256(data).hexdigest()
+        return result
+    try:
+        new_data = outcome.text.encode(encoding)
+    except UnicodeEncodeError:
+        warning = f"{display}: the fixed code cannot be written in {encoding}; no fix applied"
+        return FileResult(findings=lint_path(path, display, settings, skip_generated).findings, warnings=[warning])
+    if not write:
+        result.diff = unified_diff(text, outcome.text, display)
+        return result
+    write_atomically(path, new_data, status.st_mode)
+    written = os.stat(path)
+    result.stat_key = (written.st_size, written.st_mtime_ns)
+    result.content_hash = hashlib.sha256(new_data).hexdigest()
+    return result
+
+
+def fix_text(
+    text: str, display: str, settings: FileSettings, *, unsafe: bool, skip_generated: bool = False
+) -> FixOutcome:
+    from mcplint.engine.lint import lint_text
+
+    initial = lint_text(text, display, settings, skip_generated=skip_generated).findings
+    current, findings, fixed = text, initial, []
+    for _ in range(MAX_PASSES):
+        fixable = [finding for finding in findings if is_applicable(finding, unsafe)]
+        if not fixable:
+            break
+        updated, applied = apply_edits(current, fixable)
+        imports = sorted({pair for finding in applied for pair in finding.fix.imports})  # type: ignore[union-attr]
+        if imports:
+            updated = add_imports(updated, imports)
+        if updated == current:
+            break
+        if not _parses(updated):
+            return FixOutcome(text, [], initial, "the fixed code does not parse; no fix applied")
+        fixed += applied
+        current = updated
+        findings = lint_text(current, display, settings).findings
+    if _introduced_findings(initial, fixed, findings):
+        return FixOutcome(text, [], initial, "a fix would introduce new findings; no fix applied")
+    return FixOutcome(current, fixed, findings)
+
+
+def apply_edits(text: str, findings: Sequence[Finding]) -> tuple[str, list[Finding]]:
+    """Apply the fixes whose edits overlap none taken before; returns the text and those findings."""
+    lines = LineIndex(text)
+    taken: list[tuple[int, int]] = []
+    applied: list[Finding] = []
+    replacements: list[tuple[int, int, str]] = []
+    for finding in sorted(findings, key=lambda finding: (finding.line, finding.column)):
+        assert finding.fix is not None
+        spans = [
+            (lines.offset(edit.line, edit.column), lines.offset(edit.end_line, edit.end_column), edit.content)
+            for edit in finding.fix.edits
+        ]
+        if any(_overlaps(start, end, taken) for start, end, _ in spans):
+            continue
+        taken += [(start, end) for start, end, _ in spans]
+        replacements += spans
+        applied.append(finding)
+    for start, end, content in sorted(replacements, reverse=True):
+        text = text[:start] + content + text[end:]
+    return text, applied
+
+
+def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
+    return any(start < other_end and other_start < end or start == other_start for other_start, other_end in taken)
+
+
+def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, ImportItem
+
+    module = cst.parse_module(text)
+    items = [ImportItem(module_name, obj_name=name) for module_name, name in imports]
+    return AddImportsVisitor(CodemodContext(), items).transform_module(module).code
+
+
+def _parses(text: str) -> bool:
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError:
+        return False
+    return True
+
+
+def _introduced_findings(initial: Sequence[Finding], fixed: Sequence[Finding], final: Sequence[Finding]) -> bool:
+    allowed = Counter(finding.code for finding in initial)
+    allowed.subtract(finding.code for finding in fixed)
+    return any(count > allowed[code] for code, count in Counter(finding.code for finding in final).items())
+
+
+def unified_diff(before: str, after: str, display: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=display, tofile=display
+        )
+    )
+
+
+def write_atomically(path: str, data: bytes, mode: int) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,179 @@
+"""The fix machinery: --fix, --diff, verification, atomic writes that keep the file's form."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from fixture_expectations import FIXTURES
+from mcplint.config import FileSettings
+from mcplint.engine.fixer import add_imports, fix_text
+from mcplint.finding import SAFE, Edit, Fix
+from mcplint.rules import RULES_BY_CODE
+from test_cli import json_findings, run_cli
+
+ALL = FileSettings(codes=frozenset(RULES_BY_CODE))
+
+STALE = textwrap.dedent(
+    """\
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("notes")
+    NOTES = {}
+
+
+    @mcp.tool()
+    def get_note(note_id: str) -> str:
+        return NOTES[note_id]  # mcplint: ignore[MCP001]
+
+
+    @mcp.tool()
+    def delete_note(note_id: str) -> dict:
+        return {"error": "read-only"}  # noqa: E501, MCP001, MCP002
+    """
+)
+FIXED = STALE.replace("  # mcplint: ignore[MCP001]", "").replace("# noqa: E501, MCP001, MCP002", "# noqa: E501, MCP001")
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "server.py").write_text(STALE)
+    return tmp_path
+
+
+def test_fix_rewrites_the_file_and_reports_what_remains(project):
+    result = run_cli("check", "--fix", "server.py", cwd=project)
+    assert (project / "server.py").read_text() == FIXED
+    assert result.exit_code == 0
+    assert result.stdout == "Found 2 errors (2 fixed, 0 remaining).\n"
+
+
+def test_second_fix_changes_nothing(project):
+    run_cli("check", "--fix", "server.py", cwd=project)
+    again = run_cli("check", "--fix", "server.py", cwd=project)
+    assert (project / "server.py").read_text() == FIXED
+    assert again.stdout == "All checks passed!\n"
+
+
+def test_without_fix_the_fixable_findings_are_marked(project):
+    result = run_cli("check", "--format", "concise", "server.py", cwd=project)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert all(" MCP009 [*] " in line for line in lines[:2])
+    assert lines[-1] == "[*] 2 fixable with the `--fix` option."
+    assert (project / "server.py").read_text() == STALE
+
+
+def test_diff_writes_nothing_and_exits_1(project):
+    result = run_cli("check", "--diff", "server.py", cwd=project)
+    assert result.exit_code == 1
+    assert (project / "server.py").read_text() == STALE
+    assert result.stdout.startswith("--- server.py\n+++ server.py\n")
+    assert "-    return NOTES[note_id]  # mcplint: ignore[MCP001]\n+    return NOTES[note_id]\n" in result.stdout
+    assert "Would fix 2 errors." in result.stderr
+    (project / "server.py").write_text(FIXED)
+    clean = run_cli("check", "--diff", "server.py", cwd=project)
+    assert clean.exit_code == 0 and clean.stdout == ""
+
+
+def test_show_fixes_and_exit_non_zero_on_fix(project):
+    result = run_cli("check", "--fix", "--show-fixes", "--exit-non-zero-on-fix", "server.py", cwd=project)
+    assert result.exit_code == 1
+    assert "Fixed 2 errors:\n- server.py:\n    2 × MCP009 (unused-suppression)\n" in result.stderr
+
+
+def test_json_carries_the_fix(project):
+    findings = json_findings(run_cli("check", "--format", "json", "server.py", cwd=project))
+    fix = findings[0]["fix"]
+    assert fix == {
+        "applicability": "safe",
+        "message": "Remove the unused suppression",
+        "edits": [{"content": "", "location": {"row": 9, "column": 26}, "end_location": {"row": 9, "column": 53}}],
+    }
+
+
+def test_sarif_carries_the_fix_and_validates(project):
+    import json
+
+    from test_report_formats import assert_valid_sarif
+
+    log = json.loads(run_cli("check", "--format", "sarif", "server.py", cwd=project).stdout)
+    assert_valid_sarif(log)
+    fixes = log["runs"][0]["results"][0]["fixes"]
+    assert fixes[0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"] == 9
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_fix_keeps_bom_line_endings_and_permissions(tmp_path, newline):
+    path = tmp_path / "server.py"
+    path.write_bytes(b"\xef\xbb\xbf" + STALE.replace("\n", newline).encode("utf-8"))
+    os.chmod(path, 0o640)
+    run_cli("check", "--fix", "server.py", cwd=tmp_path)
+    data = path.read_bytes()
+    assert data == b"\xef\xbb\xbf" + FIXED.replace("\n", newline).encode("utf-8")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_fix_keeps_a_latin1_encoding(tmp_path):
+    source = "# -*- coding: latin-1 -*-\n" + STALE.replace('"notes"', '"notes \xe9t\xe9"')
+    (tmp_path / "server.py").write_bytes(source.encode("latin-1"))
+    run_cli("check", "--fix", "server.py", cwd=tmp_path)
+    fixed = (tmp_path / "server.py").read_bytes().decode("latin-1")
+    assert "# mcplint: ignore[MCP001]" not in fixed and "notes \xe9t\xe9" in fixed
+
+
+def test_a_fix_that_breaks_the_code_is_dropped(project, monkeypatch):
+    monkeypatch.setattr(
+        "mcplint.rules.mcp009_unused_suppression._fix",
+        lambda directive, line, kept: Fix(SAFE, "bad", (Edit(directive.line, 1, directive.line, 1, "def (:"),)),
+    )
+    result = run_cli("check", "--fix", "--format", "concise", "server.py", cwd=project)
+    assert (project / "server.py").read_text() == STALE
+    assert "does not parse; no fix applied" in result.stderr
+    assert result.exit_code == 1
+
+
+def test_a_fix_that_introduces_a_finding_is_dropped(project, monkeypatch):
+    def introduce(directive, line, kept):
+        indent = len(line) - len(line.lstrip())
+        edit = Edit(directive.line, 1, directive.line, 1, " " * indent + 'raise ValueError("x")\n')
+        return Fix(SAFE, "introduces MCP002", (edit,))
+
+    monkeypatch.setattr("mcplint.rules.mcp009_unused_suppression._fix", introduce)
+    outcome = fix_text(STALE, "server.py", ALL, unsafe=False)
+    assert outcome.text == STALE
+    assert outcome.failure == "a fix would introduce new findings; no fix applied"
+
+
+def test_overlapping_fixes_wait_for_the_next_pass(monkeypatch):
+    outcome = fix_text(STALE, "server.py", ALL, unsafe=False)
+    assert outcome.text == FIXED
+    assert [finding.code for finding in outcome.fixed] == ["MCP009", "MCP009"]
+
+
+def test_add_imports_is_idempotent():
+    source = "import os\n\nx = 1\n"
+    once = add_imports(source, [("mcp.server.fastmcp.exceptions", "ToolError")])
+    assert once == "import os\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nx = 1\n"
+    assert add_imports(once, [("mcp.server.fastmcp.exceptions", "ToolError")]) == once
+
+
+def test_fix_then_warm_cache_still_fixes(project):
+    run_cli("check", "server.py", cwd=project)  # fills the cache with the fixable findings
+    run_cli("check", "--fix", "server.py", cwd=project)
+    assert (project / "server.py").read_text() == FIXED
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "MCP009").glob("*.py")), ids=lambda p: p.name)
+def test_mcp009_fixture_fixes_match_their_snapshot(path: Path):
+    expected = path.with_suffix(".fixed")
+    outcome = fix_text(path.read_text(), path.name, ALL, unsafe=False)
+    assert outcome.failure is None
+    assert outcome.text == expected.read_text()
+    assert not [finding for finding in outcome.remaining if finding.code == "MCP009"]
+    assert fix_text(outcome.text, path.name, ALL, unsafe=False).text == outcome.text
