@@ -1,0 +1,44 @@
+"""One project with a finding of every rule and a registry finding, through every CI format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from mcplint.rules import RULES_BY_CODE
+from test_cli import BAD_TOOL, run_cli
+from test_report_formats import assert_valid_sarif
+
+REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "server.py").write_text(BAD_TOOL + "\n\ndef helper():  # mcplint: ignore[MCP002]\n    return 1\n")
+    (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
+    shutil.copy(REGISTRIES / "seed_001.toml", tmp_path / "mcp-errors.toml")
+    (tmp_path / "mcplint.toml").write_text("")
+    return tmp_path
+
+
+def test_sarif_with_every_rule_and_a_registry_finding_validates(project):
+    result = run_cli("check", "--format", "sarif", ".", cwd=project)
+    assert result.exit_code == 1
+    log = json.loads(result.stdout)
+    assert_valid_sarif(log)
+    rule_ids = {result["ruleId"] for result in log["runs"][0]["results"]}
+    assert set(RULES_BY_CODE) <= rule_ids
+    assert any(code.startswith("REG") for code in rule_ids)
+
+
+def test_github_and_junit_carry_every_finding(project):
+    as_json = json.loads(run_cli("check", "--format", "json", ".", cwd=project).stdout)
+    github = run_cli("check", "--format", "github", ".", cwd=project).stdout.splitlines()
+    assert len(github) == len(as_json)
+    assert all(line.startswith("::error title=mcplint (") for line in github)
+    junit = ElementTree.fromstring(run_cli("check", "--format", "junit", ".", cwd=project).stdout)
+    assert len(junit.findall(".//failure")) == len(as_json)
