@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -17,6 +18,23 @@ def main() -> None:
     """Find and fix the error handling of Python MCP servers."""
 
 
+def _report_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--format, --output and --exit-zero: the same on every command that reports findings."""
+    command = click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")(command)
+    command = click.option(
+        "-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the report to FILE."
+    )(command)
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(FORMATS),
+        default="full",
+        show_default=True,
+        envvar="MCPLINT_OUTPUT_FORMAT",
+        help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
+    )(command)
+
+
 def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for value in values for code in value.split(",") if code.strip())
 
@@ -26,17 +44,7 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="full",
-    show_default=True,
-    envvar="MCPLINT_OUTPUT_FORMAT",
-    help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
-)
-@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+@_report_options
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
 @click.option(
@@ -144,17 +152,7 @@ def registry() -> None:
 
 @registry.command(name="check")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="full",
-    show_default=True,
-    envvar="MCPLINT_OUTPUT_FORMAT",
-    help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
-)
-@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+@_report_options
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
 def registry_check(
     file: str | None, output_format: str, output_file: str | None, exit_zero: bool, config_file: str | None
