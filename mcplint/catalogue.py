@@ -1,4 +1,5 @@
-"""Every code mcplint reports, source rules (MCP) and registry checks (REG), with its docs.
+"""Every code mcplint reports, with its docs: source rules (MCP), registry checks (REG)
+and registry breaking changes (BRK).
 
 Selection (`--select REG`), `mcplint rule CODE`, `mcplint rules`, the generated
 `rules/<CODE>.md` and SARIF's rule descriptors all read this one list.
@@ -33,6 +34,7 @@ def parse_sections(doc: str) -> dict[str, str]:
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[CodeDoc, ...]:
     from mcplint.registry.checks import CHECKS
+    from mcplint.registry.diff import BREAKING_CHECKS
     from mcplint.rules import ALL_RULES
 
     package_parent = Path(__file__).resolve().parent.parent
@@ -49,6 +51,10 @@ def catalogue() -> tuple[CodeDoc, ...]:
     documents += [
         CodeDoc(check.code, check.name, check.summary, parse_sections(check.doc), "mcplint/registry/checks.py")
         for check in CHECKS
+    ]
+    documents += [
+        CodeDoc(check.code, check.name, check.summary, parse_sections(check.doc), "mcplint/registry/diff.py")
+        for check in BREAKING_CHECKS
     ]
     return tuple(documents)
 

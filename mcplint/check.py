@@ -145,12 +145,7 @@ def run_registry_check(options: CheckOptions) -> int:
 
     try:
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
-        if options.paths:
-            registry = Path(options.paths[0])
-        else:
-            registry = resolver.config_for(resolver.cwd / "__init__.py").registry
-            if registry is None:
-                raise ConfigError("no registry: pass FILE, set `registry` in [tool.mcplint], or add mcp-errors.toml")
+        registry = Path(options.paths[0] if options.paths else configured_registry(options.config_file))
         if not registry.is_file():
             raise ConfigError(f"{registry}: no such registry file")
         enabled = resolver.settings_for(registry).codes
@@ -159,6 +154,20 @@ def run_registry_check(options: CheckOptions) -> int:
     except (ConfigError, RegistryError) as error:
         return fail(str(error))
     return _finish(options, findings, project_root(resolver.cwd), None, internal_errors=0)
+
+
+def configured_registry(config_file: str | None) -> str:
+    """The working directory's registry path (as a string for the registry commands); exits 2 if none."""
+    from mcplint.engine.discovery import display_path
+
+    try:
+        resolver = ConfigResolver(CliOverrides(), Path(config_file) if config_file else None)
+    except ConfigError as error:
+        sys.exit(fail(str(error)))
+    registry = resolver.config_for(resolver.cwd / "__init__.py").registry
+    if registry is None:
+        sys.exit(fail("no registry: pass FILE, set `registry` in [tool.mcplint], or add mcp-errors.toml"))
+    return display_path(registry, resolver.cwd)
 
 
 def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[str] | None) -> int:

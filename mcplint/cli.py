@@ -170,3 +170,33 @@ def registry_check(
         config_file=config_file,
     )
     sys.exit(run_registry_check(options))
+
+
+@registry.command(name="export")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--format", "export_format", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the reference to FILE.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
+def registry_export(file: str | None, export_format: str, output_file: str | None, config_file: str | None) -> None:
+    """Write the error reference of FILE (default: the configured registry) as Markdown or JSON."""
+    from mcplint.check import configured_registry
+    from mcplint.registry.export import run_export
+
+    sys.exit(run_export(file or configured_registry(config_file), export_format, output_file))
+
+
+@registry.command(name="diff")
+@click.argument("old")
+@click.argument("new", required=False)
+@_report_options
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
+def registry_diff(
+    old: str, new: str | None, output_format: str, output_file: str | None, exit_zero: bool, config_file: str | None
+) -> None:
+    """Breaking changes from OLD to NEW (default: the configured registry); either may be git:REF[:PATH]."""
+    from mcplint.check import configured_registry
+    from mcplint.registry.diff import run_diff
+
+    default = configured_registry(config_file)
+    code = run_diff(old, new or default, output_format, default_path=default, output=output_file)
+    sys.exit(0 if exit_zero and code == 1 else code)

@@ -1,0 +1,834 @@
+"""`mcplint registry diff OLD NEW`: breaking changes between two versions of the registry.
+
+Like ``buf breaking``: old and new entries are matched by symbol and by code,
+and each change a client can notice is a finding (BRK001-BRK007). A changed
+message is reported as BRK100, informational: the symbol is the contract, the
+text is not (AIP-193), so it does not fail the run.
+
+Findings sit in the NEW file where the thing still exists there; what is gone
+is reported on line 1, with its old place in the message. OLD and NEW are
+files or ``git:REF`` / ``git:REF:PATH`` (the committed version, read with
+``git show``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from mcplint.finding import Finding
+from mcplint.fingerprint import snippet_digest
+from mcplint.registry.load import load_registry, parse_registry
+from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
+from mcplint.registry.positions import Span, TomlPath
+
+CONTEXT = "<registry>"
+GIT_PREFIX = "git:"
+_Key = TypeVar("_Key")
+
+
+@dataclass(frozen=True)
+class BreakingCheck:
+    code: str
+    name: str
+    summary: str
+    doc: str
+    breaking: bool = True  # False: informational, never fails the run
+
+
+# Each doc's Example and Use instead hold two TOML fragments, "Before:" (OLD)
+# and "After:" (NEW), without `schema_version` and `namespace`.
+BREAKING_CHECKS: tuple[BreakingCheck, ...] = (
+    BreakingCheck(
+        "BRK001",
+        "symbol-removed",
+        "an error was deleted without being retired or reserved",
+        """
+## What it does
+Finds a symbol of the old registry that the new one no longer has, unless
+the new registry lists both its code and its symbol in `[[reserved]]`.
+Deleting a retired entry counts too: the entry is what kept its number taken.
+
+## Why is this bad?
+Clients that handle the symbol or its code silently stop matching, and
+nothing stops the number or the name from being given to another error
+later (buf's `ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED`).
+
+## Example
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_SESSION_LOCKED]
+code = 1003
+message = "The session is locked."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+```
+
+## Use instead
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_SESSION_LOCKED]
+code = 1003
+message = "The session is locked."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_SESSION_LOCKED]
+code = 1003
+message = "The session is locked."
+retryable = false
+status = "retired"
+retired_since = "2.0"
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK002",
+        "code-renumbered",
+        "an error's code changed",
+        """
+## What it does
+Finds a symbol whose `code` in the new registry differs from its code in the
+old one, or that lost its code.
+
+## Why is this bad?
+The code is on the wire. A client that switches on the old number no longer
+recognises the error, and one that still sends or logs the old number means
+nothing now; to buf a renumbering is a deletion plus an addition.
+
+## Example
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1004
+message = "The access token expired."
+retryable = false
+```
+
+## Use instead
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+status = "deprecated"
+deprecated_since = "2.0"
+replaced_by = "AUTH_SESSION_EXPIRED"
+[domains.auth.errors.AUTH_SESSION_EXPIRED]
+code = 1004
+message = "The session expired."
+retryable = false
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK003",
+        "code-reassigned",
+        "a code now identifies a different symbol",
+        """
+## What it does
+Finds a code that belonged to one symbol in the old registry (whatever its
+status) and belongs to another in the new one: a renamed error, or a freed
+number given to a new error.
+
+## Why is this bad?
+Clients that know the code by its old meaning now misread the new error:
+a code keeps one meaning forever (buf's `ENUM_VALUE_SAME_NAME`).
+
+## Example
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_SESSION_EXPIRED]
+code = 1002
+message = "The session expired."
+retryable = false
+```
+
+## Use instead
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_TOKEN_EXPIRED]
+code = 1002
+message = "The access token expired."
+retryable = false
+status = "deprecated"
+deprecated_since = "2.0"
+replaced_by = "AUTH_SESSION_EXPIRED"
+[domains.auth.errors.AUTH_SESSION_EXPIRED]
+code = 1003
+message = "The session expired."
+retryable = false
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK004",
+        "reserved-removed",
+        "a reserved range or symbol was removed or narrowed",
+        """
+## What it does
+Finds numbers of an old `[[reserved]]` range that no new `[[reserved]]`
+range covers any more (the range was deleted or narrowed), and old reserved
+symbols that no new `[[reserved]]` entry lists. Merging or widening
+reservations is fine.
+
+## Why is this bad?
+A reservation is a promise that a number or name which once meant something
+is never used again (buf's `RESERVED_ENUM_NO_DELETE`). Dropping it lets the
+next error reuse it, and old clients then misread that error.
+
+## Example
+Before:
+```toml
+[[reserved]]
+range = [1003, 1003]
+symbols = ["AUTH_SESSION_LOCKED"]
+reason = "removed in 2.0"
+[domains.auth]
+range = [1000, 1099]
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+```
+
+## Use instead
+Before:
+```toml
+[[reserved]]
+range = [1003, 1003]
+symbols = ["AUTH_SESSION_LOCKED"]
+reason = "removed in 2.0"
+[domains.auth]
+range = [1000, 1099]
+```
+After:
+```toml
+[[reserved]]
+range = [1003, 1004]
+symbols = ["AUTH_SESSION_LOCKED", "AUTH_MFA_LEGACY"]
+reason = "removed in 2.0 and 3.0"
+[domains.auth]
+range = [1000, 1099]
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK005",
+        "reserved-reused",
+        "an error uses a number or symbol the old registry reserved",
+        """
+## What it does
+Finds an error of the new registry, not retired, whose code lies in a range
+the old registry reserved or whose symbol the old registry listed in
+`[[reserved]]`: typically a reservation deleted to make room.
+
+## Why is this bad?
+The number or name was reserved because it once meant something else. Old
+clients, logs and dashboards still carry that meaning, and now attach it to
+a different error.
+
+## Example
+Before:
+```toml
+[[reserved]]
+range = [1003, 1003]
+reason = "removed in 2.0"
+[domains.auth]
+range = [1000, 1099]
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_MFA_REQUIRED]
+code = 1003
+message = "A second factor is required."
+retryable = false
+```
+
+## Use instead
+Before:
+```toml
+[[reserved]]
+range = [1003, 1003]
+reason = "removed in 2.0"
+[domains.auth]
+range = [1000, 1099]
+```
+After:
+```toml
+[[reserved]]
+range = [1003, 1003]
+reason = "removed in 2.0"
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_MFA_REQUIRED]
+code = 1004
+message = "A second factor is required."
+retryable = false
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK006",
+        "behavior-changed",
+        "an error's `retryable`, `category` or metadata keys changed",
+        """
+## What it does
+Finds an error (not retired in the new registry) whose `retryable` flag
+flipped, whose `category` changed or was dropped, or that lost a `metadata`
+key. Adding a category or a metadata key is fine.
+
+## Why is this bad?
+Clients act on these: they retry what is retryable, map categories to HTTP
+statuses and dashboards, and read metadata keys from `data` (AIP-193: a key,
+once there, must not be removed). The same symbol with other behaviour makes
+every client written against the old one wrong.
+
+## Example
+Before:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_TIMEOUT]
+code = 2001
+message = "The provider did not answer in time."
+retryable = true
+category = "UNAVAILABLE"
+```
+After:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_TIMEOUT]
+code = 2001
+message = "The provider did not answer in time."
+retryable = false
+category = "DEADLINE_EXCEEDED"
+```
+
+## Use instead
+Before:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_TIMEOUT]
+code = 2001
+message = "The provider did not answer in time."
+retryable = true
+category = "UNAVAILABLE"
+```
+After:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_TIMEOUT]
+code = 2001
+message = "The provider did not answer in time."
+retryable = true
+category = "UNAVAILABLE"
+status = "deprecated"
+deprecated_since = "2.0"
+replaced_by = "UPSTREAM_DEADLINE_EXCEEDED"
+[domains.upstream.errors.UPSTREAM_DEADLINE_EXCEEDED]
+code = 2002
+message = "The provider did not answer within the deadline."
+retryable = false
+category = "DEADLINE_EXCEEDED"
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK007",
+        "domain-removed",
+        "a domain was deleted, or its range no longer holds the codes it issued",
+        """
+## What it does
+Finds a domain of the old registry that the new one no longer has, and a
+domain whose new `range` leaves out codes its old errors had (any status).
+Shrinking a range down to the codes already issued is fine.
+
+## Why is this bad?
+The domain is on the wire (`data.domain`) and its range is a namespace other
+teams rely on: deleting it, or moving its issued codes outside it, frees
+numbers that still have a meaning and lets another domain claim them.
+
+## Example
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_LOCKED_OUT]
+code = 1050
+message = "Too many failed sign-ins."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1049]
+[domains.auth.errors.AUTH_LOCKED_OUT]
+code = 1050
+message = "Too many failed sign-ins."
+retryable = false
+```
+
+## Use instead
+Before:
+```toml
+[domains.auth]
+range = [1000, 1099]
+[domains.auth.errors.AUTH_LOCKED_OUT]
+code = 1050
+message = "Too many failed sign-ins."
+retryable = false
+```
+After:
+```toml
+[domains.auth]
+range = [1000, 1059]
+[domains.auth.errors.AUTH_LOCKED_OUT]
+code = 1050
+message = "Too many failed sign-ins."
+retryable = false
+```
+""",
+    ),
+    BreakingCheck(
+        "BRK100",
+        "message-changed",
+        "an error's message changed (informational, not breaking)",
+        """
+## What it does
+Reports an error whose `message` text changed. This is informational: it
+never fails `mcplint registry diff` on its own.
+
+## Why is this bad?
+It is not, as long as the meaning stays: clients must match on the symbol
+and code, not on the text (AIP-193). The report is there so a reviewer can
+check that a reworded message still describes the same error; when the
+meaning changes, the error needs a new symbol.
+
+## Example
+Before:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_UNAVAILABLE]
+code = 2001
+message = "Provider {provider} is unavailable."
+retryable = true
+metadata = ["provider"]
+```
+After:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_UNAVAILABLE]
+code = 2001
+message = "Provider {provider} is down for maintenance."
+retryable = true
+metadata = ["provider"]
+```
+
+## Use instead
+Before:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_UNAVAILABLE]
+code = 2001
+message = "Provider {provider} is unavailable."
+retryable = true
+metadata = ["provider"]
+```
+After:
+```toml
+[domains.upstream]
+range = [2000, 2099]
+[domains.upstream.errors.UPSTREAM_UNAVAILABLE]
+code = 2001
+message = "Provider {provider} is unavailable."
+retryable = true
+metadata = ["provider"]
+[domains.upstream.errors.UPSTREAM_MAINTENANCE]
+code = 2002
+message = "Provider {provider} is down for maintenance."
+retryable = true
+metadata = ["provider"]
+```
+""",
+        breaking=False,
+    ),
+)
+BREAKING_CHECKS_BY_CODE: dict[str, BreakingCheck] = {check.code: check for check in BREAKING_CHECKS}
+_BY_NAME: dict[str, BreakingCheck] = {check.name: check for check in BREAKING_CHECKS}
+
+
+def is_breaking(finding: Finding) -> bool:
+    check = BREAKING_CHECKS_BY_CODE.get(finding.code)
+    return check is None or check.breaking
+
+
+# -- the comparison -----------------------------------------------------------------
+def diff_registries(old: Registry, new: Registry) -> list[Finding]:
+    """Every change from ``old`` to ``new`` that a client can notice, sorted."""
+    return sorted(_Differ(old, new).run())
+
+
+class _Differ:
+    def __init__(self, old: Registry, new: Registry) -> None:
+        self.old = old
+        self.new = new
+        self.findings: list[Finding] = []
+
+    def run(self) -> list[Finding]:
+        current = _first_by(self.new.errors, lambda entry: entry.symbol)
+        for entry in self.old.errors:
+            if entry.symbol in current:
+                self._changed(entry, current[entry.symbol])
+            else:
+                self._removed(entry)
+        self._reassigned_codes()
+        self._reservations()
+        self._reused()
+        self._domains()
+        return self.findings
+
+    # -- errors ----------------------------------------------------------------------
+    def _removed(self, entry: ErrorEntry) -> None:
+        missing = []
+        if entry.code is not None and not _reserves_code(self.new.reserved, entry.code):
+            missing.append("code")
+        if not any(entry.symbol in reserved.symbols for reserved in self.new.reserved):
+            missing.append("symbol")
+        if missing:
+            message = (
+                f"`{entry.symbol}`{_code_text(entry)} was removed without being retired or reserved: "
+                f'keep it with `status = "retired"`, or list its {" and ".join(missing)} in [[reserved]]'
+            )
+            self._gone("symbol-removed", entry.path, message)
+
+    def _changed(self, old: ErrorEntry, new: ErrorEntry) -> None:
+        symbol = f"`{new.symbol}`"
+        if old.code is not None and new.code != old.code:
+            if new.code is None:
+                message = f"{symbol} lost its code {old.code}; even a retired entry keeps its number"
+                self._here("code-renumbered", new.path, message)
+            else:
+                message = (
+                    f"{symbol} changed its code from {old.code} to {new.code}; "
+                    f"keep {old.code}, or deprecate {symbol} and add a new symbol"
+                )
+                self._here("code-renumbered", new.key_path("code"), message, "value")
+        if new.status != "retired":
+            self._behavior(old, new)
+        if old.message is not None and new.message is not None and old.message != new.message:
+            message = (
+                f"{symbol} changed its message from {_quote(old.message)} to {_quote(new.message)} "
+                "(informational: check that the meaning is the same)"
+            )
+            self._here("message-changed", new.key_path("message"), message, "value")
+
+    def _behavior(self, old: ErrorEntry, new: ErrorEntry) -> None:
+        symbol = f"`{new.symbol}`"
+        if old.retryable is not None and new.retryable is not None and old.retryable != new.retryable:
+            message = f"{symbol} changed `retryable` from {_bool(old.retryable)} to {_bool(new.retryable)}"
+            self._here("behavior-changed", new.key_path("retryable"), message, "value")
+        if old.category is not None and new.category != old.category:
+            if new.category is None:
+                self._here("behavior-changed", new.path, f"{symbol} dropped its category {old.category}")
+            else:
+                message = f"{symbol} changed its category from {old.category} to {new.category}"
+                self._here("behavior-changed", new.key_path("category"), message, "value")
+        dropped = [key for key in old.metadata if key not in new.metadata]
+        if dropped:
+            keys = ", ".join(f"`{key}`" for key in dropped)
+            noun = "key" if len(dropped) == 1 else "keys"
+            path = new.key_path("metadata") if new.metadata else new.path
+            self._here("behavior-changed", path, f"{symbol} dropped the metadata {noun} {keys}", "value")
+
+    def _reassigned_codes(self) -> None:
+        owners = _first_by((entry for entry in self.old.errors if entry.code is not None), lambda entry: entry.code)
+        for entry in self.new.errors:
+            owner = owners.get(entry.code)
+            if owner is not None and owner.symbol != entry.symbol:
+                message = (
+                    f"code {entry.code} belonged to `{owner.symbol}` and now identifies `{entry.symbol}`; "
+                    f"give `{entry.symbol}` a new code"
+                )
+                self._here("code-reassigned", entry.key_path("code"), message, "value")
+
+    # -- reservations ----------------------------------------------------------------
+    def _reservations(self) -> None:
+        new_ranges = [reserved.range for reserved in self.new.reserved if reserved.range is not None]
+        new_symbols = {symbol for reserved in self.new.reserved for symbol in reserved.symbols}
+        for reserved in self.old.reserved:
+            problems = []  # (message, the key of the new reservation it concerns)
+            if reserved.range is not None:
+                gaps = _uncovered(reserved.range, new_ranges)
+                label = f"reserved range [{reserved.range[0]}, {reserved.range[1]}]{_reason(reserved)}"
+                if gaps == [reserved.range]:
+                    problems.append((f"{label} was removed", "range"))
+                elif gaps:
+                    numbers = ", ".join(_span_text(gap) for gap in gaps)
+                    problems.append((f"{label} was narrowed: {numbers} no longer reserved", "range"))
+            problems += [
+                (f"reserved symbol `{symbol}`{_reason(reserved)} is no longer reserved", "symbols")
+                for symbol in reserved.symbols
+                if symbol not in new_symbols
+            ]
+            successor = self._successor(reserved)
+            for message, key in problems:
+                if successor is None:
+                    self._gone("reserved-removed", reserved.path, message)
+                else:
+                    self._here("reserved-removed", (*successor.path, key), message, "value")
+
+    def _successor(self, old: Reserved) -> Reserved | None:
+        """The new reservation that carries on ``old``: one sharing numbers or symbols with it."""
+        for reserved in self.new.reserved:
+            if _overlaps(old.range, reserved.range) or set(old.symbols) & set(reserved.symbols):
+                return reserved
+        return None
+
+    def _reused(self) -> None:
+        for entry in self.new.errors:
+            if entry.status == "retired":
+                continue
+            for reserved in self.old.reserved:
+                if entry.code is not None and _reserves_code((reserved,), entry.code):
+                    message = (
+                        f"`{entry.symbol}` uses code {entry.code}, which the old registry reserved{_reason(reserved)}"
+                    )
+                    self._here("reserved-reused", entry.key_path("code"), message, "value")
+                if entry.symbol in reserved.symbols:
+                    message = f"`{entry.symbol}` is a symbol the old registry reserved{_reason(reserved)}"
+                    self._here("reserved-reused", entry.path, message, "key")
+
+    # -- domains ---------------------------------------------------------------------
+    def _domains(self) -> None:
+        current = {domain.name: domain for domain in self.new.domains}
+        for domain in self.old.domains:
+            new = current.get(domain.name)
+            if new is None:
+                self._gone("domain-removed", domain.path, f"domain `{domain.name}` was removed")
+                continue
+            if new.range is None:
+                continue
+            low, high = new.range
+            outside = sorted({e.code for e in domain.errors if e.code is not None and not low <= e.code <= high})
+            if outside:
+                codes = ", ".join(map(str, outside))
+                message = f"domain `{domain.name}` now spans [{low}, {high}], leaving out codes it issued: {codes}"
+                self._here("domain-removed", (*new.path, "range"), message, "value")
+
+    # -- findings --------------------------------------------------------------------
+    def _here(self, check: str, path: TomlPath, message: str, part: str = "entry") -> None:
+        """A finding on what still exists in the new registry."""
+        span = self.new.positions.span(path, part)
+        self._add(check, span, message, span.text)
+
+    def _gone(self, check: str, old_path: TomlPath, message: str) -> None:
+        """A finding on what the new registry no longer has: line 1, with the old place."""
+        old_span = self.old.positions.span(old_path)
+        where = f" (was at {self.old.path}:{old_span.line})"
+        self._add(check, Span(1, 1, 1, 1, ""), message + where, old_span.text)
+
+    def _add(self, check_name: str, span: Span, message: str, snippet: str) -> None:
+        check = _BY_NAME[check_name]
+        self.findings.append(
+            Finding(
+                path=self.new.path,
+                line=span.line,
+                column=span.column,
+                code=check.code,
+                end_line=span.end_line,
+                end_column=span.end_column,
+                name=check.name,
+                message=message,
+                handler=None,
+                context=CONTEXT,
+                snippet_digest=snippet_digest(snippet),
+            )
+        )
+
+
+def _first_by(entries: Iterable[ErrorEntry], key: Callable[[ErrorEntry], _Key]) -> dict[_Key, ErrorEntry]:
+    """Entries by ``key``; with duplicates (an invalid registry) the first one wins."""
+    result: dict[_Key, ErrorEntry] = {}
+    for entry in entries:
+        result.setdefault(key(entry), entry)
+    return result
+
+
+def _reserves_code(reserved: Sequence[Reserved], code: int) -> bool:
+    return any(entry.range is not None and entry.range[0] <= code <= entry.range[1] for entry in reserved)
+
+
+def _overlaps(first: tuple[int, int] | None, second: tuple[int, int] | None) -> bool:
+    return first is not None and second is not None and first[0] <= second[1] and second[0] <= first[1]
+
+
+def _uncovered(bounds: tuple[int, int], ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of ``bounds`` that no range of ``ranges`` covers."""
+    gaps = []
+    low, high = bounds
+    for start, end in sorted(ranges):
+        if end < low or start > high:
+            continue
+        if start > low:
+            gaps.append((low, start - 1))
+        low = max(low, end + 1)
+        if low > high:
+            return gaps
+    return [*gaps, (low, high)]
+
+
+def _span_text(bounds: tuple[int, int]) -> str:
+    return str(bounds[0]) if bounds[0] == bounds[1] else f"{bounds[0]}..{bounds[1]}"
+
+
+def _code_text(entry: ErrorEntry) -> str:
+    return f" (code {entry.code})" if entry.code is not None else ""
+
+
+def _reason(reserved: Reserved) -> str:
+    return f" ({reserved.reason})" if reserved.reason else ""
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+# -- revisions and the command ---------------------------------------------------------
+def load_revision(spec: str, default_path: str) -> Registry:
+    """A registry from a file, or from git: ``git:REF`` (``default_path`` at REF) or ``git:REF:PATH``.
+
+    PATH (like ``default_path``) is relative to the working directory, as file
+    arguments are. Raises ``RegistryError`` when it cannot be read.
+    """
+    if not spec.startswith(GIT_PREFIX):
+        return load_registry(spec)
+    ref, _, path = spec[len(GIT_PREFIX) :].partition(":")
+    path = path or default_path
+    label = f"{GIT_PREFIX}{ref}:{path}"
+    if not ref or ref.startswith("-"):
+        raise RegistryError(label, 1, "expected git:REF or git:REF:PATH with a revision such as HEAD or main")
+    return parse_registry(_git_show(ref, path, label), label)
+
+
+def _git_show(ref: str, path: str, label: str) -> str:
+    relative = Path(os.path.relpath(path)).as_posix()
+    try:
+        result = subprocess.run(["git", "show", f"{ref}:./{relative}"], capture_output=True, check=False)
+    except OSError as error:
+        raise RegistryError(label, 1, f"cannot run git: {error.strerror or error}") from None
+    if result.returncode != 0:
+        lines = result.stderr.decode("utf-8", "replace").strip().splitlines() or ["git show failed"]
+        detail = lines[-1].removeprefix("fatal: ")
+        raise RegistryError(label, 1, f"cannot read the registry from git: {detail}")
+    try:
+        return result.stdout.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = result.stdout[: error.start].count(b"\n") + 1
+        raise RegistryError(label, line, "registry is not valid UTF-8") from None
+
+
+def run_diff(
+    old_spec: str,
+    new_spec: str,
+    output_format: str,
+    *,
+    default_path: str = "mcp-errors.toml",
+    output: str | None = None,
+) -> int:
+    """`mcplint registry diff OLD NEW`: 1 on a breaking change, 0 otherwise (BRK100 alone), 2 on errors."""
+    from mcplint.report import render
+
+    try:
+        old = load_revision(old_spec, default_path)
+        new = load_revision(new_spec, default_path)
+    except RegistryError as error:
+        print(f"mcplint: error: {error}", file=sys.stderr)
+        return 2
+    findings = diff_registries(old, new)
+    text = render(output_format, findings, color=False, root=Path.cwd())
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(output, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as error:
+            print(f"mcplint: error: {output}: cannot write: {error.strerror}", file=sys.stderr)
+            return 2
+    return 1 if any(is_breaking(finding) for finding in findings) else 0
