@@ -116,6 +116,7 @@ class FileSettings:
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     handler_decorators: tuple[str, ...] = ()
     handler_functions: tuple[str, ...] = ()
+    registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
 
 
 # -- loading -----------------------------------------------------------------
@@ -316,6 +317,7 @@ class ConfigResolver:
                 rule_options=config.rules,
                 handler_decorators=tuple(config.handler_decorators),
                 handler_functions=tuple(config.handler_functions),
+                registry=str(config.registry) if config.registry is not None else None,
             )
         return self._settings[key]
 

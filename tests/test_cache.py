@@ -120,3 +120,18 @@ def test_concurrent_runs_never_corrupt_the_cache(project):
     assert not list((project / "cache").rglob("*.tmp"))
     warm = subprocess.run(command, cwd=project, env=environment, stdout=subprocess.PIPE, check=True)
     assert warm.stdout == outputs[0]
+
+
+def test_a_changed_registry_invalidates_results(tmp_path, monkeypatch):
+    monkeypatch.setenv("MCPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    registry = tmp_path / "mcp-errors.toml"
+    registry.write_text(
+        'schema_version = 1\nnamespace = "n"\n[domains.notes]\nrange = [1000, 1099]\n'
+        '[domains.notes.errors.NOTE_NOT_FOUND]\ncode = 1001\nmessage = "Note not found."\nretryable = false\n'
+    )
+    (tmp_path / "mcplint.toml").write_text('select = ["MCP004"]\n')
+    (tmp_path / "tool.py").write_text('from errors import notes_error\n\n\ndef f():\n    raise notes_error("NOTE_MISSING")\n')
+    first = json_findings(run_cli("check", "--format", "json", "tool.py", cwd=tmp_path))
+    assert [f["code"] for f in first] == ["MCP004"]
+    registry.write_text(registry.read_text().replace("NOTE_NOT_FOUND", "NOTE_MISSING"))
+    assert json_findings(run_cli("check", "--format", "json", "tool.py", cwd=tmp_path)) == []

@@ -20,6 +20,8 @@ REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"
 def project(tmp_path):
     (tmp_path / "server.py").write_text(BAD_TOOL + "\n\ndef helper():  # mcplint: ignore[MCP002]\n    return 1\n")
     (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
+    # MCP003 (a code in the reserved band) and MCP004 (a symbol seed 001's registry lacks).
+    (tmp_path / "codes.py").write_text('SERVER_ERROR_CODE = -32000\nFAILURE = validation_error("NO_SUCH_SYMBOL")\n')
     shutil.copy(REGISTRIES / "seed_001.toml", tmp_path / "mcp-errors.toml")
     (tmp_path / "mcplint.toml").write_text("")
     return tmp_path

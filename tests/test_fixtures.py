@@ -25,7 +25,10 @@ def test_fixture_findings_match_expectations(path):
     text = path.read_text(encoding="utf-8")
     codes = _codes_under_test(path, text)
     # Every rule runs, as in a real run; only the codes under test are compared.
-    result = lint_text(text, path.name, FileSettings(codes=frozenset(RULES_BY_CODE)))
+    # A fixture directory's mcp-errors.toml is its registry, as beside a config.
+    registry = path.parent / "mcp-errors.toml"
+    settings = FileSettings(codes=frozenset(RULES_BY_CODE), registry=str(registry) if registry.is_file() else None)
+    result = lint_text(text, path.name, settings)
     found = {(finding.line, finding.code) for finding in result.findings if finding.code in codes}
     expected = {(line, code) for line, code in expected_findings(text) if code in codes}
     assert sorted(found - expected) == [], "unexpected findings"

@@ -52,23 +52,34 @@ def test_rule_has_fixtures(rule):
     assert fixture_files(rule.code), f"no tests/fixtures/{rule.code}/*.py"
 
 
-def _codes_found(rule, source: str) -> list[str]:
+def _codes_found(rule, source: str, registry: str | None = None) -> list[str]:
     """Every rule runs (MCP009 judges the others); only this rule's findings count."""
-    result = lint_text(source, "example.py", FileSettings(codes=frozenset(RULES_BY_CODE)))
+    settings = FileSettings(codes=frozenset(RULES_BY_CODE), registry=registry)
+    result = lint_text(source, "example.py", settings)
     return [finding.code for finding in result.findings if finding.code == rule.code]
 
 
+def _doc_registry(rule, directory: Path) -> str | None:
+    """A doc's ```toml block is the registry (mcp-errors.toml) its examples are checked against."""
+    match = re.search(r"```toml\n(.*?)```", rule.__doc__ or "", re.DOTALL)
+    if match is None:
+        return None
+    path = directory / "mcp-errors.toml"
+    path.write_text(match.group(1), encoding="utf-8")
+    return str(path)
+
+
 @pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
-def test_doc_example_triggers_the_rule(rule):
+def test_doc_example_triggers_the_rule(rule, tmp_path):
     examples = code_examples(rule, "Example")
     assert examples, "the Example section needs a python code block"
     for source in examples:
-        assert rule.code in _codes_found(rule, source)
+        assert rule.code in _codes_found(rule, source, _doc_registry(rule, tmp_path))
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=RULE_IDS)
-def test_doc_use_instead_is_clean(rule):
+def test_doc_use_instead_is_clean(rule, tmp_path):
     examples = code_examples(rule, "Use instead")
     assert examples, "the Use instead section needs a python code block"
     for source in examples:
-        assert _codes_found(rule, source) == []
+        assert _codes_found(rule, source, _doc_registry(rule, tmp_path)) == []

@@ -1,7 +1,7 @@
 """The result cache: a warm run re-lints only the files that changed.
 
 Layout: ``<cache dir>/<mcplint version>/<settings digest>.json``, one index per
-effective per-file configuration (and registry, once there is one), mapping each
+effective per-file configuration and registry content, mapping each
 file's absolute path to its size, mtime, content hash and results. A file whose
 size and mtime are unchanged is a hit without being read; one whose stat changed
 but whose content hash did not (a ``touch``, a checkout) is a hit after hashing.
@@ -43,11 +43,23 @@ def settings_digest(settings: FileSettings, skip_generated: bool) -> str:
             "handler_decorators": list(settings.handler_decorators),
             "handler_functions": list(settings.handler_functions),
             "skip_generated": skip_generated,
+            # MCP003/MCP004 judge code against the registry: a changed registry is a new key.
+            "registry": _registry_hash(settings.registry),
         },
         sort_keys=True,
         default=str,
     )
     return hashlib.sha256(description.encode("utf-8")).hexdigest()[:20]
+
+
+def _registry_hash(path: str | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return content_hash(handle.read())
+    except OSError:
+        return "unreadable"
 
 
 def content_hash(data: bytes) -> str:

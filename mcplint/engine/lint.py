@@ -95,6 +95,8 @@ def lint_text(text: str, display: str, settings: FileSettings, *, skip_generated
     if skip_generated and is_generated(text):
         return FileResult()
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
+    # A rule outside handler scope runs only on the files its text pre-screen accepts.
+    rules = [rule for rule in rules if rule.handler_scope or rule.prescreen(text, settings)]
     if _may_produce_findings(text, rules, settings):
         findings = _rule_findings(text, display, settings, rules)
     else:
@@ -154,7 +156,7 @@ def _collect(
     module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings
 ) -> tuple[list[Candidate], HandlerScope]:
     ancestors: list[cst.CSTNode] = []
-    context = RuleContext(ancestors)
+    context = RuleContext(ancestors, registry_path=settings.registry)
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, *instances])
     context.ancestors = walker.ancestors

@@ -6,9 +6,18 @@ from mcplint.rules.base import Rule
 from mcplint.rules.mcp000_syntax_error import SyntaxErrorRule
 from mcplint.rules.mcp001_bare_error_return import BareErrorReturn
 from mcplint.rules.mcp002_raw_exception_raise import RawExceptionRaise
+from mcplint.rules.mcp003_error_code_collision import ErrorCodeCollision
+from mcplint.rules.mcp004_unknown_error_symbol import UnknownErrorSymbol
 from mcplint.rules.mcp009_unused_suppression import UnusedSuppression
 
-ALL_RULES: tuple[type[Rule], ...] = (SyntaxErrorRule, BareErrorReturn, RawExceptionRaise, UnusedSuppression)
+ALL_RULES: tuple[type[Rule], ...] = (
+    SyntaxErrorRule,
+    BareErrorReturn,
+    RawExceptionRaise,
+    ErrorCodeCollision,
+    UnknownErrorSymbol,
+    UnusedSuppression,
+)
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 SYNTAX_ERROR = SyntaxErrorRule.code
 UNUSED_SUPPRESSION = UnusedSuppression.code

@@ -10,15 +10,22 @@ module is known.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.scopes import ScopeTracker
+from mcplint.registry.load import load_registry
+from mcplint.registry.model import Registry, RegistryError
+
+if TYPE_CHECKING:
+    from mcplint.config import FileSettings
 
 
 @dataclass(frozen=True)
@@ -34,12 +41,37 @@ class Candidate:
 class RuleContext:
     """The shared per-file state rules read during and after the walk."""
 
-    def __init__(self, ancestors: list[cst.CSTNode]) -> None:
+    def __init__(self, ancestors: list[cst.CSTNode], registry_path: str | None = None) -> None:
         self.scopes = ScopeTracker()
         self.imports = ImportTable()
         self.facts = HandlerFactsCollector(self.scopes)
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
+        self.registry_path = registry_path
+
+    @property
+    def registry(self) -> Registry | None:
+        """The configured error registry, or None (none configured, or it cannot be read)."""
+        return configured_registry(self.registry_path)
+
+
+def configured_registry(path: str | None) -> Registry | None:
+    """The registry at ``path``, loaded once per process and again when the file changes."""
+    if path is None:
+        return None
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return _load_registry(path, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load_registry(path: str, mtime_ns: int, size: int) -> Registry | None:
+    try:
+        return load_registry(path)
+    except RegistryError:
+        return None  # `mcplint check` reports it on the registry file
 
 
 class Rule:
@@ -73,6 +105,17 @@ class Rule:
 
     def finish(self) -> None:
         """Called after the walk; rules that need whole-module facts report here."""
+
+    @classmethod
+    def prescreen(cls, text: str, settings: FileSettings) -> bool:
+        """Whether the rule runs on a file, judged from its text before any parse.
+
+        Only rules outside handler scope are asked (the others share the engine's
+        framework-import screen); a file that no selected rule needs is not parsed.
+        A rule runs only where its pre-screen says True, whatever else is selected,
+        so its findings never depend on the other rules.
+        """
+        return True
 
     @classmethod
     def summary(cls) -> str:
