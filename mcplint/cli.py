@@ -147,7 +147,7 @@ def _fail(message: str) -> None:
 
 @main.group()
 def registry() -> None:
-    """Check the error registry (mcp-errors.toml)."""
+    """The error registry (mcp-errors.toml): check, generate helpers, export, diff."""
 
 
 @registry.command(name="check")
@@ -174,7 +174,9 @@ def registry_check(
 
 @registry.command(name="export")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option("--format", "export_format", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@click.option(
+    "--format", "export_format", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True
+)
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write the reference to FILE.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
 def registry_export(file: str | None, export_format: str, output_file: str | None, config_file: str | None) -> None:
@@ -200,3 +202,27 @@ def registry_diff(
     default = configured_registry(config_file)
     code = run_diff(old, new or default, output_format, default_path=default, output=output_file)
     sys.exit(0 if exit_zero and code == 1 else code)
+
+
+@registry.command(name="generate")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "-o", "--output", "output_file", type=click.Path(dir_okay=False), help="Write here, not to helpers-module's file."
+)
+@click.option(
+    "--framework",
+    type=click.Choice(["mcp1", "mcp2", "fastmcp", "auto"]),
+    default="auto",
+    show_default=True,
+    help="The MCP framework the helpers build on (auto: from the project's imports).",
+)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if the module on disk is missing or stale.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
+def registry_generate(
+    file: str | None, output_file: str | None, framework: str, check: bool, config_file: str | None
+) -> None:
+    """Generate the typed helper module from FILE (default: the configured registry)."""
+    from mcplint.check import configured_registry
+    from mcplint.registry.codegen import run_generate
+
+    sys.exit(run_generate(file or configured_registry(config_file), output_file, framework, check))

@@ -43,7 +43,10 @@ def test_each_check_is_documented(check):
     assert check.summary and "\n" not in check.summary
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.code)
+TEXT_CHECKS = [check for check in CHECKS if not check.reads_generated_module]
+
+
+@pytest.mark.parametrize("check", TEXT_CHECKS, ids=lambda check: check.code)
 def test_each_doc_example_fires_and_its_fix_is_clean(check):
     assert check.code in _codes(PREAMBLE + _toml_block(check.doc, "Example"))
     assert _codes(PREAMBLE + _toml_block(check.doc, "Use instead")) == set()
@@ -51,7 +54,8 @@ def test_each_doc_example_fires_and_its_fix_is_clean(check):
 
 # -- one fixture per check: findings are exactly the `# expect:` markers -------------
 def test_every_check_has_a_fixture():
-    assert [path.name[:6] for path in CHECK_FIXTURES] == [check.code for check in CHECKS]
+    # REG016 compares a generated module with the registry: tests/test_registry_codegen.py.
+    assert [path.name[:6] for path in CHECK_FIXTURES] == [check.code for check in TEXT_CHECKS]
 
 
 @pytest.mark.parametrize("fixture", CHECK_FIXTURES, ids=lambda path: path.stem)

@@ -40,3 +40,19 @@ def test_brk_codes_are_documented():
     result = run_cli("rule", "BRK002")
     assert result.exit_code == 0
     assert result.stdout.startswith("# BRK002 code-renumbered")
+
+
+def test_generate_then_check_then_stale(tmp_path):
+    shutil.copy(REGISTRIES / "valid.toml", tmp_path / "mcp-errors.toml")
+    (tmp_path / "server.py").write_text("from fastmcp import FastMCP\n")
+    written = run_cli("registry", "generate", cwd=tmp_path)
+    assert written.exit_code == 0
+    module = tmp_path / "acme_weather" / "errors.py"
+    assert "# framework: fastmcp" in module.read_text()
+    assert run_cli("registry", "generate", "--check", cwd=tmp_path).exit_code == 0
+    registry = tmp_path / "mcp-errors.toml"
+    registry.write_text(registry.read_text().replace("The access token is not valid.", "Rejected."))
+    assert run_cli("registry", "generate", "--check", cwd=tmp_path).exit_code == 1
+    stale = json_findings(run_cli("registry", "check", "--format", "json", cwd=tmp_path))
+    assert [finding["code"] for finding in stale] == ["REG016"]
+    assert run_cli("check", "--format", "json", "--select", "REG016", ".", cwd=tmp_path).exit_code == 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
+from mcplint.registry.codegen import stale_helpers
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Problem, Registry
 from mcplint.registry.validate import SEMANTIC_CHECKS
@@ -28,6 +29,8 @@ class RegistryCheck:
     name: str
     summary: str
     doc: str
+    # Judges a file beside the registry (the generated module), not the TOML text alone.
+    reads_generated_module: bool = False
 
 
 CHECKS: tuple[RegistryCheck, ...] = (
@@ -609,6 +612,46 @@ replaced_by = "AUTH_TOKEN_INVALID"
 ```
 """,
     ),
+    RegistryCheck(
+        "REG016",
+        "stale-helpers",
+        "the generated helper module no longer matches the registry",
+        """
+## What it does
+Compares the helper module that `mcplint registry generate` wrote (the file of
+`helpers-module`, for the framework named in its header) with what the registry
+generates now, and reports the registry's `helpers-module` line when they
+differ. A module that was never generated is not reported.
+
+## Why is this bad?
+The helpers are what the code calls: a symbol added to the registry but not
+generated does not exist for the type checker or at run time, and a changed
+message, code or `retryable` flag in the registry does not reach the wire.
+
+## Example
+```toml
+helpers-module = "notes.errors"   # notes/errors.py was generated before NOTE_LOCKED was added
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is locked."
+retryable = false
+```
+
+## Use instead
+```toml
+helpers-module = "notes.errors"   # regenerated: `mcplint registry generate`
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is locked."
+retryable = false
+```
+""",
+        reads_generated_module=True,
+    ),
 )
 CHECKS_BY_CODE: dict[str, RegistryCheck] = {check.code: check for check in CHECKS}
 CHECKS_BY_NAME: dict[str, RegistryCheck] = {check.name: check for check in CHECKS}
@@ -623,6 +666,7 @@ def registry_findings(registry: Registry) -> list[Finding]:
     problems = list(registry.problems)
     for check in SEMANTIC_CHECKS:
         problems.extend(check(registry))
+    problems.extend(stale_helpers(registry))
     return sorted(_finding(registry, problem) for problem in problems)
 
 

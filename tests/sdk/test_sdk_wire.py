@@ -1,0 +1,212 @@
+"""What a real MCP client receives from the generated helpers, on each real SDK.
+
+For every stack (sdk_venvs.STACKS) the probe (probe.py) runs in that stack's
+venv: tiny servers in-process, the SDK's own client over in-memory streams, no
+mocks. ``EXPECTED`` pins what each server delivered for each case. Where an SDK
+cannot carry the structure, the expectation says what it does instead, and why:
+
+- **mcp 1.x FastMCP** re-raises every resource and prompt exception as a plain
+  error (``mcp/server/fastmcp/server.py``: ``ResourceError(str(e))`` and
+  ``ValueError(str(e))``), which the session sends as code 0 with a prefixed
+  message: our code and ``data`` are lost (research/mcp_sdk.md §6, known gap).
+  A raised tool error arrives as ``Error executing tool <name>: <message>``.
+  A returned ``tool_result()`` is validated against the tool's output schema:
+  from a ``-> str`` tool it fails (``Field required``) and only text remains.
+- **mcp 2.x MCPServer** prefixes a raised ``ToolError`` the same way; resources
+  and prompts keep code and data.
+- **mcp 2.x low-level Server** does not turn a tool's exception into an
+  ``isError`` result at all: on a 2026-07-28 connection the client gets
+  ``-32603 Internal server error`` (tools there must *return* the error).
+- **fastmcp 3.4 / 4.x** (run with ``mask_error_details=True``) send a raised
+  ``ToolError`` unprefixed and keep code and data for resources and prompts.
+
+In every case the secret text of the exception each handler caught first, any
+traceback and the exception's type stay off the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from sdk_harness import run_probe
+from sdk_venvs import STACKS, STACKS_BY_NAME
+
+pytestmark = pytest.mark.slow
+
+STRUCTURED_ERROR = {
+    "error": {
+        "code": 4001,
+        "message": "Widget w-1 not found.",
+        "domain": "widgets",
+        "symbol": "WIDGETS_NOT_FOUND",
+        "retryable": False,
+        "details": "looked in the main store",
+        "metadata": {"widgetId": "w-1"},
+    }
+}
+NOT_FOUND_2 = (4001, "Widget w-2 not found.", "WIDGETS_NOT_FOUND", False, {"widgetId": "w-2"})
+NOT_FOUND_3 = (4001, "Widget w-3 not found.", "WIDGETS_NOT_FOUND", False, {"widgetId": "w-3"})
+BACKEND_DOWN = (4002, "The widget store is unavailable.", "WIDGETS_BACKEND_DOWN", True, None)
+DOWN = BACKEND_DOWN[1]
+
+# Expectations: ("structured-result",), ("text-result", text), ("registered-error", fields),
+# ("registered-error-with-stack", fields), ("plain-error", code, message), ("validation-failure",).
+RETURNED = ("structured-result",)
+INTACT_RESOURCE_AND_PROMPT = {
+    "resource_raises_error": ("registered-error", NOT_FOUND_2),
+    "resource_raises_verbose_error": ("registered-error-with-stack", BACKEND_DOWN),
+    "prompt_raises_error": ("registered-error", NOT_FOUND_3),
+}
+EXPECTED: dict[tuple[str, str], dict[str, tuple[Any, ...]]] = {
+    ("mcp1", "high-level"): {
+        "tool_returns_error": RETURNED,
+        "tool_returns_error_from_dict_tool": RETURNED,
+        "tool_returns_error_from_str_tool": ("validation-failure",),
+        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN}"),
+        "resource_raises_error": ("plain-error", 0, "Error reading resource probe://widget: Widget w-2 not found."),
+        "resource_raises_verbose_error": ("plain-error", 0, f"Error reading resource probe://verbose: {DOWN}"),
+        "prompt_raises_error": ("plain-error", 0, "Error rendering prompt prompt_raises_error: Widget w-3 not found."),
+    },
+    ("mcp1", "low-level"): {
+        "tool_returns_error": RETURNED,
+        "tool_raises_error": ("text-result", DOWN),
+        **INTACT_RESOURCE_AND_PROMPT,
+    },
+    ("mcp2", "high-level"): {
+        "tool_returns_error": RETURNED,
+        "tool_returns_error_from_dict_tool": RETURNED,
+        "tool_returns_error_from_str_tool": RETURNED,
+        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN}"),
+        **INTACT_RESOURCE_AND_PROMPT,
+    },
+    ("mcp2", "low-level"): {
+        "tool_returns_error": RETURNED,
+        "tool_raises_error": ("plain-error", -32603, "Internal server error"),
+        **INTACT_RESOURCE_AND_PROMPT,
+    },
+}
+for _fastmcp in ("fastmcp3", "fastmcp4"):
+    EXPECTED[(_fastmcp, "high-level")] = {
+        "tool_returns_error": RETURNED,
+        "tool_returns_error_from_dict_tool": RETURNED,
+        "tool_returns_error_from_str_tool": RETURNED,
+        "tool_raises_error": ("text-result", DOWN),
+        **INTACT_RESOURCE_AND_PROMPT,
+    }
+
+CASES = [(stack, server, case) for (stack, server), cases in EXPECTED.items() for case in cases]
+SANITIZED_FRAME = re.compile(r"^\w+ \((?!/)[^()]+:\d+\)$")  # `function (relative/file.py:12)`
+
+_reports: dict[str, tuple[dict[str, Any], str]] = {}
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    """``probe(stack)``: the stack's report, run once per stack and module."""
+
+    def report(stack: str) -> tuple[dict[str, Any], str]:
+        if stack not in _reports:
+            _reports[stack] = run_probe(STACKS_BY_NAME[stack], tmp_path_factory.mktemp(stack))
+        return _reports[stack]
+
+    return report
+
+
+@pytest.mark.parametrize(("stack", "server", "case"), CASES, ids=["-".join(case) for case in CASES])
+def test_what_the_client_receives(probe, stack, server, case):
+    report, _ = probe(stack)
+    record = report["servers"][server]["cases"][case]
+    expectation = EXPECTED[(stack, server)][case]
+    CHECKS[expectation[0]](record, *expectation[1:])
+
+
+@pytest.mark.parametrize("stack", [stack.name for stack in STACKS])
+def test_every_case_is_pinned(probe, stack):
+    report, _ = probe(stack)
+    for server, result in report["servers"].items():
+        assert set(result["cases"]) == set(EXPECTED[(stack, server)])
+
+
+@pytest.mark.parametrize("stack", [stack.name for stack in STACKS])
+def test_no_exception_text_or_traceback_leaks(probe, stack):
+    _, stdout = probe(stack)
+    for leak in ("secret.db", "Traceback", "ValueError", "fail_with_secret", 'File "'):
+        assert leak not in stdout
+
+
+@pytest.mark.parametrize("stack", [stack.name for stack in STACKS])
+def test_the_probed_versions_are_the_pinned_ones(probe, stack):
+    report, _ = probe(stack)
+    pins = dict(pin.split("==") for pin in STACKS_BY_NAME[stack].pins)
+    assert {name: version for name, version in report["versions"].items() if version} == pins
+
+
+@pytest.mark.parametrize("stack", [stack.name for stack in STACKS])
+def test_metrics_count_every_error_created(probe, stack):
+    """Each case creates exactly one error through a helper; MCP_ERROR_METRICS=1 counts it."""
+    report, _ = probe(stack)
+    cases = [case for result in report["servers"].values() for case in result["cases"]]
+    stats = report["error_stats"]
+    assert stats["total"] == len(cases)
+    assert stats["byDomain"] == {"widgets": len(cases)}
+    assert sum(stats["bySymbol"].values()) == sum(stats["byCode"].values()) == len(cases)
+    assert set(stats["byCode"]) == {"4001", "4002"}
+
+
+# -- checks ---------------------------------------------------------------------------------
+def structured_result(record: dict[str, Any]) -> None:
+    assert record["kind"] == "result"
+    assert record["isError"] is True
+    assert record["structuredContent"] == STRUCTURED_ERROR
+    assert [json.loads(text) for text in record["content"]] == [STRUCTURED_ERROR]
+
+
+def text_result(record: dict[str, Any], text: str) -> None:
+    assert record["kind"] == "result"
+    assert record["isError"] is True
+    assert record["content"] == [text]
+    assert record["structuredContent"] is None
+
+
+def validation_failure(record: dict[str, Any]) -> None:
+    """The tool's output schema rejected the error payload: an isError result
+    whose text is the validation error, without structured content."""
+    assert record["kind"] == "result"
+    assert record["isError"] is True
+    assert record["structuredContent"] is None
+    assert "validation error" in record["content"][0] and "Field required" in record["content"][0]
+
+
+def registered_error(record: dict[str, Any], fields: tuple[Any, ...], *, stack: bool = False) -> None:
+    code, message, symbol, retryable, metadata = fields
+    assert record["kind"] == "error"
+    assert (record["code"], record["message"]) == (code, message)
+    data = dict(record["data"])
+    frames = data.pop("stack", None)
+    expected = {"domain": "widgets", "symbol": symbol, "retryable": retryable, "details": None}
+    if metadata:
+        expected["metadata"] = metadata
+    assert data == expected
+    if stack:  # MCP_ERRORS_VERBOSE=2: the two innermost frames, sanitized
+        assert len(frames) == 2
+        assert frames[0].startswith("resource_raises_verbose_error (probe.py:")
+        assert all(SANITIZED_FRAME.match(frame) for frame in frames), frames
+    else:
+        assert frames is None
+
+
+def plain_error(record: dict[str, Any], code: int, message: str) -> None:
+    assert record == {"kind": "error", "code": code, "message": message, "data": None}
+
+
+CHECKS = {
+    "structured-result": structured_result,
+    "text-result": text_result,
+    "validation-failure": validation_failure,
+    "registered-error": registered_error,
+    "registered-error-with-stack": lambda record, fields: registered_error(record, fields, stack=True),
+    "plain-error": plain_error,
+}
