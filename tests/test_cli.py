@@ -70,11 +70,11 @@ def test_python_dash_m_runs_the_cli():
     assert completed.stdout.strip() == f"mcplint {__version__}"
 
 
-def test_example_server_reports_both_rules_and_exits_1():
+def test_example_server_reports_its_mistakes_and_exits_1():
     result = run_cli("check", str(EXAMPLE), "--format", "json")
     assert result.exit_code == 1
     codes = {finding["code"] for finding in json_findings(result)}
-    assert codes == {"MCP001", "MCP002"}
+    assert codes == {"MCP001", "MCP002", "MCP003", "MCP004"}
 
 
 def test_json_objects_carry_the_documented_fields(project):

@@ -1,0 +1,41 @@
+"""Pinning notes: tools written against the registry's generated helpers."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from mcp.types import CallToolResult
+
+from .errors import notes_error
+from .server import mcp, store
+
+
+class PinErrorCode(IntEnum):
+    """Codes the old pinning API answered with (kept for the web client)."""
+
+    NOTE_NOT_FOUND = 1004
+    NOTE_LOCKED = 1002
+    PIN_LIMIT = 1002
+
+
+MAX_PINNED = 10
+
+
+@mcp.tool()
+def pin_note(note_id: int) -> CallToolResult | str:
+    """Pin a note so it stays on top of every listing."""
+    if store.find(note_id) is None:
+        return notes_error("NOTE_NOT_FOUND", note_id=note_id).tool_result()
+    if len(store.search("pinned:true", limit=MAX_PINNED + 1)) > MAX_PINNED:
+        raise notes_error("PIN_LIMIT_REACHED", note_id=note_id)
+    store.update(note_id, pinned=True)
+    return f"Pinned note {note_id}"
+
+
+@mcp.tool()
+def unpin_note(note_id: int) -> CallToolResult | str:
+    """Unpin a note."""
+    if store.find(note_id) is None:
+        return notes_error("NOTE_NOT_FOUND", note_id=note_id).tool_result()
+    store.update(note_id, pinned=False)
+    return f"Unpinned note {note_id}"
