@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.imports import ImportTable, dotted_name
+from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
 
 # Server classes by qualified name: (level, framework).
@@ -265,6 +266,12 @@ class HandlerScope:
     reached_by: dict[str, list[Handler]] = field(default_factory=dict)
     #: Functions whose return value becomes a handler's return value.
     returns_to: dict[str, list[Handler]] = field(default_factory=dict)
+    #: Project functions of other modules that reached functions call (qualified name ->
+    #: handlers), and those whose result they return.
+    outgoing_calls: dict[str, list[Handler]] = field(default_factory=dict)
+    outgoing_returns: dict[str, list[Handler]] = field(default_factory=dict)
+    #: Module-level names bound to servers, for the modules that import them.
+    module_servers: dict[str, ServerBinding] = field(default_factory=dict)
 
     def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:
@@ -280,11 +287,13 @@ class _Resolver:
         imports: ImportTable,
         handler_decorators: Sequence[str],
         handler_functions: Sequence[str],
+        project: ProjectContext,
     ) -> None:
         self.facts = facts
         self.imports = imports
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
+        self.imported_servers = {name: ServerBinding(level, framework) for name, level, framework in project.imported_servers}
         self.server_subclasses = self._server_subclasses()
         self.bindings = self._bindings()
 
@@ -356,7 +365,14 @@ class _Resolver:
             parameters = self.facts.functions[scope].parameters if scope in self.facts.functions else {}
             if dotted in parameters:
                 return self._server_parameter(parameters[dotted])
-        return self.bindings.get((None, dotted))
+        if (None, dotted) in self.bindings:
+            return self.bindings[(None, dotted)]
+        # `from .server import mcp`: a server another module builds.
+        return self.imported_servers.get(self.imports.qualify(dotted) or "")
+
+    def module_servers(self) -> dict[str, ServerBinding]:
+        """The module-level names bound to servers, for the modules that import them."""
+        return {name: binding for (scope, name), binding in self.bindings.items() if scope is None and binding}
 
     def _server_parameter(self, annotation: cst.BaseExpression | None) -> ServerBinding | None:
         """`def register(mcp): @mcp.tool() ...`: a parameter used as a server.
@@ -463,6 +479,23 @@ class _Resolver:
             for value in self.facts.aliases.get((context_key, dotted), ()):
                 yield from self.function_references(value, context_key, context_class, depth + 1)
 
+    def external_target(self, dotted: str) -> str | None:
+        """The qualified name an unresolved callee stands for: `helper()` imported from
+        `pkg.util`, `storage.load()` on an imported module, or `svc.get()` on a
+        module-level instance of an imported class."""
+        qualified = self.imports.qualify(dotted)
+        if qualified is None:
+            root, _, rest = dotted.partition(".")
+            for value in self.facts.aliases.get((None, root), ()):
+                if rest and isinstance(value, cst.Call):
+                    owner = self.imports.qualified_name(value.func)
+                    if owner is not None:
+                        qualified = f"{owner}.{rest}"
+                        break
+        if qualified is None or qualified.startswith("."):
+            return None
+        return qualified
+
     def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
         functions = self.facts.functions
         parts = dotted.split(".")
@@ -478,6 +511,10 @@ class _Resolver:
                 return self._method(context_class, method)
             if owner in self.facts.class_bases:
                 return self._method(owner, method)
+            for value in self.facts.aliases.get((None, owner), ()):  # `svc = Store()` at module level
+                class_name = dotted_name(value.func) if isinstance(value, cst.Call) else None
+                if class_name in self.facts.class_bases:
+                    return self._method(class_name, method)
         return None
 
     def _method(self, class_key: str, method: str, depth: int = 0) -> str | None:
@@ -514,10 +551,12 @@ def resolve_handler_scope(
     *,
     handler_decorators: Sequence[str] = (),
     handler_functions: Sequence[str] = (),
+    project: ProjectContext = ProjectContext(),
 ) -> HandlerScope:
-    resolver = _Resolver(facts, imports, handler_decorators, handler_functions)
+    resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
     scope = HandlerScope()
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
+    external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = ()) -> None:
         if key not in scope.handlers:
@@ -529,8 +568,9 @@ def resolve_handler_scope(
         for index, decorator in enumerate(info.decorators):
             kind = resolver.decorator_kind(decorator.decorator, parent_function(info.key), info.class_key)
             if kind is not None:
-                wrappers = _wrappers(resolver, info.decorators[index + 1 :], info)
-                add_handler(info.key, kind, wrappers)
+                below = info.decorators[index + 1 :]
+                add_handler(info.key, kind, _wrappers(resolver, below, info))
+                external_wrappers[info.key] = _imported_decorators(resolver, below)
                 break
         if info.key not in scope.handlers and any(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
@@ -541,11 +581,72 @@ def resolve_handler_scope(
 
     for key, handler in scope.handlers.items():
         for table, through_return in ((scope.reached_by, False), (scope.returns_to, True)):
-            for function in _reachable(resolver, roots[key], through_return=through_return):
-                reached = table.setdefault(function, [])
-                if handler not in reached:
-                    reached.append(handler)
+            _reach(resolver, table, roots[key], handler, through_return)
+        for decorator in external_wrappers.get(key, ()):
+            # An imported wrapper's inner function runs per call and returns to the client.
+            target = f"{decorator}.<locals>.*"
+            for table in (scope.outgoing_calls, scope.outgoing_returns):
+                _add(table.setdefault(target, []), handler)
+    # Functions that handlers of other modules reach (the run's join says which).
+    for entries, table, through_return in (
+        (project.entry_points, scope.reached_by, False),
+        (project.return_entry_points, scope.returns_to, True),
+    ):
+        for pattern, label, kind in entries:
+            _reach(resolver, table, _matching_keys(facts, pattern), Handler(label, kind), through_return)
+    _collect_outgoing(resolver, scope)
+    scope.module_servers = resolver.module_servers()
     return scope
+
+
+def _reach(
+    resolver: _Resolver, table: dict[str, list[Handler]], roots: Sequence[str], handler: Handler, through_return: bool
+) -> None:
+    for function in _reachable(resolver, roots, through_return=through_return):
+        _add(table.setdefault(function, []), handler)
+
+
+def _add(handlers: list[Handler], handler: Handler) -> None:
+    if handler not in handlers:
+        handlers.append(handler)
+
+
+def _matching_keys(facts: HandlerFactsCollector, pattern: str) -> list[str]:
+    if pattern.endswith(".*"):
+        prefix = pattern[:-1]
+        return [key for key in facts.functions if key.startswith(prefix)]
+    return [pattern] if pattern in facts.functions else []
+
+
+def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
+    """Calls from reached functions to functions of other modules, with who reaches them."""
+    for table, outgoing, through_return in (
+        (scope.reached_by, scope.outgoing_calls, False),
+        (scope.returns_to, scope.outgoing_returns, True),
+    ):
+        for function, handlers in table.items():
+            info = resolver.facts.functions.get(function)
+            if info is None:
+                continue
+            callees = _returned_callees(resolver, info) if through_return else info.calls
+            for callee in callees:
+                if resolver.resolve_function(callee, function, info.class_key) is not None:
+                    continue
+                target = resolver.external_target(callee)
+                if target is not None:
+                    for handler in handlers:
+                        _add(outgoing.setdefault(target, []), handler)
+
+
+def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:
+    found = []
+    for decorator in decorators:
+        expression = decorator.decorator
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        qualified = resolver.imports.qualified_name(target)
+        if qualified is not None and not qualified.startswith("."):
+            found.append(qualified)
+    return found
 
 
 def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: FunctionInfo) -> list[str]:

@@ -2,8 +2,9 @@
 
 A cheap stand-in for LibCST's ``QualifiedNameProvider`` (which costs several
 parses per file): one table filled during the single walk, consulted after it.
-Relative imports keep their leading dots (``from .server import mcp`` gives
-``.server.mcp``) so that they never collide with installed packages.
+Relative imports are made absolute from the module's package when it is known
+(``from .server import mcp`` in ``pkg.tools`` gives ``pkg.server.mcp``), and
+keep their leading dots otherwise, so they never collide with installed packages.
 """
 
 from __future__ import annotations
@@ -23,15 +24,26 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _module_path(module: cst.BaseExpression | None, relative_dots: int) -> str:
+def _module_path(module: cst.BaseExpression | None, relative_dots: int, package: str | None) -> str:
+    """The imported module's absolute name when the importing package is known."""
     name = dotted_name(module) if module is not None else ""
+    if not relative_dots:
+        return name or ""
+    if package is not None:
+        parts = package.split(".") if package else []
+        if relative_dots - 1 <= len(parts):
+            base = parts[: len(parts) - (relative_dots - 1)]
+            return ".".join([*base, name] if name else base)
     return "." * relative_dots + (name or "")
 
 
 class ImportTable:
     """Maps names bound by import statements to the qualified names they import."""
 
-    def __init__(self) -> None:
+    def __init__(self, package: str | None = None) -> None:
+        # The package of the module being read ("" for a top-level module), so
+        # that `from .server import mcp` becomes `pkg.server.mcp`.
+        self._package = package
         self._names: dict[str, str] = {}
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -49,7 +61,7 @@ class ImportTable:
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
-        module = _module_path(node.module, len(node.relative))
+        module = _module_path(node.module, len(node.relative), self._package)
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
                 continue
@@ -57,7 +69,7 @@ class ImportTable:
             bound = imported
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 bound = alias.asname.name.value
-            separator = "" if module.endswith(".") else "."
+            separator = "" if module.endswith(".") or not module else "."
             self._names[bound] = f"{module}{separator}{imported}"
 
     def qualified_name(self, expression: cst.BaseExpression) -> str | None:
@@ -76,3 +88,7 @@ class ImportTable:
 
     def is_imported(self, name: str) -> bool:
         return name in self._names
+
+    def imported(self) -> dict[str, str]:
+        """Local name to qualified name, for every name the module imports."""
+        return dict(self._names)

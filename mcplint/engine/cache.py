@@ -2,7 +2,9 @@
 
 Layout: ``<cache dir>/<mcplint version>/<settings digest>.json``, one index per
 effective per-file configuration and registry content, mapping each
-file's absolute path to its size, mtime, content hash and results. A file whose
+file's absolute path to its size, mtime, content hash, the project context it
+was analysed with, and its results (findings, and the facts the run's
+cross-module join needs, so a warm run joins without reading a file). A file whose
 size and mtime are unchanged is a hit without being read; one whose stat changed
 but whose content hash did not (a ``touch``, a checkout) is a hit after hashing.
 
@@ -23,7 +25,9 @@ import tempfile
 from pathlib import Path
 
 from mcplint import __version__
+from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
+from mcplint.engine.lint import FileResult
 from mcplint.finding import Finding
 
 DEFAULT_DIRECTORY = ".mcplint_cache"
@@ -66,10 +70,8 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclasses.dataclass
-class CachedResult:
-    findings: list[Finding]
-    warnings: list[str]
+def context_key(project: ProjectContext) -> str:
+    return hashlib.sha256(repr(project).encode("utf-8")).hexdigest()[:20]
 
 
 class ResultCache:
@@ -79,9 +81,10 @@ class ResultCache:
         self._dirty: set[str] = set()
 
     # -- lookups -------------------------------------------------------------------
-    def lookup(self, path: str, display: str, digest: str) -> CachedResult | None:
+    def lookup(self, path: str, display: str, digest: str, project: ProjectContext) -> FileResult | None:
+        """The cached analysis of the file, if its content and project context are unchanged."""
         entry = self._index(digest).get(os.path.abspath(path))
-        if entry is None:
+        if entry is None or entry.get("context") != context_key(project):
             return None
         try:
             status = os.stat(path)
@@ -96,26 +99,29 @@ class ResultCache:
                 return None
             entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
             self._dirty.add(digest)
-        findings = [Finding.from_dict({**fields, "path": display}) for fields in entry["findings"]]
-        return CachedResult(findings, [warning.replace("{path}", display) for warning in entry["warnings"]])
+        return FileResult(
+            findings=[Finding.from_dict({**fields, "path": display}) for fields in entry["findings"]],
+            warnings=[warning.replace("{path}", display) for warning in entry["warnings"]],
+            module_servers={name: tuple(binding) for name, binding in entry["module_servers"].items()},
+            imported_names=entry["imported_names"],
+            outgoing_calls={target: [tuple(pair) for pair in pairs] for target, pairs in entry["calls"].items()},
+            outgoing_returns={target: [tuple(pair) for pair in pairs] for target, pairs in entry["returns"].items()},
+        )
 
-    def store(
-        self,
-        path: str,
-        display: str,
-        digest: str,
-        stat_key: tuple[int, int],
-        sha256: str,
-        findings: list[Finding],
-        warnings: list[str],
-    ) -> None:
-        fields = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in findings]
+    def store(self, path: str, display: str, digest: str, project: ProjectContext, result: FileResult) -> None:
+        assert result.stat_key is not None
+        fields = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings]
         self._index(digest)[os.path.abspath(path)] = {
-            "size": stat_key[0],
-            "mtime_ns": stat_key[1],
-            "sha256": sha256,
+            "size": result.stat_key[0],
+            "mtime_ns": result.stat_key[1],
+            "sha256": result.content_hash,
+            "context": context_key(project),
             "findings": fields,
-            "warnings": [warning.replace(display, "{path}") for warning in warnings],
+            "warnings": [warning.replace(display, "{path}") for warning in result.warnings],
+            "module_servers": result.module_servers,
+            "imported_names": result.imported_names,
+            "calls": result.outgoing_calls,
+            "returns": result.outgoing_returns,
         }
         self._dirty.add(digest)
 

@@ -19,10 +19,11 @@ import os
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.lint import FileResult
 from mcplint.engine.positions import LineIndex
@@ -38,6 +39,7 @@ class FixOutcome:
     fixed: list[Finding] = field(default_factory=list)
     remaining: list[Finding] = field(default_factory=list)
     failure: str | None = None  # why the file's fixes were dropped
+    analysis: FileResult = field(default_factory=FileResult)  # of the final text (cross-module facts)
 
 
 def is_applicable(finding: Finding, unsafe: bool) -> bool:
@@ -45,7 +47,14 @@ def is_applicable(finding: Finding, unsafe: bool) -> bool:
 
 
 def fix_path(
-    path: str, display: str, settings: FileSettings, *, unsafe: bool, write: bool, skip_generated: bool = False
+    path: str,
+    display: str,
+    settings: FileSettings,
+    *,
+    unsafe: bool,
+    write: bool,
+    skip_generated: bool = False,
+    project: ProjectContext = ProjectContext(),
 ) -> FileResult:
     """Fix one file (``write=False``: only compute the diff); the result lists what remains."""
     from mcplint.engine.lint import lint_path
@@ -56,9 +65,9 @@ def fix_path(
             data = handle.read()
         text, encoding = decode_with_encoding(data)
     except (OSError, UndecodableSource):
-        return lint_path(path, display, settings, skip_generated)
-    outcome = fix_text(text, display, settings, unsafe=unsafe, skip_generated=skip_generated)
-    result = FileResult(findings=outcome.remaining, fixed=outcome.fixed)
+        return lint_path(path, display, settings, skip_generated, project)
+    outcome = fix_text(text, display, settings, unsafe=unsafe, skip_generated=skip_generated, project=project)
+    result = replace(outcome.analysis, findings=outcome.remaining, fixed=outcome.fixed)
     if outcome.failure is not None:
         result.warnings.append(f"{display}: {outcome.failure}")
     if outcome.text == text:  # nothing changed: the result describes the file on disk
@@ -69,7 +78,9 @@ def fix_path(
         new_data = outcome.text.encode(encoding)
     except UnicodeEncodeError:
         warning = f"{display}: the fixed code cannot be written in {encoding}; no fix applied"
-        return FileResult(findings=lint_path(path, display, settings, skip_generated).findings, warnings=[warning])
+        result = lint_path(path, display, settings, skip_generated, project)
+        result.warnings.append(warning)
+        return result
     if not write:
         result.diff = unified_diff(text, outcome.text, display)
         return result
@@ -81,12 +92,22 @@ def fix_path(
 
 
 def fix_text(
-    text: str, display: str, settings: FileSettings, *, unsafe: bool, skip_generated: bool = False
+    text: str,
+    display: str,
+    settings: FileSettings,
+    *,
+    unsafe: bool,
+    skip_generated: bool = False,
+    project: ProjectContext = ProjectContext(),
 ) -> FixOutcome:
     from mcplint.engine.lint import lint_text
 
-    initial = lint_text(text, display, settings, skip_generated=skip_generated).findings
-    current, findings, fixed = text, initial, []
+    def analyse(source: str) -> FileResult:
+        return lint_text(source, display, settings, skip_generated=skip_generated, project=project)
+
+    first = analyse(text)
+    initial = first.findings
+    current, findings, fixed, analysis = text, initial, [], first
     for _ in range(MAX_PASSES):
         fixable = [finding for finding in findings if is_applicable(finding, unsafe)]
         if not fixable:
@@ -98,13 +119,14 @@ def fix_text(
         if updated == current:
             break
         if not _parses(updated):
-            return FixOutcome(text, [], initial, "the fixed code does not parse; no fix applied")
+            return FixOutcome(text, [], initial, "the fixed code does not parse; no fix applied", first)
         fixed += applied
         current = updated
-        findings = lint_text(current, display, settings).findings
+        analysis = analyse(current)
+        findings = analysis.findings
     if _introduced_findings(initial, fixed, findings):
-        return FixOutcome(text, [], initial, "a fix would introduce new findings; no fix applied")
-    return FixOutcome(current, fixed, findings)
+        return FixOutcome(text, [], initial, "a fix would introduce new findings; no fix applied", first)
+    return FixOutcome(current, fixed, findings, None, analysis)
 
 
 def apply_edits(text: str, findings: Sequence[Finding]) -> tuple[str, list[Finding]]:

@@ -13,12 +13,13 @@ import hashlib
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.analysis.project import ProjectContext
 from mcplint.catalogue import all_codes
 from mcplint.config import FileSettings
 from mcplint.engine.positions import node_ranges
@@ -52,9 +53,16 @@ class FileResult:
     # With --fix / --diff: the findings whose fixes were applied, and the diff.
     fixed: list[Finding] = field(default_factory=list)
     diff: str = ""
+    # For the run's cross-module join (see mcplint.analysis.project).
+    module_servers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (level, framework)
+    imported_names: list[str] = field(default_factory=list)  # qualified names the module imports
+    outgoing_calls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (label, kind)
+    outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
-def lint_path(path: str, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
+def lint_path(
+    path: str, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext = ProjectContext()
+) -> FileResult:
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     try:
@@ -63,18 +71,20 @@ def lint_path(path: str, display: str, settings: FileSettings, skip_generated: b
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
-    result = _lint_data(data, display, settings, skip_generated)
+    result = _lint_data(data, display, settings, skip_generated, project)
     if not result.internal_error:
         result.stat_key = (status.st_size, status.st_mtime_ns)
         result.content_hash = hashlib.sha256(data).hexdigest()
     return result
 
 
-def _lint_data(data: bytes, display: str, settings: FileSettings, skip_generated: bool) -> FileResult:
+def _lint_data(
+    data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext
+) -> FileResult:
     if len(data) > MAX_FILE_BYTES:
         return FileResult(warnings=[f"{display}: skipped, larger than {MAX_FILE_BYTES // 2**20} MiB"])
     try:
-        return lint_bytes(data, display, settings, skip_generated=skip_generated)
+        return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project)
     except RecursionError:
         return FileResult(warnings=[f"{display}: skipped, nested too deeply to analyse"])
     except Exception as error:  # a bug in mcplint must not stop the run
@@ -83,36 +93,68 @@ def _lint_data(data: bytes, display: str, settings: FileSettings, skip_generated
         )
 
 
-def lint_bytes(data: bytes, display: str, settings: FileSettings, *, skip_generated: bool = False) -> FileResult:
+def lint_bytes(
+    data: bytes,
+    display: str,
+    settings: FileSettings,
+    *,
+    skip_generated: bool = False,
+    project: ProjectContext = ProjectContext(),
+) -> FileResult:
     try:
         text = decode_source(data)
     except UndecodableSource as error:
         return _syntax_result(display, settings, error.message, error.line, error.column)
-    return lint_text(text, display, settings, skip_generated=skip_generated)
+    return lint_text(text, display, settings, skip_generated=skip_generated, project=project)
 
 
-def lint_text(text: str, display: str, settings: FileSettings, *, skip_generated: bool = False) -> FileResult:
+def lint_text(
+    text: str,
+    display: str,
+    settings: FileSettings,
+    *,
+    skip_generated: bool = False,
+    project: ProjectContext = ProjectContext(),
+) -> FileResult:
     if skip_generated and is_generated(text):
         return FileResult()
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
     rules = [rule for rule in rules if rule.handler_scope or rule.prescreen(text, settings)]
-    if _may_produce_findings(text, rules, settings):
-        findings = _rule_findings(text, display, settings, rules)
+    if _may_produce_findings(text, rules, settings, project):
+        result = _rule_findings(text, display, settings, rules, project)
     else:
-        findings = _syntax_check_only(text, display, settings)
-    if findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
-        findings = _apply_suppressions(text, findings, display, settings)
-    return FileResult(findings=sorted(findings))
+        findings, imported = _syntax_check_only(text, display, settings, project)
+        result = FileResult(findings=findings, imported_names=imported)
+    if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
+        result.findings = _apply_suppressions(text, result.findings, display, settings)
+    result.findings.sort()
+    return result
 
 
-def _rule_findings(text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]]) -> list[Finding]:
+def _rule_findings(
+    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
+) -> FileResult:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
-        return _parse_failure(text, display, settings, error)
-    candidates, scope = _collect(module, rules, settings)
-    return _findings(module, candidates, scope, display)
+        return FileResult(findings=_parse_failure(text, display, settings, error))
+    candidates, scope, context = _collect(module, rules, settings, project)
+    result = FileResult(findings=_findings(module, candidates, scope, display))
+    result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
+    result.imported_names = sorted(set(context.imports.imported().values()))
+    result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project)
+    result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
+    return result
+
+
+def _handler_pairs(scope: HandlerScope, table: dict[str, list[Handler]], project: ProjectContext) -> dict:
+    """Handlers as other modules will name them: this module's are module-qualified,
+    those that reached here from other modules already are."""
+    return {
+        target: [(project.label(h.key) if h.key in scope.handlers else h.key, h.kind) for h in handlers]
+        for target, handlers in table.items()
+    }
 
 
 def _apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
@@ -142,9 +184,13 @@ def _apply_suppressions(text: str, findings: list[Finding], display: str, settin
     return kept
 
 
-def _may_produce_findings(text: str, rules: Sequence[type[Rule]], settings: FileSettings) -> bool:
+def _may_produce_findings(
+    text: str, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
+) -> bool:
     if not rules:
         return False
+    if project.entry_points or project.return_entry_points or project.imported_servers:
+        return True
     if any(not rule.handler_scope for rule in rules):
         return True
     if settings.handler_decorators or settings.handler_functions:
@@ -153,10 +199,10 @@ def _may_produce_findings(text: str, rules: Sequence[type[Rule]], settings: File
 
 
 def _collect(
-    module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings
-) -> tuple[list[Candidate], HandlerScope]:
+    module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
+) -> tuple[list[Candidate], HandlerScope, RuleContext]:
     ancestors: list[cst.CSTNode] = []
-    context = RuleContext(ancestors, registry_path=settings.registry)
+    context = RuleContext(ancestors, registry_path=settings.registry, package=project.package)
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, *instances])
     context.ancestors = walker.ancestors
@@ -168,8 +214,9 @@ def _collect(
         context.imports,
         handler_decorators=settings.handler_decorators,
         handler_functions=settings.handler_functions,
+        project=project,
     )
-    return context.candidates, scope
+    return context.candidates, scope, context
 
 
 def _findings(
@@ -238,18 +285,50 @@ def _syntax_result(display: str, settings: FileSettings, message: str, line: int
     return FileResult(findings=_syntax_findings(display, settings, message, line, column))
 
 
-def _syntax_check_only(text: str, display: str, settings: FileSettings) -> list[Finding]:
-    if SYNTAX_ERROR not in settings.codes:
-        return []
+def _syntax_check_only(
+    text: str, display: str, settings: FileSettings, project: ProjectContext
+) -> tuple[list[Finding], list[str]]:
+    """CPython's parser only: syntax errors, and the names the module imports (the run
+    tells a module that imports a server from another module to look again)."""
     try:
-        ast.parse(text)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
+        if SYNTAX_ERROR not in settings.codes:
+            return [], []
         # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
         try:
             cst.parse_module(text)
         except cst.ParserSyntaxError as error:
-            return _parse_failure(text, display, settings, error)
-    return []
+            return _parse_failure(text, display, settings, error), []
+        return [], []
+    return [], _ast_imports(tree, project.package)
+
+
+def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements run at import: the body and its if/try/with blocks, not functions."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.If, ast.Try, ast.With)):
+            yield from _module_level_statements(statement.body)
+            yield from _module_level_statements(getattr(statement, "orelse", []))
+            for handler in getattr(statement, "handlers", []):
+                yield from _module_level_statements(handler.body)
+
+
+def _ast_imports(tree: ast.Module, package: str | None) -> list[str]:
+    names = set()
+    for node in _module_level_statements(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            module = node.module or ""
+            if node.level:
+                if package is None:
+                    continue
+                parts = package.split(".") if package else []
+                if node.level - 1 > len(parts):
+                    continue
+                module = ".".join([*parts[: len(parts) - (node.level - 1)], *([module] if module else [])])
+            names.update(f"{module}.{alias.name}" if module else alias.name for alias in node.names)
+    return sorted(names)
 
 
 def _parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:

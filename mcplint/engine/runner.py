@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
 
@@ -27,6 +28,7 @@ class FileTask:
     skip_generated: bool
     fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
     unsafe_fixes: bool = False
+    project: ProjectContext = ProjectContext()
 
 
 @dataclass
@@ -48,11 +50,11 @@ def _lint_task(task: FileTask) -> FileResult:
         write = task.fix_mode == "apply"
         return fix_path(
             task.path, task.display, task.settings,
-            unsafe=task.unsafe_fixes, write=write, skip_generated=task.skip_generated,
+            unsafe=task.unsafe_fixes, write=write, skip_generated=task.skip_generated, project=task.project,
         )  # fmt: skip
     from mcplint.engine.lint import lint_path
 
-    return lint_path(task.path, task.display, task.settings, task.skip_generated)
+    return lint_path(task.path, task.display, task.settings, task.skip_generated, task.project)
 
 
 def default_jobs() -> int:
@@ -62,49 +64,66 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+MAX_ROUNDS = 6  # cross-module rounds; real projects settle in two or three
+
+
 def run(
     tasks: Sequence[FileTask],
     jobs: int,
     cache: ResultCache | None = None,
     progress: Callable[[int], Callable[[], None]] | None = None,
 ) -> RunResult:
-    """Lint the tasks; ``progress(total)`` may return a callback called per linted file."""
-    findings = []
-    warnings: list[str] = []
-    internal_errors = 0
+    """Lint the tasks, then again those whose project context the join changed, until
+    it settles; ``progress(total)`` may return a callback called per linted file."""
+    from mcplint.engine.join import initial_contexts, join
+
+    contexts = initial_contexts([task.path for task in tasks])
+    pending = [replace(task, project=contexts[task.path]) for task in tasks]
+    results: dict[str, FileResult] = {}
+    fixed: dict[str, list] = {}
     digests: dict[tuple[int, bool], str] = {}
+    for round_number in range(MAX_ROUNDS):
+        for task, result in _lint_round(pending, jobs, cache, digests, progress if round_number == 0 else None):
+            results[task.path] = result
+            fixed.setdefault(task.path, []).extend(result.fixed)
+        wanted = join(results, contexts)
+        pending = [replace(task, project=wanted[task.path]) for task in tasks if wanted[task.path] != contexts[task.path]]
+        contexts = wanted
+        if not pending:
+            break
+    if cache is not None:
+        cache.save()
+    findings = sorted(finding for result in results.values() for finding in result.findings)
+    warnings = sorted({warning for result in results.values() for warning in result.warnings})
+    internal_errors = sum(result.internal_error for result in results.values())
+    all_fixed = sorted(finding for found in fixed.values() for finding in found)
+    diffs = sorted(result.diff for result in results.values() if result.diff)
+    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs)
+
+
+def _lint_round(
+    tasks: Sequence[FileTask],
+    jobs: int,
+    cache: ResultCache | None,
+    digests: dict[tuple[int, bool], str],
+    progress: Callable[[int], Callable[[], None]] | None,
+) -> Iterator[tuple[FileTask, FileResult]]:
+    misses = []
     for task in tasks:
         if _digest_key(task) not in digests:
             digests[_digest_key(task)] = settings_digest(task.settings, task.skip_generated)
-    misses = []
-    for task in tasks:
-        hit = cache.lookup(task.path, task.display, digests[_digest_key(task)]) if cache else None
+        hit = cache.lookup(task.path, task.display, digests[_digest_key(task)], task.project) if cache else None
         if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:
-            findings.extend(hit.findings)
-            warnings.extend(hit.warnings)
+            yield task, hit
     advance = progress(len(misses)) if progress is not None and misses else None
-    fixed: list = []
-    diffs: list[str] = []
     for task, result in _lint_all(misses, jobs):
-        findings.extend(result.findings)
-        warnings.extend(result.warnings)
-        internal_errors += result.internal_error
-        fixed.extend(result.fixed)
-        if result.diff:
-            diffs.append(result.diff)
         if cache is not None and result.content_hash is not None and result.stat_key is not None:
-            digest = digests[_digest_key(task)]
-            cache.store(
-                task.path, task.display, digest, result.stat_key, result.content_hash, result.findings, result.warnings
-            )
+            cache.store(task.path, task.display, digests[_digest_key(task)], task.project, result)
         if advance is not None:
             advance()
-    if cache is not None:
-        cache.save()
-    findings.sort()
-    return RunResult(findings, sorted(warnings), internal_errors, len(tasks), sorted(fixed), sorted(diffs))
+        yield task, result
 
 
 def _has_applicable_fix(task: FileTask, findings: list) -> bool:

@@ -41,9 +41,11 @@ class Candidate:
 class RuleContext:
     """The shared per-file state rules read during and after the walk."""
 
-    def __init__(self, ancestors: list[cst.CSTNode], registry_path: str | None = None) -> None:
+    def __init__(
+        self, ancestors: list[cst.CSTNode], registry_path: str | None = None, package: str | None = None
+    ) -> None:
         self.scopes = ScopeTracker()
-        self.imports = ImportTable()
+        self.imports = ImportTable(package)
         self.facts = HandlerFactsCollector(self.scopes)
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []

@@ -1,0 +1,62 @@
+"""What one module needs to know about the rest of the project, and what it tells.
+
+Handler scope crosses modules: a tool in ``tools.py`` registers on a server
+built in ``server.py`` and calls into ``services/notes.py``. Each file is still
+analysed alone (parallel, cacheable); a run repeats the analysis of the files
+whose ``ProjectContext`` changed (the servers they import, the functions other
+modules' handlers reach in them) until nothing changes. A file's analysis
+reports back what the run joins: its module-level servers and the project
+functions its reached functions call (``outgoing``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+# An entry point: (function key or "<key>.<locals>.*", the reaching handler's label, its kind).
+EntryPoint = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class ProjectContext:
+    module: str | None = None  # this file's dotted module name; None when unknown (stdin)
+    is_package: bool = False  # an __init__.py: its package is the module itself
+    imported_servers: tuple[tuple[str, str, str], ...] = ()  # (qualified name, level, framework)
+    entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
+    return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
+
+    @property
+    def package(self) -> str | None:
+        if self.module is None:
+            return None
+        if self.is_package:
+            return self.module
+        return self.module.rpartition(".")[0]
+
+    def label(self, key: str) -> str:
+        """A function's name as other modules' findings show it."""
+        return f"{self.module}.{key}" if self.module else key
+
+
+def module_of(path: Path) -> tuple[str, str, bool]:
+    """(import root, dotted module name, is a package's __init__) from the package layout."""
+    absolute = Path(os.path.abspath(path))
+    is_package = absolute.name == "__init__.py"
+    parts = [] if is_package else [absolute.stem]
+    directory = absolute.parent
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return str(directory), ".".join(parts), is_package
+
+
+def split_target(target: str, modules: set[str]) -> tuple[str, str] | None:
+    """``pkg.mod.Class.method`` to (``pkg.mod``, ``Class.method``): the longest known module wins."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        if module in modules:
+            return module, ".".join(parts[cut:])
+    return None

@@ -1,0 +1,70 @@
+"""Handler scope across modules: servers imported from another module, service
+modules reached from tools, imported wrapper decorators, module-level instances."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fixture_expectations import FIXTURES, expected_findings, silent_cases
+from mcplint.engine import runner as engine_runner
+from test_cli import json_findings, run_cli
+
+PROJECT = FIXTURES / "projects" / "crossmodule"
+
+
+@pytest.fixture
+def project(tmp_path):
+    shutil.copytree(PROJECT, tmp_path / "project")
+    return tmp_path / "project"
+
+
+def expected(root: Path) -> set[tuple[str, int, str]]:
+    sites = set()
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        sites |= {(relative, line, code) for line, code in expected_findings(path.read_text())}
+    return sites
+
+
+def found(result) -> set[tuple[str, int, str]]:
+    return {(f["filename"], f["location"]["row"], f["code"]) for f in json_findings(result)}
+
+
+def check(root, *options):
+    return run_cli("check", "--format", "json", "--select", "MCP001,MCP002", *options, ".", cwd=root)
+
+
+def test_findings_across_modules_match_the_markers(project):
+    assert found(check(project, "--no-cache")) == expected(project)
+    silent = sum(len(silent_cases(path.read_text())) for path in project.rglob("*.py"))
+    assert silent >= 5
+
+
+def test_a_service_finding_names_the_tool_that_reaches_it(project):
+    findings = {(f["filename"], f["location"]["row"]): f for f in json_findings(check(project, "--no-cache"))}
+    load = findings[("pkg/services/notes.py", 3)]
+    assert load["handler"] == "pkg.tools.get_note"
+    assert "(in `load`, reached from tool `pkg.tools.get_note`)" in load["message"]
+    assert findings[("pkg/util.py", 13)]["handler"] == "pkg.tools.get_note"
+
+
+def test_warm_cache_and_pool_agree(project, monkeypatch):
+    cold = check(project).stdout
+    assert check(project).stdout == cold
+    monkeypatch.setattr(engine_runner, "MIN_BYTES_FOR_POOL", 0)
+    assert check(project, "--no-cache", "--jobs", "2").stdout == cold
+
+
+def test_editing_a_service_module_keeps_the_join_right(project):
+    check(project)
+    notes = project / "pkg" / "services" / "notes.py"
+    notes.write_text(notes.read_text().replace('raise ValueError("note id is empty")  # expect: MCP002', "return None"))
+    assert found(check(project)) == expected(project)
+
+
+def test_a_single_file_run_keeps_module_local_scope(project):
+    result = run_cli("check", "--format", "json", "--no-cache", "pkg/services/notes.py", cwd=project)
+    assert json_findings(result) == []  # the tools that reach it are not part of the run
