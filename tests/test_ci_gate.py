@@ -22,6 +22,11 @@ def project(tmp_path):
     (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
     # MCP003 (a code in the reserved band) and MCP004 (a symbol seed 001's registry lacks).
     (tmp_path / "codes.py").write_text('SERVER_ERROR_CODE = -32000\nFAILURE = validation_error("NO_SUCH_SYMBOL")\n')
+    # MCP007 (the SDK error raised from a tool) and MCP008 (fastmcp without mask_error_details).
+    (tmp_path / "protocol.py").write_text(
+        'from fastmcp import FastMCP\nfrom fastmcp.exceptions import McpError\n\nmcp = FastMCP("p")\n\n\n'
+        "@mcp.tool\ndef fail() -> str:\n    raise McpError(None)\n"
+    )
     shutil.copy(REGISTRIES / "seed_001.toml", tmp_path / "mcp-errors.toml")
     (tmp_path / "mcplint.toml").write_text("")
     return tmp_path
