@@ -200,6 +200,10 @@ class HandlerFactsCollector:
             self.bindings.append((*self._binding_scope(name), value.func, False))
         if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call)):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
+        if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
+            # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
+            values = [element.value for element in value.elements if isinstance(element, cst.DictElement)]
+            self.aliases.setdefault((self._scopes.current_function, f"{name}[]"), []).extend(values)
 
     def visit_For(self, node: cst.For) -> None:
         # `for fn in (a, b): X.add_tool(fn)`: the loop variable stands for each element.
@@ -252,8 +256,15 @@ def _nearest_class(scopes: ScopeTracker) -> str | None:
 
 
 def _callee(expression: cst.BaseExpression) -> str | None:
+    """A callee's dotted name; `TABLE[]` / `TABLE[].run` for a dispatch through a dict."""
     if isinstance(expression, cst.Await):
         expression = expression.expression
+    if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Subscript):
+        table = dotted_name(expression.value.value)
+        return f"{table}[].{expression.attr.value}" if table else None
+    if isinstance(expression, cst.Subscript):
+        table = dotted_name(expression.value)
+        return f"{table}[]" if table else None
     return dotted_name(expression)
 
 
@@ -496,6 +507,29 @@ class _Resolver:
             return None
         return qualified
 
+    def resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
+        """The functions a call may run: a direct target, or every entry of a dispatch table."""
+        direct = self.resolve_function(dotted, context_key, context_class)
+        if direct is not None:
+            return [direct]
+        table, brackets, method = dotted.partition("[]")
+        if not brackets:
+            return []
+        entries = [
+            value
+            for scope in (*enclosing_function_keys(context_key), None)
+            for value in self.facts.aliases.get((scope, f"{table}[]"), ())
+        ]
+        if not method:  # HANDLERS[name](...)
+            return [key for value in entries for key in self.function_references(value, context_key, context_class)]
+        targets = []  # HANDLERS[name].run(...): the method of each entry's class
+        for value in entries:
+            class_name = dotted_name(value.func if isinstance(value, cst.Call) else value)
+            found = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
+            if found is not None:
+                targets.append(found)
+        return targets
+
     def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
         functions = self.facts.functions
         parts = dotted.split(".")
@@ -630,7 +664,7 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
                 continue
             callees = _returned_callees(resolver, info) if through_return else info.calls
             for callee in callees:
-                if resolver.resolve_function(callee, function, info.class_key) is not None:
+                if resolver.resolve_callee(callee, function, info.class_key):
                     continue
                 target = resolver.external_target(callee)
                 if target is not None:
@@ -673,9 +707,9 @@ def _reachable(resolver: _Resolver, roots: Sequence[str], *, through_return: boo
         seen[key] = None
         info = functions[key]
         for callee in _returned_callees(resolver, info) if through_return else info.calls:
-            target = resolver.resolve_function(callee, key, info.class_key)
-            if target is not None and target not in seen:
-                stack.append(target)
+            for target in resolver.resolve_callee(callee, key, info.class_key):
+                if target not in seen:
+                    stack.append(target)
     return list(seen)
 
 
