@@ -27,6 +27,14 @@ def project(tmp_path):
         'from fastmcp import FastMCP\nfrom fastmcp.exceptions import McpError\n\nmcp = FastMCP("p")\n\n\n'
         "@mcp.tool\ndef fail() -> str:\n    raise McpError(None)\n"
     )
+    # MCP005 (an empty success from an except clause) and MCP006 (the exception's text returned).
+    (tmp_path / "fallbacks.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("f", mask_error_details=True)\n\n\n'
+        "@mcp.tool\ndef search(q: str) -> list:\n    try:\n        return find(q)\n"
+        "    except OSError:\n        return []\n\n\n"
+        "@mcp.tool\ndef read(q: str) -> str:\n    try:\n        return load(q)\n"
+        "    except OSError as e:\n        return f\"failed: {e}\"\n"
+    )
     shutil.copy(REGISTRIES / "seed_001.toml", tmp_path / "mcp-errors.toml")
     (tmp_path / "mcplint.toml").write_text("")
     return tmp_path

@@ -74,7 +74,7 @@ def test_example_server_reports_its_mistakes_and_exits_1():
     result = run_cli("check", str(EXAMPLE), "--format", "json")
     assert result.exit_code == 1
     codes = {finding["code"] for finding in json_findings(result)}
-    assert codes == {"MCP001", "MCP002", "MCP003", "MCP004", "MCP007"}
+    assert codes == {"MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP006", "MCP007"}
 
 
 def test_json_objects_carry_the_documented_fields(project):

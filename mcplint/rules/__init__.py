@@ -8,6 +8,8 @@ from mcplint.rules.mcp001_bare_error_return import BareErrorReturn
 from mcplint.rules.mcp002_raw_exception_raise import RawExceptionRaise
 from mcplint.rules.mcp003_error_code_collision import ErrorCodeCollision
 from mcplint.rules.mcp004_unknown_error_symbol import UnknownErrorSymbol
+from mcplint.rules.mcp005_silent_empty_fallback import SilentEmptyFallback
+from mcplint.rules.mcp006_stack_trace_leak import StackTraceLeak
 from mcplint.rules.mcp007_protocol_error_from_tool import ProtocolErrorFromTool
 from mcplint.rules.mcp008_unmasked_error_details import UnmaskedErrorDetails
 from mcplint.rules.mcp009_unused_suppression import UnusedSuppression
@@ -18,6 +20,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     RawExceptionRaise,
     ErrorCodeCollision,
     UnknownErrorSymbol,
+    SilentEmptyFallback,
+    StackTraceLeak,
     ProtocolErrorFromTool,
     UnmaskedErrorDetails,
     UnusedSuppression,

@@ -1,0 +1,465 @@
+"""Empty-looking values, and the ones an ``except`` clause hands back.
+
+An ``except`` clause that swallows an error ends in a ``return``: one inside
+the clause, or the first one after it when the clause falls through (after
+``pass``, ``continue``, ``break`` or only logging), or the end of the function
+(an implicit ``None``). MCP005 asks whether that value looks like an empty
+success: ``[]``, ``{}``, ``()``, ``set()``, ``None``, ``""``, ``0``, ``False``, a
+dict whose values are all empty (``{"items": [], "total": 0}``), a model built
+from nothing (``SearchResults()``, ``Page(items=[])``). A returned local counts by
+the value it holds on the exception's path (``results = []`` before the
+``try``, when nothing in between may have filled it).
+
+Only the statements of one function are read (nested functions are their own
+functions), so the analysis works the same wherever the function is defined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from mcplint.analysis.imports import dotted_name
+from mcplint.engine.walk import children  # reads the fields directly: `CSTNode.children` is slow
+
+EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
+EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})
+RESULT_SUFFIXES = ("Result", "Results", "Response", "List", "Page")
+JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps"})
+# Methods that fill a container in place: a local they are called on may not be empty any more.
+MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "setdefault", "appendleft", "extendleft"})
+# Statements between an `except` and the `return` it falls through to that change nothing.
+_LOG_WORDS = ("log", "logger", "logging", "print", "traceback", "warnings", "ctx", "context")
+
+LocalValue = Callable[[str], "cst.BaseExpression | None"]
+
+
+def is_empty_value(expression: cst.BaseExpression | None, local_value: LocalValue = lambda name: None) -> bool:
+    """Whether a returned value looks like an empty success (``None`` for a bare ``return``)."""
+    if expression is None:
+        return True
+    if isinstance(expression, cst.Name):
+        if expression.value in ("None", "False"):
+            return True
+        value = local_value(expression.value)
+        return value is not None and is_empty_value(value)
+    if isinstance(expression, (cst.Integer, cst.Float)):
+        return expression.evaluated_value == 0
+    if isinstance(expression, (cst.SimpleString, cst.ConcatenatedString)):
+        text = expression.evaluated_value
+        return isinstance(text, str) and text in EMPTY_TEXTS
+    if isinstance(expression, (cst.List, cst.Set)):
+        return not expression.elements
+    if isinstance(expression, cst.Tuple):  # `()`; a pair like `None, None` says "nothing found"
+        return not expression.elements
+    if isinstance(expression, cst.Dict):
+        return all(
+            isinstance(element, cst.DictElement) and is_empty_value(element.value, local_value)
+            for element in expression.elements
+        )
+    if isinstance(expression, cst.Call):
+        return _is_empty_call(expression, local_value)
+    return False
+
+
+def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
+    name = dotted_name(call.func) or ""
+    arguments = [arg for arg in call.args if not arg.star]
+    if len(arguments) != len(call.args):
+        return False
+    if name in EMPTY_CONSTRUCTORS:
+        return not arguments
+    if name == "len" and len(arguments) == 1:  # `len(results)` of an empty local
+        return is_empty_value(arguments[0].value, local_value) and isinstance(arguments[0].value, cst.Name)
+    if name in JSON_SERIALISERS and arguments:
+        return is_empty_value(arguments[0].value, local_value)
+    # A model built from nothing: `SearchResults()`, `Page(items=[], total=0)`. Other classes
+    # called without arguments (`boto3.Session()`) are objects, not results.
+    tail = name.rpartition(".")[2]
+    if not tail[:1].isupper() or tail.endswith(("Error", "Exception")):
+        return False
+    if not arguments:
+        return tail.endswith(RESULT_SUFFIXES)
+    return all(arg.keyword is not None and is_empty_value(arg.value, local_value) for arg in arguments)
+
+
+def returns_values(function: cst.FunctionDef) -> bool:
+    """Whether some ``return`` of the function hands back something other than ``None``."""
+    return any(
+        isinstance(node, cst.Return)
+        and node.value is not None
+        and not (isinstance(node.value, cst.Name) and node.value.value == "None")
+        for node in own_nodes(function.body)
+    )
+
+
+def is_generator(function: cst.FunctionDef) -> bool:
+    return any(isinstance(node, cst.Yield) for node in own_nodes(function.body))
+
+
+def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under ``root`` that belongs to the same function (nested scopes skipped)."""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(
+            child for child in children(node) if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+        )
+
+
+# -- where an except clause ends ------------------------------------------------------
+@dataclass(frozen=True)
+class Frame:
+    """One statement position: ``units[index]`` in a block of kind ``kind`` of ``owner``."""
+
+    units: Sequence[cst.CSTNode]
+    index: int
+    kind: str  # "function", "loop" (a loop body), "try" (a try body), "handler", "finally", "block"
+    owner: cst.CSTNode  # the compound statement the block belongs to (the Try for a handler)
+
+
+Path = tuple[Frame, ...]
+_END = "end"  # falls off the end of the function
+
+
+@dataclass(frozen=True)
+class ClauseReturn:
+    """A ``return`` an except clause ends in, and whether its value looks empty."""
+
+    handler: cst.ExceptHandler
+    try_node: cst.Try
+    in_loop: bool  # the try sits in a loop of the same function
+    return_node: cst.Return | None  # None: the clause falls off the end of the function
+    falls_through: bool  # the return follows the clause instead of being inside it
+    empty: bool
+
+
+def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
+    """For each ``except`` clause of the function: the returns it ends in.
+
+    ``exits`` names functions that never return (they always raise): a clause
+    ending in a call of one does not fall through. A ``try`` around logging
+    only (``try: await ctx.warning(...) except: pass``) is not a fallback.
+    """
+    tries = [
+        (unit, path)
+        for unit, path in _units_with_paths(units_of(function.body), (), "function", function)
+        if isinstance(unit, cst.Try) and not all(_changes_nothing(u) for u in units_of(unit.body))
+    ]
+    direct = [
+        (unit, path, handler, list(_returns_in(unit, handler, path)))
+        for unit, path in tries
+        for handler in unit.handlers
+    ]
+    # A clause nested in another clause falls into that one's own `return`: it is that clause's outcome.
+    own_returns = {returned for *_, returns in direct for returned, _ in returns}
+    for unit, path, handler, returns in direct:
+        base = ClauseReturn(handler, unit, any(frame.kind == "loop" for frame in path), None, False, False)
+        for returned, return_path in returns:
+            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path)))
+        body = units_of(handler.body)
+        exit_path = _fallthrough_return(_ending(body, exits), path)
+        if exit_path == _END:
+            yield replace(base, falls_through=True, empty=True)
+        elif isinstance(exit_path, tuple):
+            returned = exit_path[-1].units[exit_path[-1].index]
+            assert isinstance(returned, cst.Return)
+            if returned not in own_returns:
+                end_of_clause = (*path, Frame(body, len(body), "handler", unit))
+                empty = is_empty_value(returned.value, _local_values(end_of_clause))
+                yield replace(base, return_node=returned, falls_through=True, empty=empty)
+
+
+def never_returns(function: cst.FunctionDef) -> bool:
+    """Annotated ``NoReturn``/``Never``, or every path of the body raises."""
+    returns = dotted_name(function.returns.annotation) if function.returns is not None else None
+    if returns is not None and returns.rpartition(".")[2] in ("NoReturn", "Never"):
+        return True
+    return _ending(units_of(function.body), frozenset()) == "raise"
+
+
+def units_of(suite: cst.BaseSuite) -> list[cst.CSTNode]:
+    """A block's statements, with simple statements split (``a = 1; return a`` is two)."""
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return list(suite.body)
+    units: list[cst.CSTNode] = []
+    for statement in suite.body:
+        units.extend(statement.body if isinstance(statement, cst.SimpleStatementLine) else (statement,))
+    return units
+
+
+def _child_blocks(unit: cst.CSTNode) -> Iterator[tuple[str, cst.CSTNode, list[cst.CSTNode]]]:
+    """(kind, owner, units) of the blocks directly inside a compound statement."""
+    if isinstance(unit, cst.If):
+        yield "block", unit, units_of(unit.body)
+        if isinstance(unit.orelse, cst.If):  # `elif`: finishing it finishes the outer `if`
+            yield "block", unit, [unit.orelse]
+        elif unit.orelse is not None:
+            yield "block", unit, units_of(unit.orelse.body)
+    elif isinstance(unit, (cst.For, cst.While)):
+        yield "loop", unit, units_of(unit.body)
+        if unit.orelse is not None:
+            yield "block", unit, units_of(unit.orelse.body)
+    elif isinstance(unit, (cst.Try, cst.TryStar)):
+        yield "try", unit, units_of(unit.body)
+        for handler in unit.handlers:
+            yield "handler", unit, units_of(handler.body)
+        if unit.orelse is not None:
+            yield "block", unit, units_of(unit.orelse.body)
+        if unit.finalbody is not None:
+            yield "finally", unit, units_of(unit.finalbody.body)
+    elif isinstance(unit, cst.With):
+        yield "block", unit, units_of(unit.body)
+    elif isinstance(unit, cst.Match):
+        for case in unit.cases:
+            yield "block", unit, units_of(case.body)
+
+
+def _units_with_paths(
+    units: Sequence[cst.CSTNode], path: Path, kind: str, owner: cst.CSTNode
+) -> Iterator[tuple[cst.CSTNode, Path]]:
+    for index, unit in enumerate(units):
+        unit_path = (*path, Frame(units, index, kind, owner))
+        yield unit, unit_path
+        for child_kind, child_owner, child_units in _child_blocks(unit):
+            yield from _units_with_paths(child_units, unit_path, child_kind, child_owner)
+
+
+def _returns_in(try_node: cst.Try, handler: cst.ExceptHandler, try_path: Path) -> list[tuple[cst.Return, Path]]:
+    """The clause's own returns; those of a nested clause belong to that clause."""
+    found = []
+    for unit, path in _units_with_paths(units_of(handler.body), try_path, "handler", try_node):
+        nested_clause = any(frame.kind == "handler" for frame in path[len(try_path) + 1 :])
+        if isinstance(unit, cst.Return) and not nested_clause:
+            found.append((unit, path))
+    return found
+
+
+def _fallthrough_return(ending: str | None, try_path: Path) -> Path | str | None:
+    """Where a clause that does not return or raise goes: a ``return``'s path, the end, or unknown."""
+    if ending in ("return", "raise"):
+        return None
+    if ending in ("continue", "break"):
+        loop_depth = max((depth for depth, frame in enumerate(try_path) if frame.kind == "loop"), default=None)
+        if loop_depth is None:
+            return None
+        loop = try_path[loop_depth].owner
+        if ending == "continue" and not _retries(loop):
+            return None
+        successor = _successor(try_path[:loop_depth])
+    else:
+        successor = _successor(try_path)
+    while isinstance(successor, tuple):
+        unit = successor[-1].units[successor[-1].index]
+        if isinstance(unit, cst.Return):
+            return successor
+        if not _changes_nothing(unit):
+            return None
+        successor = _successor(successor)
+    return successor
+
+
+def _ending(units: Sequence[cst.CSTNode], exits: frozenset[str]) -> str | None:
+    """How a block ends for sure: "return", "raise", "continue", "break", or None (it may go on)."""
+    if not units:
+        return None
+    last = units[-1]
+    for node_type, ending in _ENDINGS:
+        if isinstance(last, node_type):
+            return ending
+    if isinstance(last, cst.Expr) and _exits(last.value, exits):
+        return "raise"
+    if isinstance(last, cst.With):
+        return _ending(units_of(last.body), exits)
+    branches: list[Sequence[cst.CSTNode]] = []
+    if isinstance(last, cst.If) and last.orelse is not None:
+        otherwise = [last.orelse] if isinstance(last.orelse, cst.If) else units_of(last.orelse.body)
+        branches = [units_of(last.body), otherwise]
+    elif isinstance(last, cst.Try) and last.handlers:
+        if last.finalbody is not None and _ending(units_of(last.finalbody.body), exits) is not None:
+            return _ending(units_of(last.finalbody.body), exits)
+        completed = last.orelse.body if last.orelse is not None else last.body
+        branches = [units_of(completed), *(units_of(handler.body) for handler in last.handlers)]
+    if not branches:
+        return None
+    endings = {_ending(branch, exits) for branch in branches}
+    if None in endings:
+        return None
+    # Some branches go on with the loop: that is where the clause may lead.
+    return next((e for e in ("continue", "break") if e in endings), "return" if "return" in endings else "raise")
+
+
+_ENDINGS = ((cst.Return, "return"), (cst.Raise, "raise"), (cst.Continue, "continue"), (cst.Break, "break"))
+EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
+
+
+def _exits(expression: cst.BaseExpression, exits: frozenset[str]) -> bool:
+    call = expression.expression if isinstance(expression, cst.Await) else expression
+    if not isinstance(call, cst.Call):
+        return False
+    name = dotted_name(call.func) or ""
+    return name in EXIT_CALLS or name.rpartition(".")[2] in exits
+
+
+def _loop_can_end(loop: cst.CSTNode) -> bool:
+    """A loop that ends by running out, not only by ``break`` (``while True`` does not)."""
+    if isinstance(loop, (cst.For, cst.While)) and loop.orelse is not None:
+        return False  # the `else` block runs first; not followed
+    return not (isinstance(loop, cst.While) and isinstance(loop.test, cst.Name) and loop.test.value == "True")
+
+
+def _retries(loop: cst.CSTNode) -> bool:
+    """A retry loop (``for attempt in range(n)``, ``while``) that can run out.
+
+    Moving on to the next candidate (``for url in mirrors: ... except: continue``)
+    is a search, not a swallowed failure: only retries count.
+    """
+    if not _loop_can_end(loop):
+        return False
+    if isinstance(loop, cst.For):
+        return isinstance(loop.iter, cst.Call) and dotted_name(loop.iter.func) == "range"
+    return True
+
+
+def _successor(path: Path) -> Path | str | None:
+    """The statement that runs after ``path``'s statement completes normally."""
+    depth = len(path) - 1
+    while depth >= 0:
+        frame = path[depth]
+        if frame.index + 1 < len(frame.units):
+            return (*path[:depth], replace(frame, index=frame.index + 1))
+        if frame.kind == "function":
+            return _END
+        if frame.kind == "loop" and not _retries(frame.owner):
+            return None  # the next iteration runs: a retry, or the next candidate
+        if frame.kind == "try" and isinstance(frame.owner, cst.Try) and frame.owner.orelse is not None:
+            return None
+        if frame.kind == "finally":
+            return None  # what was pending (a return, an exception) resumes
+        depth -= 1
+    return None
+
+
+def _changes_nothing(unit: cst.CSTNode) -> bool:
+    """``pass`` and logging calls: what may sit between a clause and its return."""
+    if isinstance(unit, cst.Pass):
+        return True
+    if not isinstance(unit, cst.Expr):
+        return False
+    value = unit.value.expression if isinstance(unit.value, cst.Await) else unit.value
+    if not isinstance(value, cst.Call):
+        return False
+    name = (dotted_name(value.func) or "").lower()
+    return any(word in _LOG_WORDS for word in name.split("."))
+
+
+# -- the value a local holds on the exception's path ----------------------------------
+_UNKNOWN = object()
+
+
+def _local_values(path: Path) -> LocalValue:
+    """The value a local holds at ``path`` (before its statement), if it can be told."""
+
+    def local_value(name: str) -> cst.BaseExpression | None:
+        found = _value_before(name, path)
+        return found if isinstance(found, cst.BaseExpression) else None
+
+    return local_value
+
+
+def _value_before(name: str, path: Path) -> object:
+    for depth in range(len(path) - 1, -1, -1):
+        frame = path[depth]
+        for unit in reversed(frame.units[: frame.index]):
+            effect = _effect_on(unit, name)
+            if effect is not None:
+                return effect
+        if frame.kind == "loop" and _touches(frame.owner, name):
+            return _UNKNOWN  # a value carried over from an earlier iteration
+        # Crossing from a clause to its `try`: the body failed somewhere, after filling the local?
+        if frame.kind == "handler" and not _try_body_keeps(units_of(frame.owner.body), name):
+            return _UNKNOWN
+    return _UNKNOWN  # a parameter, a global, or bound where it cannot be told
+
+
+def _effect_on(unit: cst.CSTNode, name: str) -> object:
+    """The value ``unit`` binds to ``name``, ``_UNKNOWN`` if it changes it otherwise, None if neither."""
+    if isinstance(unit, cst.Assign) and not _mutates(unit, name):
+        targets = [target.target for target in unit.targets]
+        if any(isinstance(target, cst.Name) and target.value == name for target in targets):
+            return unit.value
+    if isinstance(unit, cst.AnnAssign) and isinstance(unit.target, cst.Name) and unit.target.value == name:
+        return unit.value if unit.value is not None else None
+    return _UNKNOWN if _touches(unit, name) else None
+
+
+def _try_body_keeps(units: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether a local keeps its pre-``try`` value when the body fails.
+
+    The body may assign it once, last (``results = search(q)``, also inside a
+    ``with``), followed only by logging or a jump: the call failed, so the
+    assignment never happened. Anything else may have filled it before the failure.
+    """
+    touching = [index for index, unit in enumerate(units) if _touches(unit, name)]
+    if not touching:
+        return True
+    if len(touching) > 1:
+        return False
+    unit, rest = units[touching[0]], units[touching[0] + 1 :]
+    if not all(_changes_nothing(u) or isinstance(u, (cst.Return, cst.Break, cst.Continue)) for u in rest):
+        return False
+    if isinstance(unit, cst.With):
+        return _try_body_keeps(units_of(unit.body), name)
+    return isinstance(unit, (cst.Assign, cst.AnnAssign)) and not _mutates(unit, name)
+
+
+def _touches(root: cst.CSTNode, name: str) -> bool:
+    """``root`` binds ``name`` or changes what it holds."""
+    for node in own_nodes(root):
+        if _mutates(node, name):
+            return True
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(_binds(target, name) for target in targets):
+                return True
+        if isinstance(node, cst.AsName) and _binds(node.name, name):
+            return True
+        if isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names):
+            return True
+        if isinstance(node, cst.Del) and _binds(node.target, name):
+            return True
+    return False
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(element.value, name) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds(target.value, name)
+    return False
+
+
+def _mutates(node: cst.CSTNode, name: str) -> bool:
+    """``name.append(...)``, ``name[k] = v``, ``name.x = v``, ``name += ...``."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        receiver = node.func.value
+        return isinstance(receiver, cst.Name) and receiver.value == name and node.func.attr.value in MUTATORS
+    if isinstance(node, cst.AugAssign):
+        return _root_name(node.target) == name
+    if isinstance(node, cst.Assign):
+        return any(
+            isinstance(target.target, (cst.Subscript, cst.Attribute)) and _root_name(target.target) == name
+            for target in node.targets
+        )
+    return False
+
+
+def _root_name(expression: cst.BaseExpression) -> str | None:
+    while isinstance(expression, (cst.Subscript, cst.Attribute)):
+        expression = expression.value
+    return expression.value if isinstance(expression, cst.Name) else None

@@ -1,0 +1,743 @@
+"""What a caught exception taints, and where that text reaches the client.
+
+Sources (CodeQL's ``py/stack-trace-exposure`` list): the name an ``except ... as
+e`` clause binds, ``e.__traceback__``, ``traceback.format_exc()`` and friends,
+``sys.exc_info()``. The exception object becomes text through ``str``/``repr``/
+``format``, f-strings (``{e}``, ``{e!r}``), ``%`` and ``.format``, and its
+message-like attributes (``e.args``, ``e.message``, ``getattr(e, "msg")``); that
+expression is the *origin* a finding points at.
+
+Taint then flows, within one function and in statement order (branches merge,
+loops run twice), through locals, string building, string methods,
+containers (also filled by ``append``/``d[k] = v``), constructors and the
+returns of the module's own functions: each function gets a summary saying
+which parameters reach its return value or a sink inside it, so
+``return format_error(e)`` and ``_raise_for(e)`` are followed.
+
+Not followed, for precision: the project's own exception classes (defined in
+the module or imported relatively: their text is written for the client, and
+wrapping a cause into one is reported where it happens), other attributes of
+the exception (``e.code``,
+``type(e).__name__``), calls of functions that are neither the module's own,
+nor builtins, serialisers or classes (``classify(e)``), the registry's helpers
+(they never serialise the cause) and configured sanitisers.
+
+Sinks are what the client receives: the returned value, a raised exception
+(its constructor arguments), ``ctx.error/warning/info/debug/log(...)`` and
+``send_log_message`` (log notifications), the MCP result types
+(``TextContent(...)``, ``CallToolResult(...)``, ``ErrorData(...)``) and, on a
+stdio server, ``print`` to stdout. Logging, ``warnings.warn`` and files are not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcplint.analysis.empty_values import MUTATORS, own_nodes, units_of
+from mcplint.analysis.handlers import SERVER_CLASSES
+from mcplint.analysis.imports import ImportTable, dotted_name
+from mcplint.analysis.scopes import enclosing_function_keys
+from mcplint.engine.walk import children
+
+_TRACEBACK_NAMES = ("format_exc", "format_exception", "format_exception_only", "format_tb", "format_stack")
+TRACEBACK_FUNCTIONS = frozenset(
+    [f"traceback.{name}" for name in (*_TRACEBACK_NAMES, "format_list", "extract_tb", "extract_stack")]
+    + ["sys.exc_info", "sys.exception"]
+)
+STRINGIFIERS = frozenset({"str", "repr", "ascii", "format", "getattr"})
+CONTAINER_BUILTINS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "reversed"})
+SERIALISERS = frozenset(
+    {"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps", "yaml.dump", "yaml.safe_dump", "flask.jsonify"}
+    | {"pprint.pformat", "textwrap.shorten", "textwrap.fill", "textwrap.indent", "html.escape"}
+)
+# Methods whose result carries their arguments' text: `"; ".join(parts)`, `"{}".format(e)`.
+TEXT_FROM_ARGUMENTS = frozenset({"join", "format", "format_map"})
+# Attributes of an exception that hold its message or its traceback.
+MESSAGE_ATTRIBUTES = frozenset({"args", "message", "msg", "detail", "details", "__str__", "__repr__", "__traceback__"})
+CONTEXT_NAMES = frozenset({"ctx", "context"})
+CONTEXT_METHODS = frozenset({"debug", "info", "warning", "error", "log", "report_progress"})
+MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
+MCP_RESULT_TYPES = frozenset({"TextContent", "CallToolResult", "ErrorData", "TextResourceContents", "ToolResult"})
+CATCH_ALL = frozenset({"Exception", "BaseException"})
+# A generated registry helper is called with its symbol first: `notes_error("NOTE_NOT_FOUND", ...)`.
+_HELPER_NAME = re.compile(r"[a-z][a-z0-9_]*_error")
+_SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+# -- except clauses -------------------------------------------------------------------
+def caught_names(handler: cst.ExceptHandler, imports: ImportTable) -> tuple[str, ...]:
+    """The classes a clause catches, qualified where imported; () for a bare ``except:``."""
+    if handler.type is None:
+        return ()
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = (imports.qualified_name(t) or dotted_name(t) or "?" for t in types)
+    return tuple(name.removeprefix("builtins.") for name in names)
+
+
+def catches_everything(handler: cst.ExceptHandler, imports: ImportTable) -> bool:
+    names = caught_names(handler, imports)
+    return not names or any(name in CATCH_ALL for name in names)
+
+
+def reraises(handler: cst.ExceptHandler) -> bool:
+    """The clause raises on some path (a bare ``raise``, ``raise e``, or a new error)."""
+    return any(isinstance(node, cst.Raise) for node in own_nodes(handler.body))
+
+
+def bound_name(handler: cst.ExceptHandler) -> str | None:
+    if handler.name is not None and isinstance(handler.name.name, cst.Name):
+        return handler.name.name.value
+    return None
+
+
+# -- taint ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Origin:
+    """Where exception text is made: the expression a finding points at."""
+
+    node: cst.CSTNode
+    kind: str  # "exception" (its message) or "traceback"
+    raw: bool = False  # the exception object itself, not yet turned into text
+    parameter: str | None = None  # in a summary: the parameter the taint came in through
+
+
+@dataclass(frozen=True)
+class _Marker:
+    """What a name holds before any use: the caught exception, or a parameter's value."""
+
+    parameter: str | None = None
+
+
+_CAUGHT = _Marker()
+_CLEAN: frozenset = frozenset()  # taints are frozensets of Origin (and _Marker, for names)
+
+
+@dataclass(frozen=True)
+class Sink:
+    node: cst.CSTNode
+    description: str  # "the returned value", "the message of `raise ToolError(...)`", ...
+    through_return: bool  # reaches the client only if the function's value reaches a handler's return
+
+
+@dataclass(frozen=True)
+class Leak:
+    function: str
+    origin: Origin
+    sink: Sink
+
+
+@dataclass
+class Summary:
+    """What a function does with its parameters' text."""
+
+    returned: set[str] = field(default_factory=set)
+    sinks: dict[str, Sink] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FunctionSource:
+    key: str
+    node: cst.FunctionDef
+    class_key: str | None
+
+
+class ExceptionFlow:
+    """The taint analysis of one module's functions, run once the walk has seen them all.
+
+    Callees are found by key (``name``, ``f.<locals>.g``, ``Class.method``), so
+    functions of other modules could be added the same way.
+    """
+
+    def __init__(
+        self,
+        imports: ImportTable,
+        *,
+        sanitizers: Iterable[str] = (),
+        helpers_module: str | None = None,
+        helper_names: Iterable[str] = (),
+        stdio: bool = False,
+        project_classes: Iterable[str] = (),
+        project_imports: Iterable[str] = (),
+    ) -> None:
+        self.imports = imports
+        self.project_classes = frozenset(project_classes)
+        self.project_imports = frozenset(project_imports)
+        self.sanitizers = frozenset(sanitizers)
+        self.helpers_module = helpers_module
+        self.helper_names = frozenset(helper_names)
+        self.stdio = stdio
+        self.functions: dict[str, list[FunctionSource]] = {}
+        self._summaries: dict[str, Summary] = {}
+        self._leaks: dict[str, list[Leak]] = {}
+        self._running: set[str] = set()
+
+    def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
+        self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
+
+    def leaks(self) -> list[Leak]:
+        """Every origin that reaches a sink, once, with its most telling sink."""
+        found: list[Leak] = []
+        for key in self.functions:
+            self._analyse(key)
+            by_origin: dict[cst.CSTNode, list[Leak]] = {}
+            for leak in self._leaks[key]:
+                by_origin.setdefault(leak.origin.node, []).append(leak)
+            for leaks in by_origin.values():
+                # A sink that reaches the client wherever the function is called beats a return.
+                found.append(next((leak for leak in leaks if not leak.sink.through_return), leaks[0]))
+        return found
+
+    def summary(self, key: str) -> Summary:
+        self._analyse(key)
+        return self._summaries.get(key, Summary())
+
+    def _analyse(self, key: str) -> None:
+        if key in self._leaks or key in self._running:
+            return  # done, or recursion: the callee in progress counts as clean
+        self._running.add(key)
+        summary, leaks = Summary(), []
+        for source in self.functions[key]:
+            run = _FunctionRun(self, source)
+            run.run()
+            summary.returned |= run.summary.returned
+            for parameter, sink in run.summary.sinks.items():
+                summary.sinks.setdefault(parameter, sink)
+            leaks.extend(run.leaks)
+        self._running.discard(key)
+        self._summaries[key] = summary
+        self._leaks[key] = leaks
+
+    # -- what a call is ------------------------------------------------------------
+    def resolve(self, func: cst.BaseExpression, caller: FunctionSource) -> FunctionSource | None:
+        dotted = dotted_name(func)
+        if dotted is None:
+            return None
+        parts = dotted.split(".")
+        candidates: list[str] = []
+        if len(parts) == 1 and not self.imports.is_imported(dotted):
+            candidates = [f"{scope}.<locals>.{dotted}" for scope in enclosing_function_keys(caller.key)] + [dotted]
+        elif len(parts) == 2 and parts[0] in ("self", "cls") and caller.class_key:
+            candidates = [f"{caller.class_key}.{parts[1]}"]
+        elif len(parts) == 2:
+            candidates = [dotted]
+        for candidate in candidates:
+            if candidate in self.functions:
+                return self.functions[candidate][-1]
+        return None
+
+    def is_project_exception(self, handler: cst.ExceptHandler) -> bool:
+        """Every caught class is the project's own: defined in the module, or imported relatively.
+
+        Their text is written for the client; where one wraps a cause
+        (`raise NotesError(f"... {e}")`), that wrapping is the finding.
+        """
+        if handler.type is None:
+            return False
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        written = [dotted_name(t.value if isinstance(t, cst.Element) else t) or "" for t in types]
+        return all(name in self.project_classes or name.split(".")[0] in self.project_imports for name in written)
+
+    def is_sanitiser(self, call: cst.Call) -> bool:
+        """A configured sanitiser, or a registry helper (it never serialises the cause)."""
+        dotted = dotted_name(call.func) or ""
+        qualified = self.imports.qualified_name(call.func) or ""
+        tail = dotted.rpartition(".")[2]
+        if self.sanitizers & {dotted, qualified, tail}:
+            return True
+        return tail in self.helper_names or self._from_helpers_module(qualified) or _called_like_a_helper(call, tail)
+
+    def _from_helpers_module(self, qualified: str) -> bool:
+        """Imported from the registry's generated module (relatively: its last parts)."""
+        module = qualified.rpartition(".")[0]
+        if not self.helpers_module or not module:
+            return False
+        return module == self.helpers_module or f".{self.helpers_module}".endswith("." + module.lstrip("."))
+
+
+def _called_like_a_helper(call: cst.Call, name: str) -> bool:
+    """`<domain>_error("SYMBOL", ...)`: the shape of a generated helper call, registry or not."""
+    first = call.args[0].value if call.args else None
+    return (
+        _HELPER_NAME.fullmatch(name) is not None
+        and isinstance(first, cst.SimpleString)
+        and isinstance(first.evaluated_value, str)
+        and _SYMBOL.fullmatch(first.evaluated_value) is not None
+    )
+
+
+class _FunctionRun:
+    """One pass over one function's statements, in order, with an environment of tainted locals."""
+
+    def __init__(self, flow: ExceptionFlow, source: FunctionSource) -> None:
+        self.flow = flow
+        self.source = source
+        self.imports = flow.imports
+        self.leaks: list[Leak] = []
+        self.summary = Summary()
+        self.parameters = _parameters(source.node)
+        self.context_names = CONTEXT_NAMES | self._typed_context_parameters()
+
+    def run(self) -> None:
+        environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
+        self._block(units_of(self.source.node.body), environment)
+
+    def _typed_context_parameters(self) -> set[str]:
+        found = set()
+        for name, annotation in self.parameters.annotations.items():
+            for named in _annotation_types(annotation):
+                qualified = self.imports.qualified_name(named) or ""
+                if qualified.rpartition(".")[2] == "Context" and qualified.split(".")[0] in MCP_PACKAGES:
+                    found.add(name)
+        return found
+
+    # -- statements --------------------------------------------------------------------
+    def _block(self, units: Sequence[cst.CSTNode], environment: dict) -> None:
+        for unit in units:
+            self._statement(unit, environment)
+
+    def _statement(self, node: cst.CSTNode, environment: dict) -> None:
+        if isinstance(node, cst.Assign):
+            taint = self._taint(node.value, environment)
+            for target in node.targets:
+                self._bind(target.target, taint, environment)
+        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            self._bind(node.target, self._taint(node.value, environment), environment)
+        elif isinstance(node, cst.AugAssign):
+            self._bind(node.target, self._taint(node.value, environment), environment, weak=True)
+        elif isinstance(node, cst.Expr):
+            self._taint(node.value, environment)
+        elif isinstance(node, cst.Return) and node.value is not None:
+            self._sink(self._taint(node.value, environment), Sink(node, "the returned value", True))
+        elif isinstance(node, cst.Raise):
+            self._raise(node, environment)
+        elif isinstance(node, cst.Del):
+            for name in _target_names(node.target):
+                environment.pop(name, None)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            environment.pop(node.name.value, None)  # analysed on its own
+        else:
+            self._compound(node, environment)
+
+    def _compound(self, node: cst.CSTNode, environment: dict) -> None:
+        if isinstance(node, cst.If):
+            self._taint(node.test, environment)
+            otherwise = dict(environment)
+            self._block(units_of(node.body), environment)
+            if isinstance(node.orelse, cst.If):
+                self._statement(node.orelse, otherwise)
+            elif node.orelse is not None:
+                self._block(units_of(node.orelse.body), otherwise)
+            _merge_into(environment, otherwise)
+        elif isinstance(node, (cst.For, cst.While)):
+            self._loop(node, environment)
+        elif isinstance(node, (cst.Try, cst.TryStar)):
+            self._try(node, environment)
+        elif isinstance(node, cst.With):
+            for item in node.items:
+                taint = self._taint(item.item, environment)
+                if item.asname is not None:
+                    self._bind(item.asname.name, taint, environment)
+            self._block(units_of(node.body), environment)
+        elif isinstance(node, cst.Match):
+            self._taint(node.subject, environment)
+            before = dict(environment)
+            for case in node.cases:
+                branch = dict(before)
+                self._block(units_of(case.body), branch)
+                _merge_into(environment, branch)
+
+    def _loop(self, node: cst.For | cst.While, environment: dict) -> None:
+        # Twice, so that what one iteration taints reaches the next one's uses.
+        iterated = self._taint(node.iter, environment) if isinstance(node, cst.For) else _CLEAN
+        for _ in range(2):
+            body = dict(environment)
+            if isinstance(node, cst.For):
+                self._bind(node.target, iterated, body)
+            else:
+                self._taint(node.test, body)
+            self._block(units_of(node.body), body)
+            _merge_into(environment, body)
+        if node.orelse is not None:
+            self._block(units_of(node.orelse.body), environment)
+
+    def _try(self, node: cst.Try | cst.TryStar, environment: dict) -> None:
+        before = dict(environment)
+        self._block(units_of(node.body), environment)
+        # The exception may come from any statement of the body: both states are possible.
+        on_error = dict(before)
+        _merge_into(on_error, environment)
+        outcomes = []
+        for handler in node.handlers:
+            clause = dict(on_error)
+            name = bound_name(handler)
+            if name is not None:
+                clause[name] = _CLEAN if self.flow.is_project_exception(handler) else frozenset({_CAUGHT})
+            self._block(units_of(handler.body), clause)
+            if name is not None:
+                clause.pop(name, None)  # Python unbinds it when the clause ends
+            outcomes.append(clause)
+        if node.orelse is not None:
+            self._block(units_of(node.orelse.body), environment)
+        for clause in outcomes:
+            _merge_into(environment, clause)
+        if node.finalbody is not None:
+            self._block(units_of(node.finalbody.body), environment)
+
+    def _raise(self, node: cst.Raise, environment: dict) -> None:
+        if node.exc is None:
+            return
+        taint = self._taint(node.exc, environment)
+        if isinstance(node.exc, cst.Name) and all(origin.raw for origin in taint):
+            return  # `raise e`: the same exception goes on, nothing new is said
+        raised = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        name = dotted_name(raised)
+        shown = f"`raise {name}(...)`" if isinstance(node.exc, cst.Call) and name else "the raised exception"
+        self._sink(taint, Sink(node, f"the message of {shown}", False))
+
+    def _bind(self, target: cst.BaseExpression, taint: frozenset, environment: dict, weak: bool = False) -> None:
+        if isinstance(target, cst.Name):
+            previous = environment.get(target.value, _CLEAN) if weak else _CLEAN
+            environment[target.value] = previous | taint
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind(element.value, taint, environment, weak)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, taint, environment, weak)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+            # `result["error"] = msg`: the local container now carries the text (not `self`).
+            root = _root_name(target)
+            if root is not None and root not in ("self", "cls") and taint:
+                environment[root] = environment.get(root, _CLEAN) | taint
+
+    def _sink(self, taint: Iterable, sink: Sink) -> None:
+        for origin in taint:
+            if not isinstance(origin, Origin):
+                continue
+            if origin.parameter is None:
+                self.leaks.append(Leak(self.source.key, origin, sink))
+            elif sink.through_return:
+                self.summary.returned.add(origin.parameter)
+            else:
+                self.summary.sinks.setdefault(origin.parameter, sink)
+
+    # -- expressions -------------------------------------------------------------------
+    def _taint(self, node: cst.CSTNode | None, environment: dict) -> frozenset:
+        if node is None:
+            return _CLEAN
+        if isinstance(node, cst.Name):
+            return frozenset(_materialise(item, node) for item in environment.get(node.value, _CLEAN))
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node, environment)
+        if isinstance(node, cst.Call):
+            return self._call(node, environment)
+        if isinstance(node, cst.Await):
+            return self._taint(node.expression, environment)
+        if isinstance(node, cst.FormattedString):
+            return self._formatted(node, environment)
+        if isinstance(node, cst.BinaryOperation):  # `"%s" % e`, `"failed: " + str(e)`
+            taint = self._taint(node.left, environment) | self._taint(node.right, environment)
+            return _as_text(taint, node)
+        if isinstance(node, cst.Lambda):
+            return _CLEAN
+        if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
+            self._parts(node, environment)  # calls inside still run (and may be sinks)
+            return _CLEAN  # a truth value or a number
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self._comprehension(node, environment)
+        if isinstance(node, cst.NamedExpr):
+            taint = self._taint(node.value, environment)
+            self._bind(node.target, taint, environment)
+            return taint
+        if isinstance(node, cst.Subscript):
+            for element in node.slice:
+                self._taint(element.slice, environment)
+            return self._taint(node.value, environment)
+        if isinstance(node, cst.IfExp):
+            self._taint(node.test, environment)
+            return self._taint(node.body, environment) | self._taint(node.orelse, environment)
+        # Strings, containers, boolean operations, slices, starred values: the union of the parts.
+        return self._parts(node, environment)
+
+    def _parts(self, node: cst.CSTNode, environment: dict) -> frozenset:
+        taint = _CLEAN
+        for child in children(node):
+            taint |= self._taint(child, environment)
+        return taint
+
+    def _attribute(self, node: cst.Attribute, environment: dict) -> frozenset:
+        base = self._taint(node.value, environment)
+        exception = frozenset(origin for origin in base if origin.raw)
+        text = base - exception
+        if exception and node.attr.value in MESSAGE_ATTRIBUTES:
+            kind = "traceback" if node.attr.value == "__traceback__" else None
+            text |= _as_text(exception, node, kind)
+        return text  # `e.code`, `e.__class__`: not the message
+
+    def _formatted(self, node: cst.FormattedString, environment: dict) -> frozenset:
+        taint = _CLEAN
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                taint |= _as_text(self._taint(part.expression, environment), part)
+        return taint
+
+    def _comprehension(self, node: cst.CSTNode, environment: dict) -> frozenset:
+        inner = dict(environment)
+        clause = node.for_in
+        while clause is not None:
+            self._bind(clause.target, self._taint(clause.iter, inner), inner)
+            clause = clause.inner_for_in
+        if isinstance(node, cst.DictComp):
+            return self._taint(node.key, inner) | self._taint(node.value, inner)
+        return self._taint(node.elt, inner)
+
+    def _call(self, call: cst.Call, environment: dict) -> frozenset:
+        func = call.func
+        qualified = self.imports.qualified_name(func)
+        name = qualified or dotted_name(func) or ""
+        if qualified in TRACEBACK_FUNCTIONS:
+            return frozenset({Origin(call, "traceback")})
+        receiver = self._taint(func, environment) if not isinstance(func, (cst.Name, cst.Attribute)) else _CLEAN
+        arguments = [(arg, self._taint(arg.value, environment)) for arg in call.args]
+        everything = _union(taint for _, taint in arguments)
+        if self.flow.is_sanitiser(call):
+            return _CLEAN
+        self._call_sinks(call, name, qualified, everything)
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in MUTATORS:
+            self._bind(func.value, everything, environment, weak=True)
+        if qualified is None and name in STRINGIFIERS:
+            return self._stringified(call, name, arguments)
+        if (qualified is None and name in CONTAINER_BUILTINS) or name in SERIALISERS:
+            return _as_text(everything, call)
+        callee = self.flow.resolve(func, self.source)
+        if callee is not None:
+            return self._through_function(call, callee, arguments)
+        if isinstance(func, cst.Attribute):
+            return receiver | self._method(call, func, environment, everything)
+        if name.rpartition(".")[2][:1].isupper():  # a class: its instance carries its arguments
+            return everything
+        return receiver
+
+    def _stringified(self, call: cst.Call, name: str, arguments: list) -> frozenset:
+        if name == "getattr" and len(arguments) >= 2:
+            attribute = arguments[1][0].value
+            wanted = attribute.evaluated_value if isinstance(attribute, cst.SimpleString) else None
+            default = arguments[2][1] if len(arguments) > 2 else _CLEAN
+            if isinstance(wanted, str) and wanted not in MESSAGE_ATTRIBUTES:
+                return default  # getattr(e, "status_code", None)
+            return _as_text(arguments[0][1], call) | default
+        return _as_text(_union(taint for _, taint in arguments), call)
+
+    def _method(self, call: cst.Call, func: cst.Attribute, environment: dict, arguments: frozenset) -> frozenset:
+        owner = self._taint(func.value, environment)
+        # A parameter may hold text already: its methods (`text.replace(...)`) keep the taint.
+        exception = frozenset(origin for origin in owner if origin.raw and origin.parameter is None)
+        text = owner - exception
+        if exception and func.attr.value in MESSAGE_ATTRIBUTES:  # e.__str__(), grpc's e.details()
+            text |= _as_text(exception, call)
+        if func.attr.value in TEXT_FROM_ARGUMENTS:
+            text |= _as_text(arguments, call)
+        return text
+
+    def _through_function(self, call: cst.Call, callee: FunctionSource, arguments: list) -> frozenset:
+        summary = self.flow.summary(callee.key)
+        result = _CLEAN
+        for parameter, taint in _parameter_arguments(call, callee.node, arguments):
+            if not taint:
+                continue
+            origins = _as_text(taint, call)  # `format_error(e)` is what made the text
+            if parameter is None or parameter in summary.returned:
+                result |= origins
+            inner = summary.sinks.get(parameter or "")
+            if inner is not None:
+                self._sink(origins, Sink(call, f"{inner.description} in `{callee.key}`", False))
+        return result
+
+    def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: frozenset) -> None:
+        if not taint:
+            return
+        func = call.func
+        sink = None
+        if isinstance(func, cst.Attribute):
+            receiver = dotted_name(func.value)
+            method = func.attr.value
+            if method == "send_log_message" or (method in CONTEXT_METHODS and receiver in self.context_names):
+                sink = f"`{receiver or '...'}.{method}(...)`, a log notification the client receives"
+        if qualified is None and name == "print" and self.flow.stdio and _prints_to_stdout(call):
+            sink = "`print(...)`, which writes into the stdio transport"
+        if qualified and qualified.split(".")[0] in MCP_PACKAGES and qualified.rpartition(".")[2] in MCP_RESULT_TYPES:
+            sink = f"`{qualified.rpartition('.')[2]}(...)`"
+        if sink is not None:
+            self._sink(taint, Sink(call, sink, False))
+
+
+# -- helpers ------------------------------------------------------------------------------
+def _materialise(item: Origin | _Marker, use: cst.Name) -> Origin:
+    """A name's marker becomes an origin at the place it is used."""
+    if isinstance(item, _Marker):
+        return Origin(use, "exception", raw=True, parameter=item.parameter)
+    return item
+
+
+def _as_text(taint: frozenset, node: cst.CSTNode, kind: str | None = None) -> frozenset:
+    """The exception object turned into text at ``node``: the origin moves there."""
+    return frozenset(
+        Origin(node, kind or origin.kind, raw=False, parameter=origin.parameter) if origin.raw else origin
+        for origin in taint
+    )
+
+
+def _union(taints: Iterable[frozenset]) -> frozenset:
+    result = _CLEAN
+    for taint in taints:
+        result |= taint
+    return result
+
+
+def _merge_into(environment: dict, other: Mapping) -> None:
+    for name, taint in other.items():
+        environment[name] = environment.get(name, _CLEAN) | taint
+
+
+def _root_name(expression: cst.BaseExpression) -> str | None:
+    while isinstance(expression, (cst.Subscript, cst.Attribute)):
+        expression = expression.value
+    return expression.value if isinstance(expression, cst.Name) else None
+
+
+def _target_names(target: cst.BaseExpression) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _target_names(element.value)
+
+
+def _prints_to_stdout(call: cst.Call) -> bool:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "file":
+            return dotted_name(arg.value) == "sys.stdout"
+    return True
+
+
+@dataclass(frozen=True)
+class _Parameters:
+    positional: tuple[str, ...]
+    keyword_only: tuple[str, ...]
+    star: str | None
+    double_star: str | None
+    annotations: dict[str, cst.BaseExpression]
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        extra = tuple(name for name in (self.star, self.double_star) if name)
+        return (*self.positional, *self.keyword_only, *extra)
+
+
+def _parameters(function: cst.FunctionDef) -> _Parameters:
+    params = function.params
+    positional = (*params.posonly_params, *params.params)
+    annotations = {
+        param.name.value: param.annotation.annotation
+        for param in (*positional, *params.kwonly_params)
+        if param.annotation is not None
+    }
+    star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+    double_star = params.star_kwarg.name.value if params.star_kwarg is not None else None
+    return _Parameters(
+        tuple(param.name.value for param in positional),
+        tuple(param.name.value for param in params.kwonly_params),
+        star,
+        double_star,
+        annotations,
+    )
+
+
+def _parameter_arguments(
+    call: cst.Call, function: cst.FunctionDef, arguments: list
+) -> Iterator[tuple[str | None, frozenset]]:
+    """(parameter, taint) per argument; None when the parameter cannot be told."""
+    parameters = _parameters(function)
+    positional = list(parameters.positional)
+    if positional[:1] in (["self"], ["cls"]) and isinstance(call.func, cst.Attribute):
+        positional = positional[1:]  # bound by the attribute access
+    index = 0
+    for arg, taint in arguments:
+        if arg.star:
+            yield None, taint
+        elif arg.keyword is not None:
+            name = arg.keyword.value
+            known = name in positional or name in parameters.keyword_only
+            yield (name if known else parameters.double_star), taint
+        elif index < len(positional):
+            yield positional[index], taint
+            index += 1
+        else:
+            yield parameters.star, taint
+
+
+def _annotation_types(annotation: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The types an annotation names: `X`, `X | None`, `Optional[X]`, `X[A, B]`."""
+    if isinstance(annotation, cst.BinaryOperation):
+        yield from _annotation_types(annotation.left)
+        yield from _annotation_types(annotation.right)
+    elif isinstance(annotation, cst.Subscript):
+        yield annotation.value
+        for element in annotation.slice:
+            if isinstance(element.slice, cst.Index):
+                yield from _annotation_types(element.slice.value)
+    else:
+        yield annotation
+
+
+# -- stdio servers ------------------------------------------------------------------------
+class StdioDetector:
+    """Whether the module runs its server over stdio (where stdout *is* the transport).
+
+    Fed during the walk: ``mcp.server.stdio.stdio_server()``, ``X.run_stdio_async()``,
+    and ``X.run()`` / ``X.run("stdio")`` / ``X.run(transport="stdio")`` on a
+    module-level server object (stdio is the default transport).
+    """
+
+    def __init__(self, imports: ImportTable) -> None:
+        self.imports = imports
+        self._servers: set[str] = set()
+        self._runs: list[cst.Call] = []
+        self.found = False
+
+    def visit_Assign(self, node: cst.Assign, at_module_level: bool) -> None:
+        value = node.value
+        if (
+            at_module_level
+            and isinstance(value, cst.Call)
+            and self.imports.qualified_name(value.func) in SERVER_CLASSES
+        ):
+            self._servers.update(dotted_name(t.target) or "" for t in node.targets)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.imports.qualified_name(node.func) or ""
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+        if qualified.startswith("mcp.server.stdio.") or method == "run_stdio_async":
+            self.found = True
+        elif method == "run":
+            self._runs.append(node)
+
+    def is_stdio(self) -> bool:
+        return self.found or any(self._runs_stdio(call) for call in self._runs)
+
+    def _runs_stdio(self, call: cst.Call) -> bool:
+        assert isinstance(call.func, cst.Attribute)
+        if dotted_name(call.func.value) not in self._servers:
+            return False
+        transports = [
+            arg.value
+            for arg in call.args
+            if (arg.keyword is None and not arg.star) or (arg.keyword and arg.keyword.value == "transport")
+        ]
+        transport = transports[0] if transports else None
+        if transport is None:
+            return True
+        return isinstance(transport, cst.SimpleString) and transport.evaluated_value == "stdio"

@@ -1,0 +1,226 @@
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcplint.analysis.empty_values import (
+    ClauseReturn,
+    clause_returns,
+    is_generator,
+    never_returns,
+    own_nodes,
+    returns_values,
+)
+from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
+from mcplint.analysis.imports import dotted_name
+from mcplint.rules.base import Rule
+
+# A function whose contract is a yes/no answer: `False` on failure is its answer.
+PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
+_SHOWN_LENGTH = 40
+
+
+class SilentEmptyFallback(Rule):
+    """
+    ## What it does
+    Finds `except` clauses in handler scope that end in an empty-looking
+    success: `return` of `[]`, `{}`, `()`, `set()`, `None`, `""`, `0`, `False`,
+    a dict of empty values (`{"items": [], "total": 0}`), an empty model
+    (`Page(items=[])`), or a local still empty on that path (`results = []`
+    before the `try`); also `pass`, `continue` (in a retry loop) or logging
+    that falls through to such a `return` or off the end of the function.
+    Logging first does not excuse it. The value must flow into a handler's
+    return.
+
+    Silent when the clause raises on some path (`if status == 404: return
+    None` then `raise`), when a sibling clause re-raises what this narrower
+    one leaves, for control-flow exceptions (`StopIteration`), for
+    `KeyError`/`IndexError`/`AttributeError` around a lookup and
+    `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`, `can_*`,
+    `connect`, `-> bool`), for `None` in a function that returns nothing
+    else, and when a loop moves on to its next candidate.
+
+    ## Why is this bad?
+    The client receives a *successful*, empty result. An LLM concludes there
+    are no matching records, no files, no events, and acts on it; an automated
+    client caches the emptiness. The real cause (an expired token, a database
+    that is down, a typo in an argument) is lost, and nothing says whether a
+    retry would help. The MCP spec (2026-07-28) says a server "MUST NOT return
+    an empty `contents` array for a non-existent resource".
+
+    ## Example
+    ```python
+    import logging
+
+    import httpx
+    from mcp.server.fastmcp import FastMCP
+
+    logger = logging.getLogger(__name__)
+    mcp = FastMCP("tickets")
+
+    @mcp.tool()
+    async def search_tickets(query: str) -> list[dict]:
+        try:
+            async with httpx.AsyncClient() as client:
+                response = await client.get("https://tickets.example/api", params={"q": query})
+                response.raise_for_status()
+                return response.json()["tickets"]
+        except httpx.HTTPError as e:
+            logger.error("ticket search failed: %s", e)
+            return []
+    ```
+
+    ## Use instead
+    ```python
+    import logging
+
+    import httpx
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    logger = logging.getLogger(__name__)
+    mcp = FastMCP("tickets")
+
+    @mcp.tool()
+    async def search_tickets(query: str) -> list[dict]:
+        try:
+            async with httpx.AsyncClient() as client:
+                response = await client.get("https://tickets.example/api", params={"q": query})
+                response.raise_for_status()
+                return response.json()["tickets"]
+        except httpx.HTTPError as e:
+            logger.error("ticket search failed: %s", e)
+            raise ToolError("The ticket service is unavailable; try again later") from e
+    ```
+    With an error registry, raise (or return the tool result of) the generated
+    helper: `raise tickets_error("TICKETS_UNAVAILABLE")`.
+
+    ## Fix safety
+    No fix: whether the empty value is a legitimate answer, and which error
+    replaces it, is for the author to decide.
+
+    ## Options
+    - `control-flow-exceptions` (list of class names, default
+      `["StopIteration", "StopAsyncIteration", "GeneratorExit"]`): exceptions
+      that are control flow, never reported.
+    - `lookup-exceptions` (default `["KeyError", "IndexError", "AttributeError",
+      "LookupError"]`): not reported around a lookup (a subscript, an attribute,
+      `getattr`, `next`).
+    - `loop-exceptions` (default `["JSONDecodeError"]`): not reported inside a
+      loop (a retry or a scan that skips a bad item).
+
+    Names match by their last part (`json.JSONDecodeError` is `JSONDecodeError`).
+    """
+
+    code = "MCP005"
+    name = "silent-empty-fallback"
+    options = {
+        "control-flow-exceptions": ["StopIteration", "StopAsyncIteration", "GeneratorExit"],
+        "lookup-exceptions": ["KeyError", "IndexError", "AttributeError", "LookupError"],
+        "loop-exceptions": ["JSONDecodeError"],
+    }
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._control_flow = _tails(self.settings["control-flow-exceptions"])
+        self._lookup = _tails(self.settings["lookup-exceptions"])
+        self._loop = _tails(self.settings["loop-exceptions"])
+        self._functions: list[tuple[str, cst.FunctionDef]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        # Judged after the walk, once every function of the module is known
+        # (a clause ending in `_raise_tool_error(e)` does not fall through).
+        self._functions.append((self.context.scopes.qualname_for(node.name.value), node))
+
+    def finish(self) -> None:
+        exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))
+        for key, node in self._functions:
+            if _is_probe(node) or is_generator(node):
+                continue
+            returns_something = returns_values(node)
+            for outcome in clause_returns(node, exits):
+                if not outcome.empty or self._expected(outcome):
+                    continue
+                if _returns_none(outcome) and not returns_something:
+                    continue  # a procedure: None is its only success
+                self.report(*_finding(outcome), function=key, through_return=True)
+
+    def _expected(self, outcome: ClauseReturn) -> bool:
+        """The clause is a deliberate, narrow fallback (or not a fallback at all)."""
+        handler, try_node = outcome.handler, outcome.try_node
+        if reraises(handler):
+            return True
+        imports = self.context.imports
+        if not catches_everything(handler, imports) and any(
+            reraises(other) for other in try_node.handlers if other is not handler
+        ):
+            return True  # `except NotFound: return None` beside `except Exception: raise ...`
+        caught = {name.rpartition(".")[2] for name in caught_names(handler, imports)}
+        if not caught:
+            return False
+        return (
+            caught <= self._control_flow
+            or (caught <= self._lookup and _looks_up(try_node))
+            or (caught <= self._loop and outcome.in_loop)
+        )
+
+
+def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
+    caught = _caught_text(outcome.handler)
+    advice = (
+        ": the client cannot tell the failure from an empty result; raise a registry error "
+        "(or return an isError result) instead"
+    )
+    if outcome.return_node is None:
+        message = f"`{caught}` swallows the error and the function ends, returning `None` as a success"
+    elif outcome.falls_through:
+        value = _shown(outcome.return_node.value)
+        message = f"`{caught}` swallows the error and falls through to `return {value}`, an empty-looking success"
+    else:
+        message = f"`{caught}` returns `{_shown(outcome.return_node.value)}`, an empty-looking success"
+    if outcome.falls_through:
+        # The clause is the cause; its `except` line is where to look (and to suppress).
+        node: cst.CSTNode = outcome.handler.type if outcome.handler.type is not None else outcome.handler
+    else:
+        node = outcome.return_node  # type: ignore[assignment]
+    return node, message + advice
+
+
+def _caught_text(handler: cst.ExceptHandler) -> str:
+    if handler.type is None:
+        return "except:"
+    return f"except {_shown(handler.type)}"
+
+
+def _shown(expression: cst.BaseExpression | None) -> str:
+    if expression is None:
+        return "None"
+    text = " ".join(cst.Module(body=[]).code_for_node(expression).split())
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 3] + "..."
+
+
+def _returns_none(outcome: ClauseReturn) -> bool:
+    value = outcome.return_node.value if outcome.return_node is not None else None
+    return value is None or (isinstance(value, cst.Name) and value.value == "None")
+
+
+def _is_probe(function: cst.FunctionDef) -> bool:
+    returns = function.returns.annotation if function.returns is not None else None
+    return bool(PROBE_NAME.fullmatch(function.name.value)) or (
+        returns is not None and dotted_name(returns) in ("bool", "builtins.bool")
+    )
+
+
+def _looks_up(try_node: cst.Try) -> bool:
+    """The try body subscripts, reads an attribute, or calls `getattr`/`next`."""
+    for node in own_nodes(try_node.body):
+        if isinstance(node, (cst.Subscript, cst.Attribute)):
+            return True
+        if isinstance(node, cst.Call) and dotted_name(node.func) in ("getattr", "next"):
+            return True
+    return False
+
+
+def _tails(names: list[str]) -> frozenset[str]:
+    return frozenset(name.rpartition(".")[2] for name in names)

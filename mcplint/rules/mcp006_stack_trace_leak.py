@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector
+from mcplint.rules.base import Rule
+
+
+class StackTraceLeak(Rule):
+    """
+    ## What it does
+    Finds exception text and tracebacks that reach the client from handler
+    scope. Sources: the caught exception (`str(e)`, `repr(e)`, `f"{e}"`,
+    `f"{e!r}"`, `"%s" % e`, `"{}".format(e)`, `e.args`, `e.message`,
+    `getattr(e, "msg")`), `e.__traceback__`, `traceback.format_exc()` and
+    friends, `sys.exc_info()`; followed through locals, string building,
+    containers and the module's own helpers (`return format_error(e)`).
+
+    Sinks: a returned value (or any part of it), a raised exception's message
+    (any class), `TextContent`/`CallToolResult`/`ErrorData`,
+    `ctx.error/warning/info/debug/log` and `send_log_message` (notifications
+    the client receives), and `print` on a stdio server. The finding points at
+    the expression that makes the text and names the sink. Logging,
+    `warnings.warn` and files are not sinks; `type(e).__name__`, other
+    attributes (`e.status_code`), unknown functions, registry helpers, the
+    project's own exception classes (defined in the module or imported
+    relatively) and `sanitizers` stop the flow.
+
+    ## Why is this bad?
+    Exception text is written for the developer: it carries file paths,
+    hostnames, SQL, connection strings, library internals and sometimes
+    secrets (CWE-209, CodeQL's `py/stack-trace-exposure`). An MCP client hands
+    it to an LLM, which may repeat it to the user or act on it, and the text
+    changes with every library upgrade, so no client can match on it.
+
+    `return {"error": str(e)}` is also MCP001 (an error returned as a
+    success); both findings on one line is intended.
+
+    ## Example
+    ```python
+    import sqlite3
+
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    mcp = FastMCP("notes")
+
+    @mcp.tool()
+    def count_notes(folder: str) -> int:
+        try:
+            with sqlite3.connect("/srv/notes.db") as conn:
+                return conn.execute("SELECT count(*) FROM notes WHERE folder = ?", (folder,)).fetchone()[0]
+        except sqlite3.Error as e:
+            raise ToolError(f"Database error: {e}") from e
+    ```
+
+    ## Use instead
+    ```python
+    import logging
+    import sqlite3
+
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    logger = logging.getLogger(__name__)
+    mcp = FastMCP("notes")
+
+    @mcp.tool()
+    def count_notes(folder: str) -> int:
+        try:
+            with sqlite3.connect("/srv/notes.db") as conn:
+                return conn.execute("SELECT count(*) FROM notes WHERE folder = ?", (folder,)).fetchone()[0]
+        except sqlite3.Error as e:
+            logger.exception("counting notes in %s failed", folder)
+            raise ToolError(f"The notes database is unavailable ({type(e).__name__})") from e
+    ```
+    With an error registry, raise the generated helper instead
+    (`raise notes_error("NOTES_DB_UNAVAILABLE")`): it never serialises the cause.
+
+    ## Fix safety
+    No fix: what the client should be told instead is for the author to decide.
+
+    ## Options
+    - `sanitizers` (list of function names, default `[]`): functions whose
+      result is safe to send, e.g. `["redact", "myapp.errors.public_message"]`;
+      a name matches the call as written, its imported qualified name, or its
+      last part.
+    """
+
+    code = "MCP006"
+    name = "stack-trace-leak"
+    options = {"sanitizers": []}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        registry = self.context.registry
+        self._flow = ExceptionFlow(
+            self.context.imports,
+            sanitizers=self.settings["sanitizers"],
+            helpers_module=registry.helpers_module if registry is not None else None,
+            helper_names=(
+                [domain.helper or f"{domain.name}_error" for domain in registry.domains] if registry is not None else []
+            ),
+        )
+        self._stdio = StdioDetector(self.context.imports)
+        self._project_imports: set[str] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        key = self.context.scopes.qualname_for(node.name.value)
+        info = self.context.facts.functions.get(key)
+        self._flow.add_function(key, node, info.class_key if info is not None else None)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        # `from .errors import NotesError`: a class of the project itself.
+        if node.relative and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                if isinstance(bound, cst.Name):
+                    self._project_imports.add(bound.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._stdio.visit_Assign(node, at_module_level=not self.context.scopes.frames)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._stdio.visit_Call(node)
+
+    def finish(self) -> None:
+        self._flow.stdio = self._stdio.is_stdio()
+        self._flow.project_classes = frozenset(self.context.facts.class_bases)
+        self._flow.project_imports = frozenset(self._project_imports)
+        for leak in self._flow.leaks():
+            self.report(
+                leak.origin.node,
+                _message(leak),
+                function=leak.function,
+                through_return=leak.sink.through_return,
+            )
+
+
+def _message(leak: Leak) -> str:
+    what = "Traceback details reach" if leak.origin.kind == "traceback" else "The caught exception's text reaches"
+    return (
+        f"{what} the client through {leak.sink.description}; "
+        "log it and send a fixed message (or a registry error) instead"
+    )
