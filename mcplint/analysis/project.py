@@ -23,6 +23,7 @@ EntryPoint = tuple[str, str, str]
 class ProjectContext:
     module: str | None = None  # this file's dotted module name; None when unknown (stdin)
     is_package: bool = False  # an __init__.py: its package is the module itself
+    root: str | None = None  # the import root (the directory above the top-level package)
     imported_servers: tuple[tuple[str, str, str], ...] = ()  # (qualified name, level, framework)
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's

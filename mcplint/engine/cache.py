@@ -2,9 +2,9 @@
 
 Layout: ``<cache dir>/<mcplint version>/<settings digest>.json``, one index per
 effective per-file configuration and registry content, mapping each
-file's absolute path to its size, mtime, content hash, the project context it
-was analysed with, and its results (findings, and the facts the run's
-cross-module join needs, so a warm run joins without reading a file). A file whose
+file's absolute path to its size, mtime, content hash and its analyses, one per
+project context a run needed (findings, and the facts the cross-module join
+needs), so a warm run replays every round of the join without reading a file. A file whose
 size and mtime are unchanged is a hit without being read; one whose stat changed
 but whose content hash did not (a ``touch``, a checkout) is a hit after hashing.
 
@@ -82,41 +82,51 @@ class ResultCache:
 
     # -- lookups -------------------------------------------------------------------
     def lookup(self, path: str, display: str, digest: str, project: ProjectContext) -> FileResult | None:
-        """The cached analysis of the file, if its content and project context are unchanged."""
+        """The cached analysis of the file with this project context, if the file is unchanged."""
         entry = self._index(digest).get(os.path.abspath(path))
-        if entry is None or entry.get("context") != context_key(project):
+        if entry is None:
             return None
+        analysis = entry["analyses"].get(context_key(project))
+        if analysis is None or not self._unchanged(path, entry, digest):
+            return None
+        return FileResult(
+            findings=[Finding.from_dict({**fields, "path": display}) for fields in analysis["findings"]],
+            warnings=[warning.replace("{path}", display) for warning in analysis["warnings"]],
+            module_servers={name: tuple(binding) for name, binding in analysis["module_servers"].items()},
+            imported_names=analysis["imported_names"],
+            outgoing_calls={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["calls"].items()},
+            outgoing_returns={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["returns"].items()},
+        )
+
+    def _unchanged(self, path: str, entry: dict, digest: str) -> bool:
         try:
             status = os.stat(path)
         except OSError:
-            return None
-        if (status.st_size, status.st_mtime_ns) != (entry["size"], entry["mtime_ns"]):
-            try:
-                with open(path, "rb") as handle:
-                    if content_hash(handle.read()) != entry["sha256"]:
-                        return None
-            except OSError:
-                return None
-            entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
-            self._dirty.add(digest)
-        return FileResult(
-            findings=[Finding.from_dict({**fields, "path": display}) for fields in entry["findings"]],
-            warnings=[warning.replace("{path}", display) for warning in entry["warnings"]],
-            module_servers={name: tuple(binding) for name, binding in entry["module_servers"].items()},
-            imported_names=entry["imported_names"],
-            outgoing_calls={target: [tuple(pair) for pair in pairs] for target, pairs in entry["calls"].items()},
-            outgoing_returns={target: [tuple(pair) for pair in pairs] for target, pairs in entry["returns"].items()},
-        )
+            return False
+        if (status.st_size, status.st_mtime_ns) == (entry["size"], entry["mtime_ns"]):
+            return True
+        try:
+            with open(path, "rb") as handle:
+                if content_hash(handle.read()) != entry["sha256"]:
+                    return False
+        except OSError:
+            return False
+        entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
+        self._dirty.add(digest)
+        return True
 
     def store(self, path: str, display: str, digest: str, project: ProjectContext, result: FileResult) -> None:
+        """Keep the analysis beside the file's others (one per project context the run
+        needed), so a warm run replays the cross-module rounds from the cache."""
         assert result.stat_key is not None
-        fields = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings]
-        self._index(digest)[os.path.abspath(path)] = {
-            "size": result.stat_key[0],
-            "mtime_ns": result.stat_key[1],
-            "sha256": result.content_hash,
-            "context": context_key(project),
-            "findings": fields,
+        index = self._index(digest)
+        key = os.path.abspath(path)
+        entry = index.get(key)
+        if entry is None or entry["sha256"] != result.content_hash:
+            entry = index[key] = {"sha256": result.content_hash, "analyses": {}}
+        entry["size"], entry["mtime_ns"] = result.stat_key
+        entry["analyses"][context_key(project)] = {
+            "findings": [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings],
             "warnings": [warning.replace(display, "{path}") for warning in result.warnings],
             "module_servers": result.module_servers,
             "imported_names": result.imported_names,

@@ -20,14 +20,14 @@ from mcplint.engine.lint import FileResult
 def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
     contexts = {}
     for path in paths:
-        _, module, is_package = module_of(Path(path))
-        contexts[path] = ProjectContext(module=module or None, is_package=is_package)
+        root, module, is_package = module_of(Path(path))
+        contexts[path] = ProjectContext(module=module or None, is_package=is_package, root=root)
     return contexts
 
 
 def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> dict[str, ProjectContext]:
     """The contexts the files should have been analysed with, given these results."""
-    roots = {path: module_of(Path(path))[0] for path in results}
+    roots = {path: contexts[path].root for path in results}
     files_by_module = {(roots[path], contexts[path].module): path for path in results if contexts[path].module}
     modules_by_root: dict[str, set[str]] = {}
     for root, module in files_by_module:
@@ -61,6 +61,7 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
         joined[path] = ProjectContext(
             module=context.module,
             is_package=context.is_package,
+            root=context.root,
             imported_servers=imported,
             entry_points=tuple(sorted(calls[path])),
             return_entry_points=tuple(sorted(returns[path])),
