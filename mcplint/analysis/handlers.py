@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.imports import ImportTable, dotted_name
-from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
 
 # Server classes by qualified name: (level, framework).
@@ -585,7 +585,7 @@ def resolve_handler_scope(
     *,
     handler_decorators: Sequence[str] = (),
     handler_functions: Sequence[str] = (),
-    project: ProjectContext = ProjectContext(),
+    project: ProjectContext = NO_PROJECT,
 ) -> HandlerScope:
     resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
     scope = HandlerScope()

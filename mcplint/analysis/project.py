@@ -61,3 +61,7 @@ def split_target(target: str, modules: set[str]) -> tuple[str, str] | None:
         if module in modules:
             return module, ".".join(parts[cut:])
     return None
+
+
+#: A file analysed on its own (standard input, tests): module-local scope only.
+NO_PROJECT = ProjectContext()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.lint import FileResult
 from mcplint.engine.positions import LineIndex
@@ -54,7 +54,7 @@ def fix_path(
     unsafe: bool,
     write: bool,
     skip_generated: bool = False,
-    project: ProjectContext = ProjectContext(),
+    project: ProjectContext = NO_PROJECT,
 ) -> FileResult:
     """Fix one file (``write=False``: only compute the diff); the result lists what remains."""
     from mcplint.engine.lint import lint_path
@@ -98,7 +98,7 @@ def fix_text(
     *,
     unsafe: bool,
     skip_generated: bool = False,
-    project: ProjectContext = ProjectContext(),
+    project: ProjectContext = NO_PROJECT,
 ) -> FixOutcome:
     from mcplint.engine.lint import lint_text
 

@@ -8,28 +8,26 @@ parsed by LibCST exactly once and walked exactly once.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
-from mcplint.analysis.project import ProjectContext
-from mcplint.catalogue import all_codes
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.positions import node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated
-from mcplint.engine.suppressions import parse_suppressions
+from mcplint.engine.suppress import apply_suppressions
+from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
 from mcplint.engine.walk import Walker
 from mcplint.finding import Finding
-from mcplint.fingerprint import node_shape, shape_digest, snippet_digest
-from mcplint.rules import ALL_RULES, RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
-from mcplint.rules.mcp009_unused_suppression import unused_suppressions
+from mcplint.fingerprint import node_shape, shape_digest
+from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, Rule, RuleContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -61,7 +59,7 @@ class FileResult:
 
 
 def lint_path(
-    path: str, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext = ProjectContext()
+    path: str, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext = NO_PROJECT
 ) -> FileResult:
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
@@ -99,7 +97,7 @@ def lint_bytes(
     settings: FileSettings,
     *,
     skip_generated: bool = False,
-    project: ProjectContext = ProjectContext(),
+    project: ProjectContext = NO_PROJECT,
 ) -> FileResult:
     try:
         text = decode_source(data)
@@ -114,7 +112,7 @@ def lint_text(
     settings: FileSettings,
     *,
     skip_generated: bool = False,
-    project: ProjectContext = ProjectContext(),
+    project: ProjectContext = NO_PROJECT,
 ) -> FileResult:
     if skip_generated and is_generated(text):
         return FileResult()
@@ -124,10 +122,10 @@ def lint_text(
     if _may_produce_findings(text, rules, settings, project):
         result = _rule_findings(text, display, settings, rules, project)
     else:
-        findings, imported = _syntax_check_only(text, display, settings, project)
+        findings, imported = syntax_check_only(text, display, settings, project)
         result = FileResult(findings=findings, imported_names=imported)
     if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
-        result.findings = _apply_suppressions(text, result.findings, display, settings)
+        result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result
 
@@ -138,7 +136,7 @@ def _rule_findings(
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
-        return FileResult(findings=_parse_failure(text, display, settings, error))
+        return FileResult(findings=parse_failure(text, display, settings, error))
     candidates, scope, context = _collect(module, rules, settings, project)
     result = FileResult(findings=_findings(module, candidates, scope, display))
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
@@ -157,31 +155,8 @@ def _handler_pairs(scope: HandlerScope, table: dict[str, list[Handler]], project
     }
 
 
-def _apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
-    suppressions = parse_suppressions(text)
-    kept = [finding for finding in findings if not suppressions.suppresses(finding)]
-    if UNUSED_SUPPRESSION not in settings.codes:
-        return kept
-    lines = text.splitlines()
-    known = all_codes()
-    for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
-        finding = Finding(
-            path=display,
-            line=directive.line,
-            column=directive.column,
-            code=UNUSED_SUPPRESSION,
-            end_line=directive.line,
-            end_column=directive.end_column,
-            name=RULES_BY_CODE[UNUSED_SUPPRESSION].name,
-            message=message,
-            snippet_digest=snippet_digest(directive.text),
-            fix=fix,
-        )
-        if not any(d is not directive and d.covers(finding) for d in suppressions.directives) and not (
-            directive.codes and UNUSED_SUPPRESSION in directive.codes
-        ):
-            kept.append(finding)
-    return kept
+def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
+    return FileResult(findings=syntax_findings(display, settings, message, line, column))
 
 
 def _may_produce_findings(
@@ -261,84 +236,3 @@ def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:
     first = reaching[0]
     others = f" and {len(reaching) - 1} more" if len(reaching) > 1 else ""
     return f" (in `{function}`, reached from {first.kind} `{first.key}`{others})"
-
-
-# -- syntax errors -----------------------------------------------------------------
-def _syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:
-    if SYNTAX_ERROR not in settings.codes:
-        return []
-    finding = Finding(
-        path=display,
-        line=line,
-        column=column,
-        code=SYNTAX_ERROR,
-        end_line=line,
-        end_column=column,
-        name=RULES_BY_CODE[SYNTAX_ERROR].name,
-        message=message,
-        snippet_digest=snippet_digest(message),
-    )
-    return [finding]
-
-
-def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
-    return FileResult(findings=_syntax_findings(display, settings, message, line, column))
-
-
-def _syntax_check_only(
-    text: str, display: str, settings: FileSettings, project: ProjectContext
-) -> tuple[list[Finding], list[str]]:
-    """CPython's parser only: syntax errors, and the names the module imports (the run
-    tells a module that imports a server from another module to look again)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        if SYNTAX_ERROR not in settings.codes:
-            return [], []
-        # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
-        try:
-            cst.parse_module(text)
-        except cst.ParserSyntaxError as error:
-            return _parse_failure(text, display, settings, error), []
-        return [], []
-    return [], _ast_imports(tree, project.package)
-
-
-def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Statements run at import: the body and its if/try/with blocks, not functions."""
-    for statement in body:
-        yield statement
-        if isinstance(statement, (ast.If, ast.Try, ast.With)):
-            yield from _module_level_statements(statement.body)
-            yield from _module_level_statements(getattr(statement, "orelse", []))
-            for handler in getattr(statement, "handlers", []):
-                yield from _module_level_statements(handler.body)
-
-
-def _ast_imports(tree: ast.Module, package: str | None) -> list[str]:
-    names = set()
-    for node in _module_level_statements(tree.body):
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            module = node.module or ""
-            if node.level:
-                if package is None:
-                    continue
-                parts = package.split(".") if package else []
-                if node.level - 1 > len(parts):
-                    continue
-                module = ".".join([*parts[: len(parts) - (node.level - 1)], *([module] if module else [])])
-            names.update(f"{module}.{alias.name}" if module else alias.name for alias in node.names)
-    return sorted(names)
-
-
-def _parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:
-    """CPython's message and position are more precise than LibCST's; prefer them."""
-    try:
-        ast.parse(text)
-    except SyntaxError as ast_error:
-        message = f"SyntaxError: {ast_error.msg}"
-        return _syntax_findings(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)
-    except ValueError:
-        pass
-    message = f"SyntaxError: {error.message}"
-    return _syntax_findings(display, settings, message, error.raw_line, error.raw_column + 1)

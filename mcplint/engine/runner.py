@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
 
@@ -28,7 +28,7 @@ class FileTask:
     skip_generated: bool
     fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
     unsafe_fixes: bool = False
-    project: ProjectContext = ProjectContext()
+    project: ProjectContext = NO_PROJECT
 
 
 @dataclass

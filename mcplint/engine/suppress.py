@@ -1,0 +1,38 @@
+"""Applying suppression comments to a file's findings, and reporting the stale ones (MCP009)."""
+
+from __future__ import annotations
+
+from mcplint.catalogue import all_codes
+from mcplint.config import FileSettings
+from mcplint.engine.suppressions import parse_suppressions
+from mcplint.finding import Finding
+from mcplint.fingerprint import snippet_digest
+from mcplint.rules import RULES_BY_CODE, UNUSED_SUPPRESSION
+from mcplint.rules.mcp009_unused_suppression import unused_suppressions
+
+
+def apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
+    suppressions = parse_suppressions(text)
+    kept = [finding for finding in findings if not suppressions.suppresses(finding)]
+    if UNUSED_SUPPRESSION not in settings.codes:
+        return kept
+    lines = text.splitlines()
+    known = all_codes()
+    for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
+        finding = Finding(
+            path=display,
+            line=directive.line,
+            column=directive.column,
+            code=UNUSED_SUPPRESSION,
+            end_line=directive.line,
+            end_column=directive.end_column,
+            name=RULES_BY_CODE[UNUSED_SUPPRESSION].name,
+            message=message,
+            snippet_digest=snippet_digest(directive.text),
+            fix=fix,
+        )
+        if not any(d is not directive and d.covers(finding) for d in suppressions.directives) and not (
+            directive.codes and UNUSED_SUPPRESSION in directive.codes
+        ):
+            kept.append(finding)
+    return kept

@@ -1,0 +1,96 @@
+"""MCP000: what a file that cannot be analysed gets, and the cheap check of the rest.
+
+CPython's parser is the cheap path: files that cannot contain a handler only get
+its syntax check (and their imports, for the cross-module join). Its messages
+and positions are exact, so they are preferred for MCP000 whenever it agrees the
+file is broken; a file only newer Pythons accept is judged by LibCST.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+import libcst as cst
+
+from mcplint.analysis.project import ProjectContext
+from mcplint.config import FileSettings
+from mcplint.finding import Finding
+from mcplint.fingerprint import snippet_digest
+from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR
+
+
+def syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:
+    if SYNTAX_ERROR not in settings.codes:
+        return []
+    finding = Finding(
+        path=display,
+        line=line,
+        column=column,
+        code=SYNTAX_ERROR,
+        end_line=line,
+        end_column=column,
+        name=RULES_BY_CODE[SYNTAX_ERROR].name,
+        message=message,
+        snippet_digest=snippet_digest(message),
+    )
+    return [finding]
+
+
+def syntax_check_only(
+    text: str, display: str, settings: FileSettings, project: ProjectContext
+) -> tuple[list[Finding], list[str]]:
+    """CPython's parser only: syntax errors, and the names the module imports (the run
+    tells a module that imports a server from another module to look again)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        if SYNTAX_ERROR not in settings.codes:
+            return [], []
+        # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
+        try:
+            cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            return parse_failure(text, display, settings, error), []
+        return [], []
+    return [], _ast_imports(tree, project.package)
+
+
+def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements run at import: the body and its if/try/with blocks, not functions."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.If, ast.Try, ast.With)):
+            yield from _module_level_statements(statement.body)
+            yield from _module_level_statements(getattr(statement, "orelse", []))
+            for handler in getattr(statement, "handlers", []):
+                yield from _module_level_statements(handler.body)
+
+
+def _ast_imports(tree: ast.Module, package: str | None) -> list[str]:
+    names = set()
+    for node in _module_level_statements(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            module = node.module or ""
+            if node.level:
+                if package is None:
+                    continue
+                parts = package.split(".") if package else []
+                if node.level - 1 > len(parts):
+                    continue
+                module = ".".join([*parts[: len(parts) - (node.level - 1)], *([module] if module else [])])
+            names.update(f"{module}.{alias.name}" if module else alias.name for alias in node.names)
+    return sorted(names)
+
+
+def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:
+    """CPython's message and position are more precise than LibCST's; prefer them."""
+    try:
+        ast.parse(text)
+    except SyntaxError as ast_error:
+        message = f"SyntaxError: {ast_error.msg}"
+        return syntax_findings(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)
+    except ValueError:
+        pass
+    message = f"SyntaxError: {error.message}"
+    return syntax_findings(display, settings, message, error.raw_line, error.raw_column + 1)
