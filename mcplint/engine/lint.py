@@ -25,10 +25,10 @@ from mcplint.engine.source import UndecodableSource, decode_source, is_generated
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
 from mcplint.engine.walk import Walker
-from mcplint.finding import Finding
+from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
-from mcplint.rules.base import Candidate, Rule, RuleContext
+from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
@@ -208,7 +208,8 @@ def _findings(
         kept.append((candidate, reaching))
     if not kept:
         return []
-    ranges = node_ranges(module, (candidate.node for candidate, _ in kept))
+    fix_targets = [candidate.fix.target for candidate, _ in kept if candidate.fix is not None]
+    ranges = node_ranges(module, [*(candidate.node for candidate, _ in kept), *fix_targets])
     findings = []
     for candidate, reaching in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
@@ -225,9 +226,20 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
+                fix=_fix(module, candidate.fix, reaching, ranges),
             )
         )
     return findings
+
+
+def _fix(module: cst.Module, spec: FixSpec | None, reaching: Sequence[Handler], ranges: dict) -> Fix | None:
+    """The rule's node replacement as a text edit, where every reaching handler allows it."""
+    if spec is None:
+        return None
+    if spec.handler_kinds is not None and any(handler.kind not in spec.handler_kinds for handler in reaching):
+        return None
+    edit = Edit(*ranges[id(spec.target)], module.code_for_node(spec.replacement))
+    return Fix(spec.applicability, spec.message, (edit,), spec.imports)
 
 
 def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:

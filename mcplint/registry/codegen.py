@@ -192,7 +192,7 @@ def _plan_domains(registry: Registry) -> list[_DomainPlan]:
             continue
         for entry in offered:
             _require_usable(entry, registry)
-        helper = domain.helper or _default_helper(domain.name)
+        helper = domain.helper or default_helper(domain.name)
         if not (helper.isascii() and helper.isidentifier()) or keyword.iskeyword(helper):
             problem = f"helper name {helper!r} is not an ASCII Python identifier"
             raise _error(registry, (*domain.path, "helper"), problem)
@@ -207,7 +207,7 @@ def _require_usable(entry: ErrorEntry, registry: Registry) -> None:
         raise _error(registry, entry.path, f"error `{entry.symbol}` has no valid `message`")
 
 
-def _default_helper(domain_name: str) -> str:
+def default_helper(domain_name: str) -> str:
     stem = snake_name(domain_name)
     if not stem or stem[0].isdigit():
         stem = f"domain_{stem}".rstrip("_")

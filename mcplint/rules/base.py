@@ -29,6 +29,20 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class FixSpec:
+    """A rule's fix: replace ``target`` with ``replacement``; the engine turns it into
+    text edits once positions are known, and drops it where ``handler_kinds`` says it
+    would change what the client sees (a tool-only form reached from a resource)."""
+
+    target: cst.CSTNode
+    replacement: cst.CSTNode
+    message: str
+    applicability: str
+    imports: tuple[tuple[str, str], ...] = ()
+    handler_kinds: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class Candidate:
     code: str
     node: cst.CSTNode
@@ -36,6 +50,7 @@ class Candidate:
     function: str | None
     handler_kinds: frozenset[str] | None  # None: any handler kind
     through_return: bool  # counts only where the value flows into a handler's return
+    fix: FixSpec | None = None
 
 
 class RuleContext:
@@ -98,11 +113,12 @@ class Rule:
         function: str | None = None,
         handler_kinds: frozenset[str] | None = None,
         through_return: bool = False,
+        fix: FixSpec | None = None,
     ) -> None:
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
-            Candidate(self.code, node, message, function, handler_kinds, through_return)
+            Candidate(self.code, node, message, function, handler_kinds, through_return, fix)
         )
 
     def finish(self) -> None:

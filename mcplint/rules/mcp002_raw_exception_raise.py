@@ -6,7 +6,12 @@ import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.rules.base import Rule
+from mcplint.finding import SAFE
+from mcplint.registry.match import match_message
+from mcplint.rules.base import FixSpec, Rule
+
+TOOLS_ONLY = frozenset({"tool"})
+_KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -65,7 +70,16 @@ class RawExceptionRaise(Rule):
     (`raise notes_error("INVALID_NOTE_ID", note_id=note_id)`).
 
     ## Fix safety
-    No fix yet: the rewrite into registry helpers arrives with the registry.
+    With a registry, a raise whose message is one of the registry's messages
+    (constant text equal, case, spacing and a final full stop aside; an
+    f-string's `{expressions}` where the message has `{placeholders}`) is
+    rewritten into the registry's helper, imported from `helpers-module`:
+    `raise ValueError(f"Note {note_id} does not exist.")` becomes
+    `raise notes_error("NOTE_NOT_FOUND", note_id=note_id)`, `from e` kept. The
+    fix is safe: the symbol is determined exactly and the client still gets a
+    tool error with that message. It is offered only where tools alone reach
+    the raise (a resource or prompt needs `.for_resource()` / `.for_prompt()`);
+    without a unique match there is no fix, and the finding stays.
 
     ## Options
     - `builtins` (list of class names, default: every builtin exception class):
@@ -100,7 +114,32 @@ class RawExceptionRaise(Rule):
                     f"Raw `{builtin}` raised in handler scope; raise a registry error "
                     "(or the framework's ToolError) instead",
                     function=function,
+                    fix=self._registry_fix(node),
                 )
+
+    def _registry_fix(self, node: cst.Raise) -> FixSpec | None:
+        """`raise ValueError("<a registry message>")` → `raise <helper>("SYMBOL", ...)`."""
+        registry = self.context.registry
+        exc = node.exc
+        if registry is None or not registry.helpers_module or not isinstance(exc, cst.Call):
+            return None
+        positional = [arg.value for arg in exc.args if arg.keyword is None and not arg.star]
+        if len(exc.args) != 1 or len(positional) != 1:
+            return None
+        found = match_message(registry, positional[0])
+        if found is None:
+            return None
+        arguments = [cst.Arg(cst.SimpleString(f'"{found.entry.symbol}"'))]
+        arguments += [cst.Arg(value, keyword=cst.Name(name), equal=_KEYWORD_EQUAL) for name, value in found.arguments]
+        replacement = cst.Call(cst.Name(found.helper), arguments)
+        return FixSpec(
+            exc,
+            replacement,
+            f"Raise the registry's `{found.entry.symbol}` from `{registry.helpers_module}`",
+            SAFE,
+            imports=((registry.helpers_module, found.helper),),
+            handler_kinds=TOOLS_ONLY,  # resources and prompts need `.for_resource()` / `.for_prompt()`
+        )
 
     def _builtin_class(self, name: str, function: str | None) -> str | None:
         imports = self.context.imports
