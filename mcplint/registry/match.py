@@ -75,3 +75,13 @@ def match_message(registry: Registry, message: cst.BaseExpression) -> Match | No
                 arguments = tuple((template[index], source[index]) for index in range(1, len(template), 2))
                 found.append(Match(entry, domain.helper or default_helper(domain.name), arguments))  # type: ignore[arg-type]
     return found[0] if len(found) == 1 else None
+
+
+_KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def helper_call(found: Match) -> cst.Call:
+    """`notes_error("NOTE_NOT_FOUND", note_id=note_id)`: the generated helper's call."""
+    arguments = [cst.Arg(cst.SimpleString(f'"{found.entry.symbol}"'))]
+    arguments += [cst.Arg(value, keyword=cst.Name(name), equal=_KEYWORD_EQUAL) for name, value in found.arguments]
+    return cst.Call(cst.Name(found.helper), arguments)

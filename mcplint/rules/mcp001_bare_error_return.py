@@ -1,13 +1,46 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import libcst as cst
 
-from mcplint.analysis.error_payloads import error_payloads
-from mcplint.rules.base import Rule
+from mcplint.analysis.error_payloads import ERROR_KEYS, error_payloads
+from mcplint.finding import UNSAFE
+from mcplint.registry.match import helper_call, match_message
+from mcplint.rules.base import FixSpec, Rule
 
 TOOLS_ONLY = frozenset({"tool"})
+_ERROR_PREFIX = re.compile(r"^\W*(error|failed)\s*:\s*", re.IGNORECASE)
+
+
+def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
+    """The message of an error dict: its `error` (or `message`) string."""
+    if not isinstance(payload, cst.Dict):
+        return None
+    for key in (*sorted(ERROR_KEYS), "message"):
+        for element in payload.elements:
+            if (
+                isinstance(element, cst.DictElement)
+                and isinstance(element.key, cst.SimpleString)
+                and element.key.evaluated_value == key
+                and isinstance(element.value, (cst.SimpleString, cst.FormattedString))
+            ):
+                return element.value
+    return None
+
+
+def _without_error_prefix(payload: cst.CSTNode) -> cst.BaseExpression | None:
+    """`"Error: Note 3 does not exist."` is the message "Note 3 does not exist."."""
+    if isinstance(payload, cst.SimpleString) and isinstance(payload.evaluated_value, str):
+        text = _ERROR_PREFIX.sub("", payload.evaluated_value, count=1)
+        return cst.SimpleString(repr(text))
+    if isinstance(payload, cst.FormattedString) and payload.parts:
+        first = payload.parts[0]
+        if isinstance(first, cst.FormattedStringText):
+            stripped = _ERROR_PREFIX.sub("", first.value, count=1)
+            return payload.with_changes(parts=[first.with_changes(value=stripped), *payload.parts[1:]])
+    return None
 
 
 class BareErrorReturn(Rule):
@@ -67,7 +100,16 @@ class BareErrorReturn(Rule):
     also carries code, symbol and `retryable` in `structuredContent`.
 
     ## Fix safety
-    No fix yet: the rewrite into registry helpers arrives with the registry.
+    With a registry, a returned payload that is the whole returned value and whose
+    message is one of the registry's messages (the dict's `error`/`message`
+    string, or the text after an `Error:` prefix; f-string `{expressions}` fill
+    the message's `{placeholders}`) is rewritten into
+    `return <helper>("SYMBOL", ...).tool_result()`, imported from
+    `helpers-module`. The fix is unsafe: the client now gets an isError result
+    (what the rule asks for), but code that used the returned dict, or a tool
+    whose return annotation gives it an output schema (`-> str` on mcp 1.x
+    rejects a `CallToolResult`), may need a change too. Only where tools alone
+    reach it; no unique match, no fix.
 
     ## Options
     None.
@@ -98,12 +140,15 @@ class BareErrorReturn(Rule):
             if id(payload.node) in self._reported:
                 continue
             self._reported.add(id(payload.node))
+            # Only a payload that is the whole returned value can become a tool result.
+            fix = self._registry_fix(payload.node, payload.kind) if payload.node is node.value else None
             if payload.kind == "dict":
                 self.report(
                     payload.node,
                     "Error dict returned as a successful result; return an isError result "
                     "(or raise a registry error) instead",
                     through_return=True,
+                    fix=fix,
                 )
             else:
                 self.report(
@@ -112,7 +157,30 @@ class BareErrorReturn(Rule):
                     "result (or raise a registry error) instead",
                     handler_kinds=TOOLS_ONLY,
                     through_return=True,
+                    fix=fix,
                 )
+
+    def _registry_fix(self, payload: cst.CSTNode, kind: str) -> FixSpec | None:
+        """`return {"error": "<a registry message>"}` → `return <helper>("SYMBOL").tool_result()`."""
+        registry = self.context.registry
+        if registry is None or not registry.helpers_module:
+            return None
+        message = _error_message(payload) if kind == "dict" else _without_error_prefix(payload)
+        found = match_message(registry, message) if message is not None else None
+        if found is None:
+            return None
+        replacement = cst.Call(cst.Attribute(helper_call(found), cst.Name("tool_result")), [])
+        return FixSpec(
+            payload,
+            replacement,
+            f"Return the registry's `{found.entry.symbol}` as an isError result",
+            # The success becomes an isError result: right for the client, but code
+            # that used the returned dict, or an output schema (`-> str` on mcp 1.x),
+            # may not expect it.
+            UNSAFE,
+            imports=((registry.helpers_module, found.helper),),
+            handler_kinds=TOOLS_ONLY,
+        )
 
     def _remember(self, name: str, value: cst.BaseExpression) -> None:
         key = (self.context.scopes.current_function, name)

@@ -7,11 +7,10 @@ import libcst as cst
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import SAFE
-from mcplint.registry.match import match_message
+from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, Rule
 
 TOOLS_ONLY = frozenset({"tool"})
-_KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -129,9 +128,7 @@ class RawExceptionRaise(Rule):
         found = match_message(registry, positional[0])
         if found is None:
             return None
-        arguments = [cst.Arg(cst.SimpleString(f'"{found.entry.symbol}"'))]
-        arguments += [cst.Arg(value, keyword=cst.Name(name), equal=_KEYWORD_EQUAL) for name, value in found.arguments]
-        replacement = cst.Call(cst.Name(found.helper), arguments)
+        replacement = helper_call(found)
         return FixSpec(
             exc,
             replacement,

@@ -1,4 +1,4 @@
-"""MCP002's fix: a raise whose message is a registry message becomes the registry's helper."""
+"""Fixes into the registry helpers: MCP002 raises and MCP001 returns whose message is a registry message."""
 
 from __future__ import annotations
 
@@ -103,3 +103,33 @@ def test_no_registry_means_no_fix(tmp_path):
     (tmp_path / "app.py").write_text(BEFORE)
     findings = json_findings(run_cli("check", "--select", "MCP002", "--format", "json", ".", cwd=tmp_path))
     assert findings and all(f["fix"] is None for f in findings)
+
+
+def test_mcp001_returns_of_registry_messages_become_unsafe_tool_results(project):
+    (project / "notes_server" / "tools.py").write_text(
+        textwrap.dedent(
+            """\
+            from mcp.server.fastmcp import FastMCP
+
+            mcp = FastMCP("more")
+
+
+            @mcp.tool()
+            def find(note_id: int) -> dict:
+                if note_id < 0:
+                    return {"error": f"Note {note_id} does not exist."}
+                if note_id == 0:
+                    return f"Error: the notes store is unavailable"
+                return {"id": note_id}
+            """
+        )
+    )
+    safe_only = run_cli("check", "--select", "MCP001", "--fix", ".", cwd=project)
+    assert "fixed" not in safe_only.stdout  # the MCP001 fix is unsafe
+    run_cli("check", "--select", "MCP001", "--fix", "--unsafe-fixes", ".", cwd=project)
+    fixed = (project / "notes_server" / "tools.py").read_text()
+    assert 'return notes_error("NOTE_NOT_FOUND", note_id=note_id).tool_result()' in fixed
+    assert 'return notes_error("STORE_UNAVAILABLE").tool_result()' in fixed
+    assert "from notes_server.errors import notes_error\n" in fixed
+    left = json_findings(run_cli("check", "--select", "MCP001", "--format", "json", ".", cwd=project))
+    assert [f["filename"] for f in left] == []
