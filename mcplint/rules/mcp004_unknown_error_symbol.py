@@ -9,7 +9,8 @@ import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
 from mcplint.registry.model import ErrorEntry, Registry
-from mcplint.rules.base import Rule, configured_registry
+from mcplint.finding import UNSAFE
+from mcplint.rules.base import FixSpec, Rule, configured_registry
 
 if TYPE_CHECKING:
     from mcplint.config import FileSettings
@@ -101,7 +102,9 @@ class UnknownErrorSymbol(Rule):
     For a new cause, add an entry to the registry first.
 
     ## Fix safety
-    No fix: a close match is a guess, and the right symbol may not exist yet.
+    Unsafe (`--unsafe-fixes`): when exactly one registry symbol of the domain is
+    close (difflib), the fix writes it in place of the unknown one. A close
+    spelling is a guess, and the right symbol may not exist yet; otherwise no fix.
 
     ## Options
     None. The registry is the one named by `registry` in the config (default
@@ -161,11 +164,13 @@ class UnknownErrorSymbol(Rule):
             return
         domain = self._helpers.domain_of_helper[helper]
         entry = self._helpers.entries.get(symbol)
+        fix = None
         if entry is None:
             suggestion = _suggestion(symbol, self._helpers.symbols(domain))
             message = _reserved(symbol, self._helpers) or (
                 f"`{symbol}` is not in the registry's `{domain}` domain{suggestion}"
             )
+            fix = _symbol_fix(argument, symbol, self._helpers.symbols(domain))
         elif entry.domain != domain:
             other = self._helpers.helper_of(entry.domain)
             message = (
@@ -174,7 +179,7 @@ class UnknownErrorSymbol(Rule):
         else:
             message = _retired(entry)
         if message is not None:
-            self.report(argument, message, function=function)
+            self.report(argument, message, function=function, fix=fix)
 
     def _check_payload(self, value: cst.BaseExpression) -> None:
         assert self._helpers is not None
@@ -255,6 +260,17 @@ def _reserved(symbol: str, helpers: Helpers) -> str | None:
         return None
     reason = helpers.reserved[symbol]
     return f"`{symbol}` is reserved in the registry{f' ({reason})' if reason else ''}; it must not be used again"
+
+
+def _symbol_fix(argument: cst.BaseExpression, symbol: str, candidates: list[str]) -> FixSpec | None:
+    """A single close registry symbol replaces the misspelt one; unsafe, because a
+    close spelling is a guess, and the replacement may be a different error."""
+    close = difflib.get_close_matches(symbol, candidates, n=2)
+    if len(close) != 1 or not isinstance(argument, cst.SimpleString):
+        return None
+    quote = argument.quote
+    replacement = cst.SimpleString(f"{argument.prefix}{quote}{close[0]}{quote}")
+    return FixSpec(argument, replacement, f"Use `{close[0]}`", UNSAFE)
 
 
 def _suggestion(symbol: str, candidates: list[str]) -> str:

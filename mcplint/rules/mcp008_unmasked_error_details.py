@@ -9,7 +9,8 @@ import libcst as cst
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import Frame
-from mcplint.rules.base import Rule
+from mcplint.finding import UNSAFE
+from mcplint.rules.base import FixSpec, Rule
 
 if TYPE_CHECKING:
     from mcplint.config import FileSettings
@@ -90,9 +91,10 @@ class UnmaskedErrorDetails(Rule):
     the module, so the linter can see it).
 
     ## Fix safety
-    No fix: masking changes what clients see for every unexpected error,
-    which the server's owner should decide, along with turning the messages
-    meant for the model into `ToolError`s.
+    Unsafe (`--unsafe-fixes`): the fix adds `mask_error_details=True` (or
+    replaces a false value). Masking changes what clients see for every
+    unexpected error, which the server's owner should decide, along with
+    turning the messages meant for the model into `ToolError`s.
 
     ## Options
     None.
@@ -194,7 +196,7 @@ class UnmaskedErrorDetails(Rule):
     def _check(self, call: cst.Call, label: str, function: str | None) -> None:
         problem = _problem(call)
         if problem is not None:
-            self.report(call, f"`{label}(...)` {problem}", function=function)
+            self.report(call, f"`{label}(...)` {problem}", function=function, fix=_masking_fix(call))
 
     def _server_bases(self) -> dict[str, str]:
         """The module's fastmcp server subclasses, each with the server class it derives from
@@ -266,6 +268,25 @@ def _base_init(func: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.Call) and dotted_name(value.func) == "super":
         return "super"
     return dotted_name(value)
+
+
+def _masking_fix(call: cst.Call) -> FixSpec:
+    """Set `mask_error_details=True` (replacing a false value). Unsafe: unhandled
+    errors then reach the client as a generic message, which is the point, but a
+    client that parsed the old text sees a change."""
+    equal = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+    masked = cst.Arg(cst.Name("True"), keyword=cst.Name(OPTION), equal=equal)
+    kept = [arg for arg in call.args if not (arg.keyword is not None and arg.keyword.value == OPTION)]
+    if call.args:  # the call's own trailing comma (and line break) stays last
+        masked = masked.with_changes(comma=call.args[-1].comma)
+    separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    last = call.args[-1] if call.args else None
+    kept = [
+        arg.with_changes(comma=separator) if arg is last or arg.comma is cst.MaybeSentinel.DEFAULT else arg
+        for arg in kept
+    ]
+    # A keyword argument may follow positional ones and `**kwargs` alike.
+    return FixSpec(call, call.with_changes(args=[*kept, masked]), "Add `mask_error_details=True`", UNSAFE)
 
 
 def _label(func: cst.BaseExpression) -> str:

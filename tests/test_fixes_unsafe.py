@@ -1,0 +1,59 @@
+"""The unsafe fixes of MCP004 (a close registry symbol) and MCP008 (mask error details)."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_cli import json_findings, run_cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('mcp = FastMCP("notes")\n', 'mcp = FastMCP("notes", mask_error_details=True)\n'),
+        (
+            'mcp = FastMCP("notes", mask_error_details=False)\n',
+            'mcp = FastMCP("notes", mask_error_details=True)\n',
+        ),
+        ('mcp = FastMCP(\n    "notes",\n)\n', 'mcp = FastMCP(\n    "notes", mask_error_details=True,\n)\n'),
+        ("mcp = FastMCP()\n", "mcp = FastMCP(mask_error_details=True)\n"),
+    ],
+)
+def test_mcp008_fix_sets_mask_error_details(tmp_path, before, after):
+    header = "from fastmcp import FastMCP\n\n"
+    (tmp_path / "server.py").write_text(header + before)
+    safe = run_cli("check", "--select", "MCP008", "--fix", "server.py", cwd=tmp_path)
+    assert safe.exit_code == 1 and (tmp_path / "server.py").read_text() == header + before
+    run_cli("check", "--select", "MCP008", "--fix", "--unsafe-fixes", "server.py", cwd=tmp_path)
+    assert (tmp_path / "server.py").read_text() == header + after
+    assert run_cli("check", "--select", "MCP008", "server.py", cwd=tmp_path).exit_code == 0
+
+
+def test_mcp004_fix_takes_the_single_close_symbol(tmp_path):
+    shutil.copy(EXAMPLES / "mcp-errors.toml", tmp_path / "mcp-errors.toml")
+    (tmp_path / "mcplint.toml").write_text("")
+    source = textwrap.dedent(
+        """\
+        from notes_server.errors import notes_error
+
+
+        def find(note_id):
+            raise notes_error("NOTE_NOT_FOND", note_id=note_id)
+
+
+        def other():
+            raise notes_error("SOMETHING_ELSE_ENTIRELY")
+        """
+    )
+    (tmp_path / "tools.py").write_text(source)
+    run_cli("check", "--select", "MCP004", "--fix", "--unsafe-fixes", "tools.py", cwd=tmp_path)
+    fixed = (tmp_path / "tools.py").read_text()
+    assert fixed == source.replace('"NOTE_NOT_FOND"', '"NOTE_NOT_FOUND"')
+    left = json_findings(run_cli("check", "--select", "MCP004", "--format", "json", "tools.py", cwd=tmp_path))
+    assert [(f["location"]["row"], f["fix"]) for f in left] == [(9, None)]
