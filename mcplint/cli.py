@@ -226,3 +226,16 @@ def registry_generate(
     from mcplint.registry.codegen import run_generate
 
     sys.exit(run_generate(file or configured_registry(config_file), output_file, framework, check))
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--write", is_flag=True, help="Apply: write the registry, the helpers and the rewritten files.")
+@click.option("--domain", help="Put every new symbol in this domain (default: each site's top-level package).")
+@click.option("--base", type=int, default=1000, show_default=True, help="Where new domains' code ranges start.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
+def migrate(paths: tuple[str, ...], write: bool, domain: str | None, base: int, jobs: int | None) -> None:
+    """Turn ad-hoc errors into registry entries, helpers and rewritten sites (dry run by default)."""
+    from mcplint.migrate import run_migrate
+
+    sys.exit(run_migrate(paths, write=write, domain=domain, base=base, jobs=jobs))

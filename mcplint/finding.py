@@ -45,6 +45,9 @@ class Finding:
     context: str = "<module>"  # the enclosing function's qualified name
     snippet_digest: str = ""  # the flagged code's shape, names and layout ignored
     fix: Fix | None = field(default=None, compare=False)
+    # The error's message as a registry template (`Note {note_id} does not exist.`),
+    # when a rule could read one: what `mcplint migrate` makes registry entries of.
+    error_template: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

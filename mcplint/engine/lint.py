@@ -27,6 +27,7 @@ from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findi
 from mcplint.engine.walk import Walker
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
+from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 
@@ -227,6 +228,7 @@ def _findings(
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
                 fix=_fix(module, candidate.fix, reaching, ranges),
+                error_template=template_of(candidate.error_message) if candidate.error_message else None,
             )
         )
     return findings

@@ -85,3 +85,44 @@ def helper_call(found: Match) -> cst.Call:
     arguments = [cst.Arg(cst.SimpleString(f'"{found.entry.symbol}"'))]
     arguments += [cst.Arg(value, keyword=cst.Name(name), equal=_KEYWORD_EQUAL) for name, value in found.arguments]
     return cst.Call(cst.Name(found.helper), arguments)
+
+
+def template_of(expression: cst.BaseExpression) -> str | None:
+    """A message expression as a registry message: `f"Note {note.id} missing"` is
+    `Note {id} missing`; None when it is not a string or an f-string, or when it
+    embeds the caught exception (`f"failed: {e}"`), which a registry message must not."""
+    source = _source(expression)
+    if source is None:
+        return None
+    names: list[str] = []
+    parts = []
+    for index, part in enumerate(source):
+        if index % 2 == 0:
+            parts.append(str(part).replace("{", "{{").replace("}", "}}"))
+            continue
+        if _is_exception_text(part):  # type: ignore[arg-type]
+            return None
+        name = _placeholder_name(part, len(names))  # type: ignore[arg-type]
+        while name in names:
+            name = f"{name}_{len(names)}"
+        names.append(name)
+        parts.append("{" + name + "}")
+    return "".join(parts)
+
+
+# A message built from the caught exception would carry its text to the client.
+_EXCEPTION_NAMES = frozenset({"e", "err", "error", "exc", "ex", "exception"})
+
+
+def _is_exception_text(expression: cst.BaseExpression) -> bool:
+    if isinstance(expression, cst.Call) and expression.args:
+        expression = expression.args[0].value  # str(e), repr(e)
+    return isinstance(expression, cst.Name) and expression.value in _EXCEPTION_NAMES
+
+
+def _placeholder_name(expression: cst.BaseExpression, index: int) -> str:
+    if isinstance(expression, cst.Name):
+        return expression.value
+    if isinstance(expression, cst.Attribute):
+        return expression.attr.value
+    return f"value{index + 1}"

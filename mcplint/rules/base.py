@@ -51,6 +51,8 @@ class Candidate:
     handler_kinds: frozenset[str] | None  # None: any handler kind
     through_return: bool  # counts only where the value flows into a handler's return
     fix: FixSpec | None = None
+    # The hand-written error message, for `mcplint migrate` to turn into a registry entry.
+    error_message: cst.BaseExpression | None = None
 
 
 class RuleContext:
@@ -114,11 +116,12 @@ class Rule:
         handler_kinds: frozenset[str] | None = None,
         through_return: bool = False,
         fix: FixSpec | None = None,
+        error_message: cst.BaseExpression | None = None,
     ) -> None:
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
-            Candidate(self.code, node, message, function, handler_kinds, through_return, fix)
+            Candidate(self.code, node, message, function, handler_kinds, through_return, fix, error_message)
         )
 
     def finish(self) -> None:

@@ -142,6 +142,7 @@ class BareErrorReturn(Rule):
             self._reported.add(id(payload.node))
             # Only a payload that is the whole returned value can become a tool result.
             fix = self._registry_fix(payload.node, payload.kind) if payload.node is node.value else None
+            message = _error_message(payload.node) if payload.kind == "dict" else _without_error_prefix(payload.node)
             if payload.kind == "dict":
                 self.report(
                     payload.node,
@@ -149,6 +150,7 @@ class BareErrorReturn(Rule):
                     "(or raise a registry error) instead",
                     through_return=True,
                     fix=fix,
+                    error_message=message,
                 )
             else:
                 self.report(
@@ -158,6 +160,7 @@ class BareErrorReturn(Rule):
                     handler_kinds=TOOLS_ONLY,
                     through_return=True,
                     fix=fix,
+                    error_message=message,
                 )
 
     def _registry_fix(self, payload: cst.CSTNode, kind: str) -> FixSpec | None:

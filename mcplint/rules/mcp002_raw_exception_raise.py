@@ -114,23 +114,21 @@ class RawExceptionRaise(Rule):
                     "(or the framework's ToolError) instead",
                     function=function,
                     fix=self._registry_fix(node),
+                    error_message=_message_argument(node),
                 )
 
     def _registry_fix(self, node: cst.Raise) -> FixSpec | None:
         """`raise ValueError("<a registry message>")` → `raise <helper>("SYMBOL", ...)`."""
         registry = self.context.registry
-        exc = node.exc
-        if registry is None or not registry.helpers_module or not isinstance(exc, cst.Call):
+        message = _message_argument(node)
+        if registry is None or not registry.helpers_module or message is None:
             return None
-        positional = [arg.value for arg in exc.args if arg.keyword is None and not arg.star]
-        if len(exc.args) != 1 or len(positional) != 1:
-            return None
-        found = match_message(registry, positional[0])
+        found = match_message(registry, message)
         if found is None:
             return None
         replacement = helper_call(found)
         return FixSpec(
-            exc,
+            node.exc,
             replacement,
             f"Raise the registry's `{found.entry.symbol}` from `{registry.helpers_module}`",
             SAFE,
@@ -202,6 +200,13 @@ def _catches(handler: cst.ExceptHandler, raised: str) -> bool:
         ):
             return True
     return False
+
+
+def _message_argument(node: cst.Raise) -> cst.BaseExpression | None:
+    """The message of `raise ValueError("...")`, when it is the one argument."""
+    if isinstance(node.exc, cst.Call) and len(node.exc.args) == 1 and node.exc.args[0].keyword is None:
+        return node.exc.args[0].value
+    return None
 
 
 def _unqualified(name: str) -> str:

@@ -1,0 +1,244 @@
+"""`mcplint migrate`: a server's ad-hoc errors become a registry, helpers and rewritten sites.
+
+DESIGN §8, first slice: the sites are MCP001's returned error payloads and
+MCP002's raw raises whose message is a string or an f-string. Each distinct
+message becomes a registry entry (symbol from its words, code from a free range
+of its domain; existing entries are never renumbered), the helpers are
+generated, and the sites are rewritten by the rules' own fixes. Only entries
+that a rewrite uses are kept. Dry run by default: the full diff and a summary;
+`--write` applies.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import click
+
+from mcplint.analysis.project import module_of
+from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver
+from mcplint.engine.fixer import unified_diff
+from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
+from mcplint.finding import Finding
+from mcplint.registry.codegen import detect_framework, generate_helpers, helpers_path
+from mcplint.registry.load import load_registry, parse_registry
+from mcplint.registry.model import Registry
+
+SITE_CODES = ("MCP001", "MCP002")
+DOMAIN_SIZE = 100
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_MAX_SYMBOL_WORDS = 6
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    domain: str
+    symbol: str
+    code: int
+    message: str
+
+    @property
+    def metadata(self) -> list[str]:
+        return _PLACEHOLDER.findall(self.message)
+
+
+@dataclass
+class Plan:
+    registry_path: Path
+    helpers_module: str
+    entries: list[NewEntry] = field(default_factory=list)
+    new_domains: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def symbol_for(message: str) -> str:
+    """`Note {note_id} does not exist.` → `NOTE_DOES_NOT_EXIST`: the constant words, upper snake case."""
+    words = _WORD.findall(_PLACEHOLDER.sub(" ", message))
+    symbol = "_".join(word.upper() for word in words[:_MAX_SYMBOL_WORDS]) or "ERROR"
+    return f"E_{symbol}" if symbol[0].isdigit() else symbol
+
+
+def domain_for(path: str) -> str:
+    """A site's domain: the top-level package (or module) it lives in."""
+    _, module, _ = module_of(Path(path))
+    name = (module or Path(path).stem).split(".")[0]
+    return re.sub(r"\W+", "_", name).strip("_").lower() or "errors"
+
+
+def plan_entries(
+    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int
+) -> Plan:
+    taken_symbols = {entry.symbol: entry.message for entry in existing.errors} if existing else {}
+    taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
+    ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
+    reserved = [r.range for r in existing.reserved if r.range] if existing else []
+    plan = Plan(registry_path, _helpers_module(existing, sites))
+    by_message: dict[tuple[str, str], NewEntry] = {}
+    for site in sites:
+        site_domain = domain or domain_for(site.path)
+        message = site.error_template or ""
+        if (site_domain, message) in by_message or message in taken_symbols.values():
+            continue
+        symbol = _free_symbol(symbol_for(message), taken_symbols)
+        low, high = ranges.get(site_domain) or plan.new_domains.setdefault(
+            site_domain, _free_range(base, [*ranges.values(), *plan.new_domains.values(), *reserved])
+        )
+        code = next(code for code in range(low, high + 1) if code not in taken_codes)
+        taken_codes.add(code)
+        taken_symbols[symbol] = message
+        by_message[(site_domain, message)] = NewEntry(site_domain, symbol, code, message)
+    plan.entries = list(by_message.values())
+    return plan
+
+
+def _free_symbol(symbol: str, taken: dict[str, str]) -> str:
+    candidate, number = symbol, 2
+    while candidate in taken:
+        candidate, number = f"{symbol}_{number}", number + 1
+    return candidate
+
+
+def _free_range(base: int, used: list[tuple[int, int]]) -> tuple[int, int]:
+    low = base
+    while any(low <= high and low + DOMAIN_SIZE - 1 >= start for start, high in used):
+        low += DOMAIN_SIZE
+    return low, low + DOMAIN_SIZE - 1
+
+
+def _helpers_module(existing: Registry | None, sites: list[Finding]) -> str:
+    if existing is not None and existing.helpers_module:
+        return existing.helpers_module
+    modules = [module_of(Path(site.path))[1] for site in sites]
+    packages = Counter(module.split(".")[0] for module in modules if "." in module)
+    return f"{packages.most_common(1)[0][0]}.errors" if packages else "errors"
+
+
+def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
+    """The existing file untouched, with the new domains and entries appended."""
+    lines: list[str] = []
+    if existing_text is None:
+        lines += [
+            "# The error registry: written by `mcplint migrate`; edit messages, retryable and categories freely.",
+            "schema_version = 1",
+            f'namespace = "{namespace}"',
+            f'helpers-module = "{plan.helpers_module}"',
+        ]
+    for domain, (low, high) in plan.new_domains.items():
+        lines += ["", f"[domains.{domain}]", f"range = [{low}, {high}]"]
+    for entry in plan.entries:
+        lines += ["", f"[domains.{entry.domain}.errors.{entry.symbol}]", f"code = {entry.code}"]
+        lines += [f"message = {_toml_string(entry.message)}", "retryable = false"]
+        if entry.metadata:
+            lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
+    if existing_text is None:
+        return "\n".join(lines) + "\n"
+    return existing_text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+# -- the command ---------------------------------------------------------------------------
+def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base: int, jobs: int | None) -> int:
+    from mcplint.check import fail
+    from mcplint.engine.discovery import PathNotFound, discover
+
+    try:
+        resolver = ConfigResolver(CliOverrides(select=SITE_CODES))
+        files = discover(paths or (".",), resolver, force_exclude=False)
+    except (ConfigError, PathNotFound) as error:
+        return fail(str(error))
+    config = resolver.config_for(resolver.cwd / "__init__.py")
+    registry_path = config.registry or (config.root / DEFAULT_REGISTRY)
+    existing_text = registry_path.read_text(encoding="utf-8") if registry_path.is_file() else None
+    existing = load_registry(str(registry_path)) if existing_text is not None else None
+    tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
+
+    before = run(tasks, jobs or default_jobs())
+    sites = [f for f in before.findings if f.code in SITE_CODES and f.fix is None and f.error_template]
+    plan = plan_entries(sites, existing, registry_path, domain, base)
+    namespace = config.root.name
+    with tempfile.TemporaryDirectory() as scratch:
+        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
+        # Keep only the entries a rewrite uses, and number them again without gaps.
+        used = {(f.path, f.line) for f in trial.fixed}
+        plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base)
+        final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
+        new_text = registry_text(plan, existing_text, namespace)
+        registry = parse_registry(new_text, str(registry_path))
+        framework = detect_framework(config.root)
+        helpers_file = helpers_path(registry, config.root)
+        helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
+    _print_summary(before, final, plan, helpers_file, sites)
+    if not plan.entries and not final.fixed:
+        click.echo("mcplint: nothing to migrate", err=True)
+        return 0
+    if not write:
+        click.echo(unified_diff(existing_text or "", new_text, str(registry_path)), nl=False)
+        if helpers_text is not None:
+            current = helpers_file.read_text(encoding="utf-8") if helpers_file.is_file() else ""
+            click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
+        click.echo("".join(final.diffs), nl=False)
+        click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
+        return 1
+    registry_path.write_text(new_text, encoding="utf-8")
+    if helpers_text is not None:
+        helpers_file.parent.mkdir(parents=True, exist_ok=True)
+        helpers_file.write_text(helpers_text, encoding="utf-8")
+    _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
+    return 0
+
+
+def _fix_with(
+    plan: Plan,
+    existing_text: str | None,
+    namespace: str,
+    tasks: list[FileTask],
+    scratch: str | None,
+    jobs: int | None,
+    *,
+    apply: bool,
+) -> RunResult:
+    """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry."""
+    if scratch is None:
+        registry = str(plan.registry_path)
+    else:
+        registry = str(Path(scratch) / DEFAULT_REGISTRY)
+        Path(registry).write_text(registry_text(plan, existing_text, namespace), encoding="utf-8")
+    fixing = [
+        replace(task, settings=replace(task.settings, registry=registry), fix_mode="apply" if apply else "diff",
+                unsafe_fixes=True)
+        for task in tasks
+    ]  # fmt: skip
+    return run(fixing, jobs or default_jobs())
+
+
+def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path, sites: list[Finding]) -> None:
+    found = Counter(f.code for f in before.findings if f.code in SITE_CODES)
+    fixed = Counter(f.code for f in final.fixed if f.code in SITE_CODES)
+    rows = [("rule", "sites", "rewritten", "left for a human")]
+    rows += [(code, str(found[code]), str(fixed[code]), str(found[code] - fixed[code])) for code in SITE_CODES]
+    width = [max(len(row[column]) for row in rows) for column in range(4)]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(width[index]) for index, cell in enumerate(row)).rstrip(), err=True)
+    changed = len({f.path for f in final.fixed})
+    click.echo(
+        f"symbols created: {len(plan.entries)} in {len({e.domain for e in plan.entries})} domain(s); "
+        f"files changed: {changed}; registry: {plan.registry_path}; helpers: {helpers}",
+        err=True,
+    )
+    reasons = Counter(_reason(f) for f in before.findings if f.code in SITE_CODES and f not in final.fixed)
+    for reason, count in sorted(reasons.items()):
+        click.echo(f"  left: {count} × {reason}", err=True)
+
+
+def _reason(finding: Finding) -> str:
+    if not finding.error_template:
+        return "no constant message (not a string or f-string, or built from the caught exception)"
+    return "no rewrite for this shape (reached from a resource or prompt, or part of a larger value)"
