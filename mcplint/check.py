@@ -264,8 +264,12 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0) -
 
 
 def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
+    return progress_bar(quiet=options.quiet)
+
+
+def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
     """A transient bar on stderr for long runs on a terminal; never in pipes or CI."""
-    if options.quiet or os.environ.get("CI") or not sys.stderr.isatty():
+    if quiet or os.environ.get("CI") or not sys.stderr.isatty():
         return None
 
     def start(total: int):  # type: ignore[no-untyped-def]

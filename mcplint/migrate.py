@@ -160,7 +160,9 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
     existing = load_registry(str(registry_path)) if existing_text is not None else None
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
 
-    before = run(tasks, jobs or default_jobs())
+    from mcplint.check import progress_bar
+
+    before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and f.fix is None and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base)
     namespace = config.root.name
