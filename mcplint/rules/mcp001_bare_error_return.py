@@ -141,8 +141,8 @@ class BareErrorReturn(Rule):
                 continue
             self._reported.add(id(payload.node))
             # Only a payload that is the whole returned value can become a tool result.
-            fix = self._registry_fix(payload.node, payload.kind) if payload.node is node.value else None
             message = _error_message(payload.node) if payload.kind == "dict" else _without_error_prefix(payload.node)
+            fix = self._registry_fix(payload.node, message) if payload.node is node.value else None
             if payload.kind == "dict":
                 self.report(
                     payload.node,
@@ -163,13 +163,12 @@ class BareErrorReturn(Rule):
                     error_message=message,
                 )
 
-    def _registry_fix(self, payload: cst.CSTNode, kind: str) -> FixSpec | None:
+    def _registry_fix(self, payload: cst.CSTNode, message: cst.BaseExpression | None) -> FixSpec | None:
         """`return {"error": "<a registry message>"}` → `return <helper>("SYMBOL").tool_result()`."""
         registry = self.context.registry
-        if registry is None or not registry.helpers_module:
+        if registry is None or not registry.helpers_module or message is None:
             return None
-        message = _error_message(payload) if kind == "dict" else _without_error_prefix(payload)
-        found = match_message(registry, message) if message is not None else None
+        found = match_message(registry, message)
         if found is None:
             return None
         replacement = cst.Call(cst.Attribute(helper_call(found), cst.Name("tool_result")), [])
