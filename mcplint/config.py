@@ -58,7 +58,7 @@ LIST_KEYS = (
     "handler-functions",
 )
 TABLE_KEYS = ("per-file-ignores", "rules")
-STRING_KEYS = ("cache-dir", "registry")
+STRING_KEYS = ("cache-dir", "registry", "default-symbol")
 DEFAULT_REGISTRY = "mcp-errors.toml"
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
@@ -87,6 +87,7 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     cache_dir: Path | None = None
+    default_symbol: str | None = None  # the registry symbol MCP005's fix raises
     registry_path: Path | None = None  # as configured; see `registry`
 
     @property
@@ -117,6 +118,7 @@ class FileSettings:
     handler_decorators: tuple[str, ...] = ()
     handler_functions: tuple[str, ...] = ()
     registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
+    default_symbol: str | None = None
 
 
 # -- loading -----------------------------------------------------------------
@@ -166,7 +168,10 @@ def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) 
         elif key in STRING_KEYS:
             if not isinstance(value, str):
                 raise fail(key, f"'{key}' must be a string")
-            setattr(config, "cache_dir" if key == "cache-dir" else "registry_path", config.root / value)
+            if key == "default-symbol":
+                config.default_symbol = value
+            else:
+                setattr(config, "cache_dir" if key == "cache-dir" else "registry_path", config.root / value)
         elif key == "per-file-ignores":
             config.per_file_ignores = _parse_per_file_ignores(value, fail)
         else:
@@ -318,6 +323,7 @@ class ConfigResolver:
                 handler_decorators=tuple(config.handler_decorators),
                 handler_functions=tuple(config.handler_functions),
                 registry=str(config.registry) if config.registry is not None else None,
+                default_symbol=config.default_symbol,
             )
         return self._settings[key]
 

@@ -57,3 +57,47 @@ def test_mcp004_fix_takes_the_single_close_symbol(tmp_path):
     assert fixed == source.replace('"NOTE_NOT_FOND"', '"NOTE_NOT_FOUND"')
     left = json_findings(run_cli("check", "--select", "MCP004", "--format", "json", "tools.py", cwd=tmp_path))
     assert [(f["location"]["row"], f["fix"]) for f in left] == [(9, None)]
+
+
+def test_mcp005_fix_raises_the_default_symbol(tmp_path):
+    shutil.copy(EXAMPLES / "mcp-errors.toml", tmp_path / "mcp-errors.toml")
+    (tmp_path / "mcplint.toml").write_text('default-symbol = "STORE_UNAVAILABLE"\n')
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def list_notes() -> list:
+            try:
+                return load()
+            except OSError as error:
+                return []
+
+
+        @mcp.tool()
+        def count() -> int:
+            try:
+                return len(load())
+            except OSError:
+                return 0
+        """
+    )
+    (tmp_path / "server.py").write_text(source)
+    findings = json_findings(run_cli("check", "--select", "MCP005", "--format", "json", "server.py", cwd=tmp_path))
+    assert [(f["location"]["row"], f["fix"] and f["fix"]["applicability"]) for f in findings] == [
+        (11, "unsafe"),
+        (19, None),  # no `as name`: nothing to chain the cause from
+    ]
+    run_cli("check", "--select", "MCP005", "--fix", "--unsafe-fixes", "server.py", cwd=tmp_path)
+    fixed = (tmp_path / "server.py").read_text()
+    assert '        raise notes_error("STORE_UNAVAILABLE") from error\n' in fixed
+    assert "from notes_server.errors import notes_error\n" in fixed
+
+
+def test_unknown_config_keys_still_fail_with_default_symbol_known(tmp_path):
+    (tmp_path / "mcplint.toml").write_text('default-symbl = "X"\n')
+    result = run_cli("check", ".", cwd=tmp_path)
+    assert result.exit_code == 2 and "did you mean 'default-symbol'" in result.stderr

@@ -49,6 +49,7 @@ def settings_digest(settings: FileSettings, skip_generated: bool) -> str:
             "skip_generated": skip_generated,
             # MCP003/MCP004 judge code against the registry: a changed registry is a new key.
             "registry": _registry_hash(settings.registry),
+            "default_symbol": settings.default_symbol,
         },
         sort_keys=True,
         default=str,

@@ -178,7 +178,9 @@ def _collect(
     module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
 ) -> tuple[list[Candidate], HandlerScope, RuleContext]:
     ancestors: list[cst.CSTNode] = []
-    context = RuleContext(ancestors, registry_path=settings.registry, package=project.package)
+    context = RuleContext(
+        ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
+    )
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, *instances])
     context.ancestors = walker.ancestors

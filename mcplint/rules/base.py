@@ -59,8 +59,13 @@ class RuleContext:
     """The shared per-file state rules read during and after the walk."""
 
     def __init__(
-        self, ancestors: list[cst.CSTNode], registry_path: str | None = None, package: str | None = None
+        self,
+        ancestors: list[cst.CSTNode],
+        registry_path: str | None = None,
+        package: str | None = None,
+        default_symbol: str | None = None,
     ) -> None:
+        self.default_symbol = default_symbol  # `default-symbol`: what a guessed failure is
         self.scopes = ScopeTracker()
         self.imports = ImportTable(package)
         self.facts = HandlerFactsCollector(self.scopes)

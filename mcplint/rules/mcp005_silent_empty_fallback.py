@@ -14,7 +14,9 @@ from mcplint.analysis.empty_values import (
 )
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
-from mcplint.rules.base import Rule
+from mcplint.finding import UNSAFE
+from mcplint.registry.codegen import default_helper
+from mcplint.rules.base import FixSpec, Rule
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
 PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
@@ -97,8 +99,12 @@ class SilentEmptyFallback(Rule):
     helper: `raise tickets_error("TICKETS_UNAVAILABLE")`.
 
     ## Fix safety
-    No fix: whether the empty value is a legitimate answer, and which error
-    replaces it, is for the author to decide.
+    Unsafe, and only with a registry and `default-symbol` set in the config
+    (a registry symbol such as `DEPENDENCY_FAILED`): in a tool, `except X as e:
+    return []` becomes `raise <helper>("DEPENDENCY_FAILED") from e`. Whether the
+    empty value was a legitimate answer, and whether that symbol is the right
+    one, is for the author to review; a clause without `as name`, a fall-through
+    or a function a resource or prompt reaches gets no fix.
 
     ## Options
     - `control-flow-exceptions` (list of class names, default
@@ -144,7 +150,41 @@ class SilentEmptyFallback(Rule):
                     continue
                 if _returns_none(outcome) and not returns_something:
                     continue  # a procedure: None is its only success
-                self.report(*_finding(outcome), function=key, through_return=True)
+                fix = self._default_fix(outcome)
+                self.report(*_finding(outcome), function=key, through_return=True, fix=fix)
+
+    def _default_fix(self, outcome: ClauseReturn) -> FixSpec | None:
+        """`except X as e: return []` → `raise <helper>("<default-symbol>") from e`.
+
+        Unsafe: the symbol is the configured guess, not derived from the site, and
+        the function's callers now see an exception instead of an empty value."""
+        registry, symbol = self.context.registry, self.context.default_symbol
+        handler = outcome.handler
+        if (
+            registry is None
+            or not registry.helpers_module
+            or symbol is None
+            or outcome.return_node is None
+            or outcome.falls_through
+            or handler.name is None
+            or not isinstance(handler.name.name, cst.Name)
+        ):
+            return None
+        offered = (d for d in registry.domains for e in d.errors if e.symbol == symbol and e.status != "retired")
+        domain = next(offered, None)
+        if domain is None:
+            return None
+        helper = domain.helper or default_helper(domain.name)
+        call = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
+        replacement = cst.Raise(exc=call, cause=cst.From(item=cst.Name(handler.name.name.value)))
+        return FixSpec(
+            outcome.return_node,
+            replacement,
+            f"Raise the registry's `{symbol}` from the caught exception",
+            UNSAFE,
+            imports=((registry.helpers_module, helper),),
+            handler_kinds=frozenset({"tool"}),
+        )
 
     def _expected(self, outcome: ClauseReturn) -> bool:
         """The clause is a deliberate, narrow fallback (or not a fallback at all)."""
