@@ -101,3 +101,29 @@ def test_unknown_config_keys_still_fail_with_default_symbol_known(tmp_path):
     (tmp_path / "mcplint.toml").write_text('default-symbl = "X"\n')
     result = run_cli("check", ".", cwd=tmp_path)
     assert result.exit_code == 2 and "did you mean 'default-symbol'" in result.stderr
+
+
+def test_mcp007_fix_raises_the_registry_entry_for_the_code(tmp_path):
+    shutil.copy(EXAMPLES / "mcp-errors.toml", tmp_path / "mcp-errors.toml")
+    (tmp_path / "mcplint.toml").write_text("")
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INTERNAL_ERROR, ErrorData
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def pin(note_id: int) -> str:
+            if note_id < 0:
+                raise McpError(ErrorData(code=1002, message="locked"))
+            raise McpError(ErrorData(code=INTERNAL_ERROR, message="boom"))
+        """
+    )
+    (tmp_path / "server.py").write_text(source)
+    run_cli("check", "--select", "MCP007", "--fix", "--unsafe-fixes", "server.py", cwd=tmp_path)
+    fixed = (tmp_path / "server.py").read_text()
+    assert '        raise notes_error("NOTE_LOCKED")\n' in fixed
+    assert 'raise McpError(ErrorData(code=INTERNAL_ERROR, message="boom"))' in fixed  # -32603: not registered

@@ -5,9 +5,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.rules.base import Rule
+from mcplint.finding import UNSAFE
+from mcplint.registry.codegen import default_helper
+from mcplint.rules.base import FixSpec, Rule
 
 # The SDK error class by qualified name: the stack its name belongs to.
 SDK_ERRORS: dict[str, str] = {
@@ -130,8 +132,12 @@ class ProtocolErrorFromTool(Rule):
     `.for_resource()` / `.for_prompt()`).
 
     ## Fix safety
-    No fix: a raise becomes a return, which changes control flow in every
-    caller of a helper, and the right result type depends on the framework.
+    Unsafe, and only with a registry that has an entry for the raised code (a
+    literal, or mcp's `INTERNAL_ERROR`-style constants): the SDK error becomes
+    the registry's raise-style helper, `raise notes_error("NOTE_LOCKED")`, a tool
+    error the model sees. It stays a raise (turning it into a returned result
+    would change control flow in every caller of a helper), and the message
+    becomes the registry's.
 
     ## Options
     None.
@@ -198,7 +204,39 @@ class ProtocolErrorFromTool(Rule):
                 f"`{class_name}` raised in a tool: {CONSEQUENCES[stack]}; {REMEDIES[stack]}",
                 function=pending.function,
                 handler_kinds=frozenset({"tool"}),
+                fix=self._registry_fix(pending.node),
             )
+
+    def _registry_fix(self, node: cst.Raise) -> FixSpec | None:
+        """`raise McpError(ErrorData(code=1002, ...))` → `raise <helper>("SYMBOL")` for the
+        registry's entry with that code: a tool error the model sees. Unsafe: the message
+        becomes the registry's, and the raise stops being a protocol error."""
+        registry = self.context.registry
+        if registry is None or not registry.helpers_module or not isinstance(node.exc, cst.Call):
+            return None
+        code = _error_code(node.exc, self.context.imports)
+        found = next(
+            (
+                (domain, entry)
+                for domain in registry.domains
+                for entry in domain.errors
+                if entry.code == code and entry.status != "retired"
+            ),
+            None,
+        )
+        if code is None or found is None:
+            return None
+        domain, entry = found
+        helper = domain.helper or default_helper(domain.name)
+        replacement = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{entry.symbol}"'))])
+        return FixSpec(
+            node.exc,
+            replacement,
+            f"Raise the registry's `{entry.symbol}` (code {code}) as a tool error",
+            UNSAFE,
+            imports=((registry.helpers_module, helper),),
+            handler_kinds=frozenset({"tool"}),
+        )
 
     def _raised_error(self, pending: _Raise) -> tuple[str, str] | None:
         """(the class's name as written, its stack) when the raise sends the SDK error."""
@@ -275,6 +313,39 @@ class ProtocolErrorFromTool(Rule):
                     lineage.add(base_name)
                     pending.append((base_name, None))
         return lineage
+
+
+# mcp.types' JSON-RPC constants, by name.
+_STANDARD_CODES = {
+    "PARSE_ERROR": -32700,
+    "INVALID_REQUEST": -32600,
+    "METHOD_NOT_FOUND": -32601,
+    "INVALID_PARAMS": -32602,
+    "INTERNAL_ERROR": -32603,
+}
+
+
+def _error_code(call: cst.Call, imports: ImportTable) -> int | None:
+    """The code of `McpError(ErrorData(code=...))` (mcp 1.x) or `MCPError(code, ...)` (mcp 2.x)."""
+    first = call.args[0].value if call.args else None
+    if isinstance(first, cst.Call) and (dotted_name(first.func) or "").rpartition(".")[2] == "ErrorData":
+        call = first
+    for arg in call.args:
+        if (arg.keyword is None and arg is call.args[0]) or (arg.keyword is not None and arg.keyword.value == "code"):
+            return _integer(arg.value, imports)
+    return None
+
+
+def _integer(expression: cst.BaseExpression, imports: ImportTable) -> int | None:
+    if isinstance(expression, cst.Integer):
+        return int(expression.evaluated_value)
+    if isinstance(expression, cst.UnaryOperation) and isinstance(expression.operator, cst.Minus):
+        value = _integer(expression.expression, imports)
+        return -value if value is not None else None
+    qualified = imports.qualified_name(expression) or ""
+    if qualified.startswith(("mcp.", "mcp_types.")):
+        return _STANDARD_CODES.get(qualified.rpartition(".")[2])
+    return None
 
 
 def _says_unknown_tool(call: cst.Call) -> bool:
