@@ -127,3 +127,36 @@ def test_mcp007_fix_raises_the_registry_entry_for_the_code(tmp_path):
     fixed = (tmp_path / "server.py").read_text()
     assert '        raise notes_error("NOTE_LOCKED")\n' in fixed
     assert 'raise McpError(ErrorData(code=INTERNAL_ERROR, message="boom"))' in fixed  # -32603: not registered
+
+
+def test_mcp006_fix_shows_the_type_not_the_text(tmp_path):
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def read(path: str) -> str:
+            try:
+                return open(path).read()
+            except OSError as e:
+                return f"could not read {path}: {e!r}"
+
+
+        @mcp.tool()
+        def write(path: str) -> dict:
+            try:
+                open(path, "w").write("x")
+            except OSError as error:
+                return {"error": str(error)}
+            return {"ok": True}
+        """
+    )
+    (tmp_path / "server.py").write_text(source)
+    run_cli("check", "--select", "MCP006", "--fix", "--unsafe-fixes", "server.py", cwd=tmp_path)
+    fixed = (tmp_path / "server.py").read_text()
+    assert 'return f"could not read {path}: {type(e).__name__}"' in fixed
+    assert 'return {"error": type(error).__name__}' in fixed
+    assert run_cli("check", "--select", "MCP006", "server.py", cwd=tmp_path).exit_code == 0

@@ -3,7 +3,9 @@ from __future__ import annotations
 import libcst as cst
 
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector
-from mcplint.rules.base import Rule
+from mcplint.analysis.imports import dotted_name
+from mcplint.finding import UNSAFE
+from mcplint.rules.base import FixSpec, Rule
 
 
 class StackTraceLeak(Rule):
@@ -78,7 +80,11 @@ class StackTraceLeak(Rule):
     (`raise notes_error("NOTES_DB_UNAVAILABLE")`): it never serialises the cause.
 
     ## Fix safety
-    No fix: what the client should be told instead is for the author to decide.
+    Unsafe: `str(e)`, `repr(e)`, `{e}` and `{e!r}` become `type(e).__name__`, so
+    the client learns what kind of failure it was and not its text (paths, SQL,
+    hosts). The failure itself stays; log the exception with
+    `logger.exception(...)` if the text matters to a human. Tracebacks and other
+    shapes get no fix: what the client should be told is for the author.
 
     ## Options
     - `sanitizers` (list of function names, default `[]`): functions whose
@@ -134,6 +140,7 @@ class StackTraceLeak(Rule):
                 _message(leak),
                 function=leak.function,
                 through_return=leak.sink.through_return,
+                fix=_sanitising_fix(leak.origin.node),
             )
 
 
@@ -143,3 +150,35 @@ def _message(leak: Leak) -> str:
         f"{what} the client through {leak.sink.description}; "
         "log it and send a fixed message (or a registry error) instead"
     )
+
+
+def _exception_name(expression: cst.BaseExpression) -> cst.Name | None:
+    """`e` in `str(e)`, `repr(e)` or a bare `e`."""
+    if isinstance(expression, cst.Call) and len(expression.args) == 1:
+        if dotted_name(expression.func) in ("str", "repr"):
+            expression = expression.args[0].value
+    return expression if isinstance(expression, cst.Name) else None
+
+
+def _sanitising_fix(origin: cst.CSTNode) -> FixSpec | None:
+    """`str(e)` / `{e}` / `{e!r}` → `type(e).__name__`: the kind of failure, not its text.
+
+    Unsafe: the client sees less (which is the point), and whatever the text told
+    a human now has to come from the logs (`logger.exception(...)`)."""
+    if isinstance(origin, cst.FormattedStringExpression):
+        name = _exception_name(origin.expression)
+        if name is None:
+            return None
+        replacement: cst.CSTNode = origin.with_changes(expression=_type_name(name), conversion=None)
+    elif isinstance(origin, (cst.Call, cst.Name)):
+        name = _exception_name(origin)
+        if name is None:
+            return None
+        replacement = _type_name(name)
+    else:
+        return None
+    return FixSpec(origin, replacement, "Show the exception's type, not its text", UNSAFE)
+
+
+def _type_name(name: cst.Name) -> cst.Attribute:
+    return cst.Attribute(cst.Call(cst.Name("type"), [cst.Arg(cst.Name(name.value))]), cst.Name("__name__"))
