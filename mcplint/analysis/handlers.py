@@ -283,6 +283,9 @@ class HandlerScope:
     outgoing_returns: dict[str, list[Handler]] = field(default_factory=dict)
     #: Module-level names bound to servers, for the modules that import them.
     module_servers: dict[str, ServerBinding] = field(default_factory=dict)
+    #: Per function, the other modules' functions it reaches through this module (any handler).
+    local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
+    local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
 
     def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:
@@ -629,6 +632,7 @@ def resolve_handler_scope(
         for pattern, label, kind in entries:
             _reach(resolver, table, _matching_keys(facts, pattern), Handler(label, kind), through_return)
     _collect_outgoing(resolver, scope)
+    _collect_local_reach(resolver, scope)
     scope.module_servers = resolver.module_servers()
     return scope
 
@@ -659,17 +663,40 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
         (scope.returns_to, scope.outgoing_returns, True),
     ):
         for function, handlers in table.items():
-            info = resolver.facts.functions.get(function)
-            if info is None:
-                continue
-            callees = _returned_callees(resolver, info) if through_return else info.calls
-            for callee in callees:
-                if resolver.resolve_callee(callee, function, info.class_key):
-                    continue
-                target = resolver.external_target(callee)
-                if target is not None:
-                    for handler in handlers:
-                        _add(outgoing.setdefault(target, []), handler)
+            for target in _external_targets(resolver, function, through_return):
+                for handler in handlers:
+                    _add(outgoing.setdefault(target, []), handler)
+
+
+def _external_targets(resolver: _Resolver, function: str, through_return: bool) -> list[str]:
+    """The functions of other modules that ``function`` itself calls (or returns the result of)."""
+    info = resolver.facts.functions.get(function)
+    if info is None:
+        return []
+    targets = []
+    for callee in _returned_callees(resolver, info) if through_return else info.calls:
+        if not resolver.resolve_callee(callee, function, info.class_key):
+            target = resolver.external_target(callee)
+            if target is not None:
+                targets.append(target)
+    return targets
+
+
+def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
+    """For each function, the other modules' functions it reaches through this module's
+    calls: what lets the run's join follow a chain of modules in one step."""
+    for through_return, table in ((False, scope.local_reach_calls), (True, scope.local_reach_returns)):
+        direct = {key: _external_targets(resolver, key, through_return) for key in resolver.facts.functions}
+        if not any(direct.values()):
+            continue
+        for key in resolver.facts.functions:
+            reached = {
+                target
+                for function in _reachable(resolver, [key], through_return=through_return)
+                for target in direct.get(function, ())
+            }
+            if reached:
+                table[key] = sorted(reached)
 
 
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:

@@ -97,6 +97,8 @@ class ResultCache:
             imported_names=analysis["imported_names"],
             outgoing_calls={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["calls"].items()},
             outgoing_returns={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["returns"].items()},
+            local_reach_calls=analysis["reach_calls"],
+            local_reach_returns=analysis["reach_returns"],
         )
 
     def _unchanged(self, path: str, entry: dict, digest: str) -> bool:
@@ -133,6 +135,8 @@ class ResultCache:
             "imported_names": result.imported_names,
             "calls": result.outgoing_calls,
             "returns": result.outgoing_returns,
+            "reach_calls": result.local_reach_calls,
+            "reach_returns": result.local_reach_returns,
         }
         self._dirty.add(digest)
 

@@ -44,13 +44,25 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
         root = roots[path]
         for outgoing, entries in ((result.outgoing_calls, calls), (result.outgoing_returns, returns)):
             for target, handlers in outgoing.items():
-                found = split_target(target.removesuffix(".<locals>.*"), modules_by_root.get(root, set()))
-                if found is None:
-                    continue
-                module, key = found
-                if target.endswith(".<locals>.*"):
-                    key += ".<locals>.*"
-                entries[files_by_module[(root, module)]].update((key, label, kind) for label, kind in handlers)
+                located = _locate(target, root, modules_by_root, files_by_module)
+                if located is not None:
+                    entries[located[0]].update((located[1], label, kind) for label, kind in handlers)
+
+    # Follow each entry point through the module it lands in, to the modules that
+    # module calls on, so a chain of service modules is joined in one step.
+    for entries, reach_of in ((calls, "local_reach_calls"), (returns, "local_reach_returns")):
+        pending = [(path, entry) for path, found in entries.items() for entry in found]
+        while pending:
+            path, (key, label, kind) = pending.pop()
+            reach: dict[str, list[str]] = getattr(results[path], reach_of)
+            keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
+            for target in {t for k in keys for t in reach.get(k, ())}:
+                located = _locate(target, roots[path], modules_by_root, files_by_module)
+                if located is not None:
+                    entry = (located[1], label, kind)
+                    if entry not in entries[located[0]]:
+                        entries[located[0]].add(entry)
+                        pending.append((located[0], entry))
 
     joined = {}
     for path, context in contexts.items():
@@ -67,3 +79,19 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
+
+
+def _locate(
+    target: str,
+    root: str,
+    modules_by_root: Mapping[str, set[str]],
+    files_by_module: Mapping[tuple[str, str], str],
+) -> tuple[str, str] | None:
+    """(file, function key or `key.<locals>.*` pattern) of a qualified target in this root."""
+    found = split_target(target.removesuffix(".<locals>.*"), modules_by_root.get(root, set()))
+    if found is None:
+        return None
+    module, key = found
+    if target.endswith(".<locals>.*"):
+        key += ".<locals>.*"
+    return files_by_module[(root, module)], key

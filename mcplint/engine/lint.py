@@ -57,6 +57,8 @@ class FileResult:
     imported_names: list[str] = field(default_factory=list)  # qualified names the module imports
     outgoing_calls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (label, kind)
     outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
+    local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
 
 
 def lint_path(
@@ -144,6 +146,8 @@ def _rule_findings(
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project)
     result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
+    result.local_reach_calls = scope.local_reach_calls
+    result.local_reach_returns = scope.local_reach_returns
     return result
 
 
