@@ -231,9 +231,9 @@ def _line_of_key(text: str, key: str) -> int | None:
 # -- rule selection ------------------------------------------------------------
 def resolve_selectors(selectors: Iterable[str]) -> set[str]:
     """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``, ``REG``)."""
-    from mcplint.catalogue import all_codes
+    from mcplint.codes import ALL_CODES
 
-    known = all_codes()
+    known = ALL_CODES
     codes: set[str] = set()
     for selector in selectors:
         wanted = selector.strip().upper()

@@ -83,3 +83,10 @@ def test_doc_use_instead_is_clean(rule, tmp_path):
     assert examples, "the Use instead section needs a python code block"
     for source in examples:
         assert _codes_found(rule, source, _doc_registry(rule, tmp_path)) == []
+
+
+def test_the_static_code_list_matches_the_catalogue():
+    from mcplint.catalogue import catalogue
+    from mcplint.codes import ALL_CODES
+
+    assert ALL_CODES == tuple(document.code for document in catalogue())

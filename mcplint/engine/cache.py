@@ -27,7 +27,7 @@ from pathlib import Path
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
-from mcplint.engine.lint import FileResult
+from mcplint.engine.result import FileResult
 from mcplint.finding import Finding
 
 DEFAULT_DIRECTORY = ".mcplint_cache"

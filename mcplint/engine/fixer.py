@@ -25,7 +25,7 @@ import libcst as cst
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.config import FileSettings
-from mcplint.engine.lint import FileResult
+from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
 from mcplint.engine.source import UndecodableSource, decode_with_encoding
 from mcplint.finding import SAFE, Finding

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of, split_target
-from mcplint.engine.lint import FileResult
+from mcplint.engine.result import FileResult
 
 
 def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
@@ -27,6 +27,13 @@ def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
 
 def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> dict[str, ProjectContext]:
     """The contexts the files should have been analysed with, given these results."""
+    located: dict[tuple[str, str], tuple[str, str] | None] = {}
+
+    def locate(target: str, root: str) -> tuple[str, str] | None:
+        if (target, root) not in located:
+            located[(target, root)] = _locate(target, root, modules_by_root, files_by_module)
+        return located[(target, root)]
+
     roots = {path: contexts[path].root for path in results}
     files_by_module = {(roots[path], contexts[path].module): path for path in results if contexts[path].module}
     modules_by_root: dict[str, set[str]] = {}
@@ -44,9 +51,9 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
         root = roots[path]
         for outgoing, entries in ((result.outgoing_calls, calls), (result.outgoing_returns, returns)):
             for target, handlers in outgoing.items():
-                located = _locate(target, root, modules_by_root, files_by_module)
-                if located is not None:
-                    entries[located[0]].update((located[1], label, kind) for label, kind in handlers)
+                found = locate(target, root)
+                if found is not None:
+                    entries[found[0]].update((found[1], label, kind) for label, kind in handlers)
 
     # Follow each entry point through the module it lands in, to the modules that
     # module calls on, so a chain of service modules is joined in one step.
@@ -57,12 +64,12 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             reach: dict[str, list[str]] = getattr(results[path], reach_of)
             keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
             for target in {t for k in keys for t in reach.get(k, ())}:
-                located = _locate(target, roots[path], modules_by_root, files_by_module)
-                if located is not None:
-                    entry = (located[1], label, kind)
-                    if entry not in entries[located[0]]:
-                        entries[located[0]].add(entry)
-                        pending.append((located[0], entry))
+                found = locate(target, roots[path])
+                if found is not None:
+                    entry = (found[1], label, kind)
+                    if entry not in entries[found[0]]:
+                        entries[found[0]].add(entry)
+                        pending.append((found[0], entry))
 
     joined = {}
     for path, context in contexts.items():

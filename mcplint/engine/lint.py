@@ -13,12 +13,12 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
 from mcplint.engine.positions import node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated
@@ -39,26 +39,6 @@ _DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
 _FRAMEWORK_IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
 )
-
-
-@dataclass
-class FileResult:
-    findings: list[Finding] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    internal_error: bool = False
-    # What the cache keys the result by (None when the file could not be read).
-    stat_key: tuple[int, int] | None = None  # size, mtime in ns
-    content_hash: str | None = None
-    # With --fix / --diff: the findings whose fixes were applied, and the diff.
-    fixed: list[Finding] = field(default_factory=list)
-    diff: str = ""
-    # For the run's cross-module join (see mcplint.analysis.project).
-    module_servers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (level, framework)
-    imported_names: list[str] = field(default_factory=list)  # qualified names the module imports
-    outgoing_calls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (label, kind)
-    outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
-    local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
 
 
 def lint_path(

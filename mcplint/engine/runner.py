@@ -13,7 +13,7 @@ from mcplint.config import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
 
 if TYPE_CHECKING:
-    from mcplint.engine.lint import FileResult
+    from mcplint.engine.result import FileResult
 
 # Below this much source a pool costs more to start than it saves
 # (a pre-commit run on a handful of files stays in-process).

@@ -1,0 +1,28 @@
+"""What linting one file gives back: light, picklable, and cheap to import (the
+parent process of a warm run never loads LibCST)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mcplint.finding import Finding
+
+
+@dataclass
+class FileResult:
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    internal_error: bool = False
+    # What the cache keys the result by (None when the file could not be read).
+    stat_key: tuple[int, int] | None = None  # size, mtime in ns
+    content_hash: str | None = None
+    # With --fix / --diff: the findings whose fixes were applied, and the diff.
+    fixed: list[Finding] = field(default_factory=list)
+    diff: str = ""
+    # For the run's cross-module join (see mcplint.analysis.project).
+    module_servers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (level, framework)
+    imported_names: list[str] = field(default_factory=list)  # qualified names the module imports
+    outgoing_calls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (label, kind)
+    outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
+    local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
