@@ -24,7 +24,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-CONFIG_FILES = ("mcplint.toml", "pyproject.toml")
 DEFAULT_EXCLUDE = (
     ".bzr",
     ".direnv",

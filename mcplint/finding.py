@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 SAFE, UNSAFE = "safe", "unsafe"
@@ -48,9 +48,6 @@ class Finding:
     # The error's message as a registry template (`Note {note_id} does not exist.`),
     # when a rule could read one: what `mcplint migrate` makes registry entries of.
     error_template: str | None = field(default=None, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, fields: dict[str, Any]) -> Finding:

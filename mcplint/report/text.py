@@ -58,10 +58,6 @@ class Summary:
         return "\n".join(lines) + "\n"
 
 
-def render_concise(findings: Sequence[Finding], *, color: bool, summary: Summary | None = Summary()) -> str:
-    return render_full(findings, color=color, show_source=False, summary=summary)
-
-
 def render_full(
     findings: Sequence[Finding], *, color: bool, show_source: bool = True, summary: Summary | None = Summary()
 ) -> str:
