@@ -192,7 +192,7 @@ def _plan_domains(registry: Registry) -> list[_DomainPlan]:
             continue
         for entry in offered:
             _require_usable(entry, registry)
-        helper = domain.helper or default_helper(domain.name)
+        helper = helper_name(domain)
         if not (helper.isascii() and helper.isidentifier()) or keyword.iskeyword(helper):
             problem = f"helper name {helper!r} is not an ASCII Python identifier"
             raise _error(registry, (*domain.path, "helper"), problem)
@@ -212,6 +212,12 @@ def default_helper(domain_name: str) -> str:
     if not stem or stem[0].isdigit():
         stem = f"domain_{stem}".rstrip("_")
     return f"{stem}_error"
+
+
+def helper_name(domain: Domain) -> str:
+    """The generated helper of a domain: its `helper`, else `<domain>_error`. Fixes and
+    rules that name helpers use this, so they agree with the generated module."""
+    return domain.helper or default_helper(domain.name)
 
 
 def _symbol_type_name(domain_name: str) -> str:

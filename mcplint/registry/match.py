@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from mcplint.registry.codegen import default_helper
+from mcplint.registry.codegen import helper_name
 from mcplint.registry.model import ErrorEntry, Registry
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -73,7 +73,7 @@ def match_message(registry: Registry, message: cst.BaseExpression) -> Match | No
             )
             if texts_agree:
                 arguments = tuple((template[index], source[index]) for index in range(1, len(template), 2))
-                found.append(Match(entry, domain.helper or default_helper(domain.name), arguments))  # type: ignore[arg-type]
+                found.append(Match(entry, helper_name(domain), arguments))  # type: ignore[arg-type]
     return found[0] if len(found) == 1 else None
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
+from mcplint.registry.codegen import default_helper, helper_name
 from mcplint.registry.model import ErrorEntry, Registry
 from mcplint.finding import UNSAFE
 from mcplint.rules.base import FixSpec, Rule, configured_registry
@@ -33,7 +34,7 @@ class Helpers:
     prescreen: re.Pattern[str]
 
     def helper_of(self, domain: str) -> str:
-        return next((helper for helper, name in self.domain_of_helper.items() if name == domain), f"{domain}_error")
+        return next((helper for helper, name in self.domain_of_helper.items() if name == domain), default_helper(domain))
 
     def symbols(self, domain: str | None = None) -> list[str]:
         """The symbols a "did you mean" may suggest: not retired, of ``domain`` if given."""
@@ -225,7 +226,7 @@ _HELPERS: dict[int, tuple[Registry, Helpers]] = {}
 
 
 def _build_helpers(registry: Registry) -> Helpers:
-    domain_of_helper = {(domain.helper or f"{domain.name}_error"): domain.name for domain in registry.domains}
+    domain_of_helper = {helper_name(domain): domain.name for domain in registry.domains}
     domain_of_helper = {helper: domain for helper, domain in domain_of_helper.items() if helper.isidentifier()}
     entries: dict[str, ErrorEntry] = {}
     for entry in registry.errors:

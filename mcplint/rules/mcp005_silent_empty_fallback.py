@@ -15,7 +15,7 @@ from mcplint.analysis.empty_values import (
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
-from mcplint.registry.codegen import default_helper
+from mcplint.registry.codegen import helper_name
 from mcplint.rules.base import FixSpec, Rule
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
@@ -174,7 +174,7 @@ class SilentEmptyFallback(Rule):
         domain = next(offered, None)
         if domain is None:
             return None
-        helper = domain.helper or default_helper(domain.name)
+        helper = helper_name(domain)
         call = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
         replacement = cst.Raise(exc=call, cause=cst.From(item=cst.Name(handler.name.name.value)))
         return FixSpec(

@@ -5,6 +5,7 @@ import libcst as cst
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
+from mcplint.registry.codegen import helper_name
 from mcplint.rules.base import FixSpec, Rule
 
 
@@ -104,9 +105,7 @@ class StackTraceLeak(Rule):
             self.context.imports,
             sanitizers=self.settings["sanitizers"],
             helpers_module=registry.helpers_module if registry is not None else None,
-            helper_names=(
-                [domain.helper or f"{domain.name}_error" for domain in registry.domains] if registry is not None else []
-            ),
+            helper_names=[helper_name(domain) for domain in registry.domains] if registry is not None else [],
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()

@@ -8,7 +8,7 @@ import libcst as cst
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
-from mcplint.registry.codegen import default_helper
+from mcplint.registry.codegen import helper_name
 from mcplint.rules.base import FixSpec, Rule
 
 # The SDK error class by qualified name: the stack its name belongs to.
@@ -227,7 +227,7 @@ class ProtocolErrorFromTool(Rule):
         if code is None or found is None:
             return None
         domain, entry = found
-        helper = domain.helper or default_helper(domain.name)
+        helper = helper_name(domain)
         replacement = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{entry.symbol}"'))])
         return FixSpec(
             node.exc,
