@@ -1,12 +1,15 @@
 """`mcplint migrate`: a server's ad-hoc errors become a registry, helpers and rewritten sites.
 
-DESIGN §8, first slice: the sites are MCP001's returned error payloads and
-MCP002's raw raises whose message is a string or an f-string. Each distinct
-message becomes a registry entry (symbol from its words, code from a free range
-of its domain; existing entries are never renumbered), the helpers are
-generated, and the sites are rewritten by the rules' own fixes. Only entries
-that a rewrite uses are kept. Dry run by default: the full diff and a summary;
-`--write` applies.
+DESIGN §8. The sites are every finding a registry error can replace: MCP001's
+returned error payloads, MCP002's raw raises, MCP005's empty fallbacks,
+MCP006's leaks into a raised message and MCP007's protocol errors from tools.
+Each site has a message (`registry.match.site_message`: its text without the
+caught exception's, or what failed); each distinct message becomes a registry
+entry (symbol from its words, code from a free range of its domain; existing
+entries are never renumbered), the helpers are generated, and the sites are
+rewritten by the rules' own fixes (MCP008's `mask_error_details=True` too).
+Only entries that a rewrite uses are kept. Dry run by default: the full diff
+and a summary; `--write` applies.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from mcplint.registry.codegen import detect_framework, generate_helpers, helpers
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import Registry
 
-SITE_CODES = ("MCP001", "MCP002")
+SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
+FIX_CODES = (*SITE_CODES, "MCP008")
 DOMAIN_SIZE = 100
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -72,7 +76,7 @@ def domain_for(path: str) -> str:
 def plan_entries(
     sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int
 ) -> Plan:
-    taken_symbols = {entry.symbol: entry.message for entry in existing.errors} if existing else {}
+    taken_symbols = {entry.symbol: _normal(entry.message or "") for entry in existing.errors} if existing else {}
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
@@ -80,8 +84,8 @@ def plan_entries(
     by_message: dict[tuple[str, str], NewEntry] = {}
     for site in sites:
         site_domain = domain or domain_for(site.path)
-        message = site.error_template or ""
-        if (site_domain, message) in by_message or message in taken_symbols.values():
+        message = _sentence(site.error_template or "")
+        if (site_domain, message) in by_message or _normal(message) in taken_symbols.values():
             continue
         symbol = _free_symbol(symbol_for(message), taken_symbols)
         low, high = ranges.get(site_domain) or plan.new_domains.setdefault(
@@ -89,10 +93,19 @@ def plan_entries(
         )
         code = next(code for code in range(low, high + 1) if code not in taken_codes)
         taken_codes.add(code)
-        taken_symbols[symbol] = message
+        taken_symbols[symbol] = _normal(message)
         by_message[(site_domain, message)] = NewEntry(site_domain, symbol, code, message)
     plan.entries = list(by_message.values())
     return plan
+
+
+def _sentence(message: str) -> str:
+    """A client-facing message starts with a capital: `could not save note` → `Could not save note`."""
+    return message[:1].upper() + message[1:]
+
+
+def _normal(message: str) -> str:
+    return " ".join(message.split()).casefold().rstrip(".!")
 
 
 def _free_symbol(symbol: str, taken: dict[str, str]) -> str:
@@ -150,7 +163,7 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
     from mcplint.engine.discovery import PathNotFound, discover
 
     try:
-        resolver = ConfigResolver(CliOverrides(select=SITE_CODES))
+        resolver = ConfigResolver(CliOverrides(select=FIX_CODES))
         files = discover(paths or (".",), resolver, force_exclude=False)
     except (ConfigError, PathNotFound) as error:
         return fail(str(error))
@@ -163,7 +176,7 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
     from mcplint.check import progress_bar
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
-    sites = [f for f in before.findings if f.code in SITE_CODES and f.fix is None and f.error_template]
+    sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base)
     namespace = config.root.name
     with tempfile.TemporaryDirectory() as scratch:
@@ -177,7 +190,7 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         framework = detect_framework(config.root)
         helpers_file = helpers_path(registry, config.root)
         helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
-    _print_summary(before, final, plan, helpers_file, sites)
+    _print_summary(before, final, plan, helpers_file)
     if not plan.entries and not final.fixed:
         click.echo("mcplint: nothing to migrate", err=True)
         return 0
@@ -221,11 +234,12 @@ def _fix_with(
     return run(fixing, jobs or default_jobs())
 
 
-def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path, sites: list[Finding]) -> None:
-    found = Counter(f.code for f in before.findings if f.code in SITE_CODES)
-    fixed = Counter(f.code for f in final.fixed if f.code in SITE_CODES)
-    rows = [("rule", "sites", "rewritten", "left for a human")]
-    rows += [(code, str(found[code]), str(fixed[code]), str(found[code] - fixed[code])) for code in SITE_CODES]
+def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path) -> None:
+    found = Counter(f.code for f in before.findings if f.code in FIX_CODES)
+    left = [f for f in final.findings if f.code in FIX_CODES]
+    remaining = Counter(f.code for f in left)
+    rows = [("rule", "sites", "resolved", "left for a human")]
+    rows += [(code, str(found[code]), str(found[code] - remaining[code]), str(remaining[code])) for code in FIX_CODES]
     width = [max(len(row[column]) for row in rows) for column in range(4)]
     for row in rows:
         click.echo("  ".join(cell.ljust(width[index]) for index, cell in enumerate(row)).rstrip(), err=True)
@@ -235,12 +249,23 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
         f"files changed: {changed}; registry: {plan.registry_path}; helpers: {helpers}",
         err=True,
     )
-    reasons = Counter(_reason(f) for f in before.findings if f.code in SITE_CODES and f not in final.fixed)
-    for reason, count in sorted(reasons.items()):
-        click.echo(f"  left: {count} × {reason}", err=True)
+    for (code, reason), count in sorted(Counter((f.code, _reason(f)) for f in left).items()):
+        click.echo(f"  left: {count} × {code}: {reason}", err=True)
+
+
+def _registry_fix(finding: Finding) -> bool:
+    """The finding already has a fix into a registry helper (one that imports it)."""
+    return finding.fix is not None and bool(finding.fix.imports)
 
 
 def _reason(finding: Finding) -> str:
+    if finding.code == "MCP006":
+        return "traceback text, or exception text sent where no registry error fits (a notification, print)"
+    if finding.code == "MCP005":
+        return "the clause falls through to an empty value returned later"
     if not finding.error_template:
-        return "no constant message (not a string or f-string, or built from the caught exception)"
-    return "no rewrite for this shape (reached from a resource or prompt, or part of a larger value)"
+        return "the message is not a string, an f-string or the caught exception"
+    return (
+        "no rewrite for this shape (a payload assigned to a local and returned later, "
+        "or a site that handlers of different kinds reach)"
+    )

@@ -89,11 +89,13 @@ def test_mcp005_fix_raises_the_default_symbol(tmp_path):
     findings = json_findings(run_cli("check", "--select", "MCP005", "--format", "json", "server.py", cwd=tmp_path))
     assert [(f["location"]["row"], f["fix"] and f["fix"]["applicability"]) for f in findings] == [
         (11, "unsafe"),
-        (19, None),  # no `as name`: nothing to chain the cause from
+        (19, "unsafe"),
     ]
     run_cli("check", "--select", "MCP005", "--fix", "--unsafe-fixes", "server.py", cwd=tmp_path)
     fixed = (tmp_path / "server.py").read_text()
     assert '        raise notes_error("STORE_UNAVAILABLE") from error\n' in fixed
+    # Without `as name` there is nothing to name as the cause; Python still chains it as the context.
+    assert '        raise notes_error("STORE_UNAVAILABLE")\n' in fixed
     assert "from notes_server.errors import notes_error\n" in fixed
 
 

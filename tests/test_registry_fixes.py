@@ -53,6 +53,11 @@ AFTER = (
     )
     .replace('raise ValueError(f"Note {note_id} does not exist.")', 'raise notes_error("NOTE_NOT_FOUND", note_id=note_id)')
     .replace('raise RuntimeError("the notes store is unavailable")', 'raise notes_error("STORE_UNAVAILABLE")')
+    # Only a resource reaches it: the SDK's protocol error, with the registry's code and data.
+    .replace(
+        'raise KeyError(f"Note {note_id} does not exist.")',
+        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).for_resource()',
+    )
 )
 
 
@@ -72,8 +77,8 @@ def test_matching_raises_become_registry_helpers(project):
     result = run_cli("check", "--select", "MCP002", "--fix", "--format", "json", ".", cwd=project)
     assert (project / "notes_server" / "app.py").read_text() == AFTER
     remaining = json_findings(result)
-    # No registry message matches "text is empty"; the resource needs `.for_resource()`.
-    assert [(f["location"]["row"], f["fix"]) for f in remaining] == [(22, None), (29, None)]
+    # No registry message matches "text is empty".
+    assert [(f["location"]["row"], f["fix"]) for f in remaining] == [(22, None)]
 
 
 def test_the_fix_is_offered_safe_and_is_idempotent(project):

@@ -121,7 +121,7 @@ def _rule_findings(
     except cst.ParserSyntaxError as error:
         return FileResult(findings=parse_failure(text, display, settings, error))
     candidates, scope, context = _collect(module, rules, settings, project)
-    result = FileResult(findings=_findings(module, candidates, scope, display))
+    result = FileResult(findings=_findings(module, text, candidates, scope, display))
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project)
@@ -166,7 +166,7 @@ def _collect(
         ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
     )
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
-    walker = Walker([context.scopes, context.imports, context.facts, *instances])
+    walker = Walker([context.scopes, context.imports, context.facts, context.loggers, *instances])
     context.ancestors = walker.ancestors
     walker.walk(module)
     for instance in instances:
@@ -182,7 +182,7 @@ def _collect(
 
 
 def _findings(
-    module: cst.Module, candidates: Iterable[Candidate], scope: HandlerScope, display: str
+    module: cst.Module, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
 ) -> list[Finding]:
     kept: list[tuple[Candidate, list[Handler]]] = []
     for candidate in candidates:
@@ -195,8 +195,9 @@ def _findings(
         kept.append((candidate, reaching))
     if not kept:
         return []
-    fix_targets = [candidate.fix.target for candidate, _ in kept if candidate.fix is not None]
+    fix_targets = [node for candidate, _ in kept for node in _fix_nodes(candidate.fix)]
     ranges = node_ranges(module, [*(candidate.node for candidate, _ in kept), *fix_targets])
+    lines = text.splitlines()
     findings = []
     for candidate, reaching in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
@@ -213,21 +214,38 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
-                fix=_fix(module, candidate.fix, reaching, ranges),
+                fix=_fix(module, lines, candidate.fix, reaching, ranges),
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
             )
         )
     return findings
 
 
-def _fix(module: cst.Module, spec: FixSpec | None, reaching: Sequence[Handler], ranges: dict) -> Fix | None:
-    """The rule's node replacement as a text edit, where every reaching handler allows it."""
+def _fix_nodes(spec: FixSpec | None) -> Iterable[cst.CSTNode]:
+    while spec is not None:
+        yield spec.target
+        if spec.statement is not None:
+            yield spec.statement
+        spec = spec.fallback
+
+
+def _fix(
+    module: cst.Module, lines: Sequence[str], spec: FixSpec | None, reaching: Sequence[Handler], ranges: dict
+) -> Fix | None:
+    """The rule's node replacement as text edits: the first of its forms that every
+    reaching handler allows."""
+    kinds = {handler.kind for handler in reaching}
+    while spec is not None and spec.handler_kinds is not None and not kinds <= spec.handler_kinds:
+        spec = spec.fallback
     if spec is None:
         return None
-    if spec.handler_kinds is not None and any(handler.kind not in spec.handler_kinds for handler in reaching):
-        return None
-    edit = Edit(*ranges[id(spec.target)], module.code_for_node(spec.replacement))
-    return Fix(spec.applicability, spec.message, (edit,), spec.imports)
+    edits = [Edit(*ranges[id(spec.target)], module.code_for_node(spec.replacement))]
+    if spec.log_line is not None and spec.statement is not None:
+        line, column = ranges[id(spec.statement)][:2]
+        indentation = lines[line - 1][: column - 1] if line <= len(lines) else ""
+        if not indentation.strip():  # only a statement that begins its line gets a line before it
+            edits.insert(0, Edit(line, column, line, column, f"{spec.log_line}\n{indentation}"))
+    return Fix(spec.applicability, spec.message, tuple(edits), spec.imports)
 
 
 def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:

@@ -87,6 +87,104 @@ def helper_call(found: Match) -> cst.Call:
     return cst.Call(cst.Name(found.helper), arguments)
 
 
+# -- the message a site's registry entry has ---------------------------------------------
+_ERROR_PREFIX = re.compile(r"^\W*(error|failed)\s*:\s*", re.IGNORECASE)
+_DANGLING = re.compile(r"[\s:;,\-(\[]+$")
+# Names that say nothing about what failed: a decorator's inner function, a dispatcher.
+_GENERIC_NAMES = frozenset(
+    {"wrapper", "inner", "wrapped", "decorated", "decorator", "func", "fn", "function", "call", "run",
+     "execute", "main", "handler", "handle", "errors", "error", "call_tool", "dispatch", "impl", "invoke"}
+)  # fmt: skip
+UNEXPECTED_FAILURE = "Unexpected error"
+
+
+def without_error_prefix(message: cst.BaseExpression) -> cst.BaseExpression:
+    """`"Error: Note 3 does not exist."` says "Note 3 does not exist."."""
+    if isinstance(message, cst.SimpleString) and isinstance(message.evaluated_value, str):
+        return cst.SimpleString(repr(_ERROR_PREFIX.sub("", message.evaluated_value, count=1)))
+    if isinstance(message, cst.FormattedString) and message.parts:
+        first = message.parts[0]
+        if isinstance(first, cst.FormattedStringText):
+            stripped = _ERROR_PREFIX.sub("", first.value, count=1)
+            return message.with_changes(parts=[first.with_changes(value=stripped), *message.parts[1:]])
+    return message
+
+
+def site_message(
+    message: cst.BaseExpression | None, function: str | None, caught: str | None
+) -> cst.BaseExpression | None:
+    """The message a site's registry entry says, as a string or an f-string.
+
+    The text as written, without an `Error:` prefix and without the caught
+    exception's text (`f"could not save note: {e}"` says "could not save note");
+    when nothing is left, or the message is only the exception (`str(e)`), what
+    failed: the enclosing function (`create_note` → "Create note failed").
+    None when the message is neither (a variable, a call): no entry can be made.
+    """
+    exception_names = _EXCEPTION_NAMES | ({caught} if caught else set())
+    if message is None:
+        return cst.SimpleString(repr(failure_text(function))) if caught else None
+    if _is_exception_text(message, exception_names):
+        return cst.SimpleString(repr(failure_text(function)))
+    message = without_error_prefix(message)
+    if isinstance(message, cst.SimpleString):
+        return message if isinstance(message.evaluated_value, str) else None
+    if not isinstance(message, cst.FormattedString):
+        return None
+    parts: list[cst.BaseFormattedStringContent] = []
+    for part in message.parts:
+        if isinstance(part, cst.FormattedStringText):
+            parts.append(part)
+        elif _is_exception_text(part.expression, exception_names):
+            continue  # the exception's text is for the logs
+        elif part.conversion is None and part.format_spec is None:
+            parts.append(part)
+        else:
+            return None
+    parts = _joined_texts(parts)
+    if parts and isinstance(parts[-1], cst.FormattedStringText):
+        parts[-1] = parts[-1].with_changes(value=_DANGLING.sub("", _EMPTY_BRACKETS.sub("", parts[-1].value)))
+    words = {
+        word.casefold() for part in parts if isinstance(part, cst.FormattedStringText)
+        for word in _WORDS.findall(part.value)
+    }  # fmt: skip
+    if words <= _SAYS_NOTHING:
+        return cst.SimpleString(repr(failure_text(function)))
+    if all(isinstance(part, cst.FormattedStringText) for part in parts):
+        text = "".join(part.value for part in parts)  # type: ignore[attr-defined]
+        return cst.SimpleString(repr(text.replace("{{", "{").replace("}}", "}")))
+    return message.with_changes(parts=parts)
+
+
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_EMPTY_BRACKETS = re.compile(r"\s*(\(\s*\)|\[\s*\]|'\s*'|\"\s*\")")
+_SAYS_NOTHING = frozenset({"error", "errors", "failed", "failure", "exception", "an", "unexpected", "occurred", "internal", "the"})
+
+
+def _joined_texts(parts: list[cst.BaseFormattedStringContent]) -> list[cst.BaseFormattedStringContent]:
+    joined: list[cst.BaseFormattedStringContent] = []
+    for part in parts:
+        previous = joined[-1] if joined else None
+        if isinstance(part, cst.FormattedStringText) and isinstance(previous, cst.FormattedStringText):
+            joined[-1] = previous.with_changes(value=previous.value + part.value)
+        else:
+            joined.append(part)
+    return joined
+
+
+def failure_text(function: str | None) -> str:
+    """`notes.create_note` → "Create note failed"; a generic name (`wrapper`) → "Unexpected error"."""
+    for segment in reversed((function or "").split(".")):
+        name = segment.strip("_")
+        for prefix in ("handle_", "do_", "_impl"):
+            name = name.removeprefix(prefix) if prefix.endswith("_") else name.removesuffix(prefix)
+        if segment.startswith("<") or not name or name in _GENERIC_NAMES or segment.lower() in _GENERIC_NAMES:
+            continue
+        words = " ".join(name.split("_")).strip()
+        return f"{words[0].upper()}{words[1:]} failed"
+    return UNEXPECTED_FAILURE
+
+
 def template_of(expression: cst.BaseExpression) -> str | None:
     """A message expression as a registry message: `f"Note {note.id} missing"` is
     `Note {id} missing`; None when it is not a string or an f-string, or when it
@@ -114,10 +212,21 @@ def template_of(expression: cst.BaseExpression) -> str | None:
 _EXCEPTION_NAMES = frozenset({"e", "err", "error", "exc", "ex", "exception"})
 
 
-def _is_exception_text(expression: cst.BaseExpression) -> bool:
-    if isinstance(expression, cst.Call) and expression.args:
-        expression = expression.args[0].value  # str(e), repr(e)
-    return isinstance(expression, cst.Name) and expression.value in _EXCEPTION_NAMES
+def _is_exception_text(expression: cst.BaseExpression, names: frozenset[str] | set[str] = _EXCEPTION_NAMES) -> bool:
+    """`e`, `str(e)`, `repr(e)`, `e.args`, `e.message`, and `type(e).__name__` (what the plain
+    MCP006 fix leaves: it names the exception, and a registry message does not need it)."""
+    if isinstance(expression, cst.Attribute) and expression.attr.value == "__name__":
+        owner = expression.value
+        if isinstance(owner, cst.Attribute) and owner.attr.value == "__class__":
+            expression = owner.value  # e.__class__.__name__
+        elif isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "type":
+            expression = owner.args[0].value if len(owner.args) == 1 else owner
+    if isinstance(expression, cst.Call) and len(expression.args) == 1 and isinstance(expression.func, cst.Name):
+        if expression.func.value in ("str", "repr", "format"):
+            expression = expression.args[0].value
+    if isinstance(expression, cst.Attribute) and expression.attr.value in ("args", "message", "msg", "detail"):
+        expression = expression.value
+    return isinstance(expression, cst.Name) and expression.value in names
 
 
 def _placeholder_name(expression: cst.BaseExpression, index: int) -> str:

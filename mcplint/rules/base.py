@@ -20,6 +20,7 @@ import libcst as cst
 
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.imports import ImportTable
+from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.scopes import ScopeTracker
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Registry, RegistryError
@@ -40,6 +41,11 @@ class FixSpec:
     applicability: str
     imports: tuple[tuple[str, str], ...] = ()
     handler_kinds: frozenset[str] | None = None
+    # A line (`logger.exception("...")`) to put before ``statement``, at its indentation.
+    log_line: str | None = None
+    statement: cst.CSTNode | None = None
+    # What to offer where ``handler_kinds`` rules this fix out (a resource's form, a plainer fix).
+    fallback: FixSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -69,9 +75,19 @@ class RuleContext:
         self.scopes = ScopeTracker()
         self.imports = ImportTable(package)
         self.facts = HandlerFactsCollector(self.scopes)
+        self.loggers = ModuleLoggers(self.imports, self.scopes)
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path
+
+    def enclosing_clause(self) -> cst.ExceptHandler | None:
+        """The `except` clause around the node being visited, in the same function."""
+        for ancestor in reversed(self.ancestors):
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return None
+            if isinstance(ancestor, cst.ExceptHandler):
+                return ancestor
+        return None
 
     @property
     def registry(self) -> Registry | None:

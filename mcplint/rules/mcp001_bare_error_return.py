@@ -1,17 +1,18 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import libcst as cst
 
 from mcplint.analysis.error_payloads import ERROR_KEYS, error_payloads
 from mcplint.finding import UNSAFE
-from mcplint.registry.match import helper_call, match_message
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.analysis.exception_flow import bound_name
+from mcplint.engine.walk import children
+from mcplint.registry.match import site_message
+from mcplint.rules.base import Rule
+from mcplint.rules.registry_fix import RESULT, RETURN_AS_RAISE, ErrorSite, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
-_ERROR_PREFIX = re.compile(r"^\W*(error|failed)\s*:\s*", re.IGNORECASE)
 
 
 def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
@@ -24,23 +25,18 @@ def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
                 isinstance(element, cst.DictElement)
                 and isinstance(element.key, cst.SimpleString)
                 and element.key.evaluated_value == key
-                and isinstance(element.value, (cst.SimpleString, cst.FormattedString))
+                and isinstance(element.value, (cst.SimpleString, cst.FormattedString, cst.Call, cst.Name))
             ):
                 return element.value
     return None
 
 
-def _without_error_prefix(payload: cst.CSTNode) -> cst.BaseExpression | None:
-    """`"Error: Note 3 does not exist."` is the message "Note 3 does not exist."."""
-    if isinstance(payload, cst.SimpleString) and isinstance(payload.evaluated_value, str):
-        text = _ERROR_PREFIX.sub("", payload.evaluated_value, count=1)
-        return cst.SimpleString(repr(text))
-    if isinstance(payload, cst.FormattedString) and payload.parts:
-        first = payload.parts[0]
-        if isinstance(first, cst.FormattedStringText):
-            stripped = _ERROR_PREFIX.sub("", first.value, count=1)
-            return payload.with_changes(parts=[first.with_changes(value=stripped), *payload.parts[1:]])
-    return None
+def _text_of(payload: cst.CSTNode) -> cst.BaseExpression | None:
+    """The text of an error-text payload: the string itself, or `TextContent(text=...)`'s."""
+    if isinstance(payload, cst.Call):
+        texts = [arg.value for arg in payload.args if arg.keyword is not None and arg.keyword.value == "text"]
+        return texts[0] if texts else None
+    return payload if isinstance(payload, cst.BaseExpression) else None
 
 
 class BareErrorReturn(Rule):
@@ -140,9 +136,11 @@ class BareErrorReturn(Rule):
             if id(payload.node) in self._reported:
                 continue
             self._reported.add(id(payload.node))
-            # Only a payload that is the whole returned value can become a tool result.
-            message = _error_message(payload.node) if payload.kind == "dict" else _without_error_prefix(payload.node)
-            fix = self._registry_fix(payload.node, message) if payload.node is node.value else None
+            message = _error_message(payload.node) if payload.kind == "dict" else _text_of(payload.node)
+            site, error_message = self._site(node, payload.node, message)
+            # The success becomes an isError result: right for the client, but code that used
+            # the returned dict, or an output schema (`-> str` on mcp 1.x), may not expect it.
+            fix = registry_error_fix(self.context, site, UNSAFE) if site is not None else None
             if payload.kind == "dict":
                 self.report(
                     payload.node,
@@ -150,7 +148,7 @@ class BareErrorReturn(Rule):
                     "(or raise a registry error) instead",
                     through_return=True,
                     fix=fix,
-                    error_message=message,
+                    error_message=error_message,
                 )
             else:
                 self.report(
@@ -160,29 +158,33 @@ class BareErrorReturn(Rule):
                     handler_kinds=TOOLS_ONLY,
                     through_return=True,
                     fix=fix,
-                    error_message=message,
+                    error_message=error_message,
                 )
 
-    def _registry_fix(self, payload: cst.CSTNode, message: cst.BaseExpression | None) -> FixSpec | None:
-        """`return {"error": "<a registry message>"}` → `return <helper>("SYMBOL").tool_result()`."""
-        registry = self.context.registry
-        if registry is None or not registry.helpers_module or message is None:
-            return None
-        found = match_message(registry, message)
-        if found is None:
-            return None
-        replacement = cst.Call(cst.Attribute(helper_call(found), cst.Name("tool_result")), [])
-        return FixSpec(
-            payload,
-            replacement,
-            f"Return the registry's `{found.entry.symbol}` as an isError result",
-            # The success becomes an isError result: right for the client, but code
-            # that used the returned dict, or an output schema (`-> str` on mcp 1.x),
-            # may not expect it.
-            UNSAFE,
-            imports=((registry.helpers_module, found.helper),),
-            handler_kinds=TOOLS_ONLY,
+    def _site(
+        self, statement: cst.Return, payload: cst.CSTNode, message: cst.BaseExpression | None
+    ) -> tuple[ErrorSite | None, cst.BaseExpression | None]:
+        """The site a fix rewrites, and its registry message. A payload that is the returned
+        value becomes a tool result; one inside a larger value (`json.dumps(...)`,
+        `[TextContent(...)]`) a raise. One assigned to a local and returned later has a
+        message but no site: the local may hold a success too."""
+        function = self.context.scopes.current_function
+        clause = self.context.enclosing_clause()
+        caught = bound_name(clause) if clause is not None else None
+        registry_message = site_message(message, function, caught) if message is not None else None
+        if statement.value is None or not _contains(statement.value, payload):
+            return None, registry_message
+        whole = payload is statement.value
+        site = ErrorSite(
+            payload if whole else statement,
+            RESULT if whole else RETURN_AS_RAISE,
+            registry_message,
+            function,
+            clause,
+            statement,
+            hides_cause=clause is not None,
         )
+        return site, registry_message
 
     def _remember(self, name: str, value: cst.BaseExpression) -> None:
         key = (self.context.scopes.current_function, name)
@@ -190,3 +192,13 @@ class BareErrorReturn(Rule):
 
     def _local_values(self, name: str) -> Sequence[cst.BaseExpression]:
         return self._assigned.get((self.context.scopes.current_function, name), ())
+
+
+def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:
+    pending = [root]
+    while pending:
+        current = pending.pop()
+        if current is node:
+            return True
+        pending.extend(children(current))
+    return False

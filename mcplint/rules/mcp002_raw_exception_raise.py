@@ -4,13 +4,13 @@ import builtins
 
 import libcst as cst
 
+from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import SAFE
-from mcplint.registry.match import helper_call, match_message
-from mcplint.rules.base import FixSpec, Rule
-
-TOOLS_ONLY = frozenset({"tool"})
+from mcplint.registry.match import site_message
+from mcplint.rules.base import Rule
+from mcplint.rules.registry_fix import RAISE, ErrorSite, mentions, registry_error_fix
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -92,7 +92,7 @@ class RawExceptionRaise(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._raw = frozenset(self.settings["builtins"])
-        self._pending: list[tuple[cst.Raise, str, str | None]] = []
+        self._pending: list[tuple[cst.Raise, str, str | None, cst.ExceptHandler | None]] = []
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -102,39 +102,32 @@ class RawExceptionRaise(Rule):
         if name is None or self._is_caught_name(name) or self._caught_locally(node, _unqualified(name)):
             return
         # Whether the name is shadowed is only known once the whole module is read.
-        self._pending.append((node, name, self.context.scopes.current_function))
+        self._pending.append((node, name, self.context.scopes.current_function, self.context.enclosing_clause()))
 
     def finish(self) -> None:
-        for node, name, function in self._pending:
+        for node, name, function, clause in self._pending:
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw:
+                caught = bound_name(clause) if clause is not None else None
+                message = _message_argument(node)
+                site = ErrorSite(
+                    node,
+                    RAISE,
+                    site_message(message, function, caught) if message is not None else None,
+                    function,
+                    clause,
+                    node,
+                    hides_cause=message is not None and mentions(message, caught),
+                )
                 self.report(
                     node,
                     f"Raw `{builtin}` raised in handler scope; raise a registry error "
                     "(or the framework's ToolError) instead",
                     function=function,
-                    fix=self._registry_fix(node),
-                    error_message=_message_argument(node),
+                    # Safe: still an exception, now with the registry's code and message.
+                    fix=registry_error_fix(self.context, site, SAFE),
+                    error_message=site.message,
                 )
-
-    def _registry_fix(self, node: cst.Raise) -> FixSpec | None:
-        """`raise ValueError("<a registry message>")` → `raise <helper>("SYMBOL", ...)`."""
-        registry = self.context.registry
-        message = _message_argument(node)
-        if registry is None or not registry.helpers_module or message is None:
-            return None
-        found = match_message(registry, message)
-        if found is None:
-            return None
-        replacement = helper_call(found)
-        return FixSpec(
-            node.exc,
-            replacement,
-            f"Raise the registry's `{found.entry.symbol}` from `{registry.helpers_module}`",
-            SAFE,
-            imports=((registry.helpers_module, found.helper),),
-            handler_kinds=TOOLS_ONLY,  # resources and prompts need `.for_resource()` / `.for_prompt()`
-        )
 
     def _builtin_class(self, name: str, function: str | None) -> str | None:
         imports = self.context.imports
@@ -212,3 +205,4 @@ def _message_argument(node: cst.Raise) -> cst.BaseExpression | None:
 def _unqualified(name: str) -> str:
     """`builtins.ValueError` is `ValueError`."""
     return name.removeprefix("builtins.")
+

@@ -15,8 +15,9 @@ from mcplint.analysis.empty_values import (
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
-from mcplint.registry.codegen import helper_name
+from mcplint.registry.match import failure_text
 from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.registry_fix import RETURN_AS_RAISE, ErrorSite, registry_error_fix
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
 PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
@@ -99,12 +100,15 @@ class SilentEmptyFallback(Rule):
     helper: `raise tickets_error("TICKETS_UNAVAILABLE")`.
 
     ## Fix safety
-    Unsafe, and only with a registry and `default-symbol` set in the config
-    (a registry symbol such as `DEPENDENCY_FAILED`): in a tool, `except X as e:
-    return []` becomes `raise <helper>("DEPENDENCY_FAILED") from e`. Whether the
-    empty value was a legitimate answer, and whether that symbol is the right
-    one, is for the author to review; a clause without `as name`, a fall-through
-    or a function a resource or prompt reaches gets no fix.
+    Unsafe, and only with a registry: `except X as e: return []` becomes
+    `raise <helper>("SYMBOL") from e`, where the symbol is `default-symbol` from
+    the config (e.g. `DEPENDENCY_FAILED`) when it is set and registered, else the
+    registry entry whose message says what failed ("Search notes failed" for
+    `search_notes`; `mcplint migrate` creates it). A resource raises the
+    helper's `.for_resource()`, a prompt `.for_prompt()`. When the module has a
+    logger and the clause logs nothing, `logger.exception(...)` is added before
+    the raise. Whether the empty value was a legitimate answer is for the
+    author to review; a fall-through (no `return` in the clause) gets no fix.
 
     ## Options
     - `control-flow-exceptions` (list of class names, default
@@ -150,41 +154,24 @@ class SilentEmptyFallback(Rule):
                     continue
                 if _returns_none(outcome) and not returns_something:
                     continue  # a procedure: None is its only success
-                fix = self._default_fix(outcome)
-                self.report(*_finding(outcome), function=key, through_return=True, fix=fix)
+                site = _site(key, outcome)
+                self.report(
+                    *_finding(outcome),
+                    function=key,
+                    through_return=True,
+                    fix=self._fix(site) if site is not None else None,
+                    error_message=site.message if site is not None else None,
+                )
 
-    def _default_fix(self, outcome: ClauseReturn) -> FixSpec | None:
-        """`except X as e: return []` → `raise <helper>("<default-symbol>") from e`.
+    def _fix(self, site: ErrorSite) -> FixSpec | None:
+        """`except X as e: return []` → `raise <helper>("SYMBOL") from e`: the configured
+        `default-symbol` when set, else the registry entry for what failed ("Search notes failed").
 
-        Unsafe: the symbol is the configured guess, not derived from the site, and
-        the function's callers now see an exception instead of an empty value."""
-        registry, symbol = self.context.registry, self.context.default_symbol
-        handler = outcome.handler
-        if (
-            registry is None
-            or not registry.helpers_module
-            or symbol is None
-            or outcome.return_node is None
-            or outcome.falls_through
-            or handler.name is None
-            or not isinstance(handler.name.name, cst.Name)
-        ):
-            return None
-        offered = (d for d in registry.domains for e in d.errors if e.symbol == symbol and e.status != "retired")
-        domain = next(offered, None)
-        if domain is None:
-            return None
-        helper = helper_name(domain)
-        call = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
-        replacement = cst.Raise(exc=call, cause=cst.From(item=cst.Name(handler.name.name.value)))
-        return FixSpec(
-            outcome.return_node,
-            replacement,
-            f"Raise the registry's `{symbol}` from the caught exception",
-            UNSAFE,
-            imports=((registry.helpers_module, helper),),
-            handler_kinds=frozenset({"tool"}),
-        )
+        Unsafe: the function's callers now see an exception instead of an empty value."""
+        fix = None
+        if self.context.default_symbol is not None:
+            fix = registry_error_fix(self.context, site, UNSAFE, symbol=self.context.default_symbol)
+        return fix or registry_error_fix(self.context, site, UNSAFE)
 
     def _expected(self, outcome: ClauseReturn) -> bool:
         """The clause is a deliberate, narrow fallback (or not a fallback at all)."""
@@ -204,6 +191,20 @@ class SilentEmptyFallback(Rule):
             or (caught <= self._lookup and _looks_up(try_node))
             or (caught <= self._loop and outcome.in_loop)
         )
+
+
+def _site(function: str, outcome: ClauseReturn) -> ErrorSite | None:
+    if outcome.return_node is None or outcome.falls_through:
+        return None  # no statement of the clause to rewrite
+    return ErrorSite(
+        outcome.return_node,
+        RETURN_AS_RAISE,
+        cst.SimpleString(repr(failure_text(function))),
+        function,
+        outcome.handler,
+        outcome.return_node,
+        hides_cause=True,
+    )
 
 
 def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:

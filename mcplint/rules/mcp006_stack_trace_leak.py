@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector
+from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
+from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.registry_fix import RAISE, ErrorSite, raised_message, registry_error_fix
 
 
 class StackTraceLeak(Rule):
@@ -81,11 +83,17 @@ class StackTraceLeak(Rule):
     (`raise notes_error("NOTES_DB_UNAVAILABLE")`): it never serialises the cause.
 
     ## Fix safety
-    Unsafe: `str(e)`, `repr(e)`, `{e}` and `{e!r}` become `type(e).__name__`, so
-    the client learns what kind of failure it was and not its text (paths, SQL,
-    hosts). The failure itself stays; log the exception with
-    `logger.exception(...)` if the text matters to a human. Tracebacks and other
-    shapes get no fix: what the client should be told is for the author.
+    Unsafe. In a raised error's message, with a registry entry whose message
+    matches the rest of the text (`f"Database error: {e}"` → "Database error";
+    only the exception → "Count notes failed", what the function does): the
+    raise becomes the registry's helper, `raise notes_error("DATABASE_ERROR")
+    from e`, and when the module has a logger and the clause logs nothing,
+    `logger.exception(...)` is added before it, so the text goes to the logs.
+    Everywhere else, and without a match: `str(e)`, `repr(e)`, `{e}` and
+    `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
+    it was and not its text (paths, SQL, hosts). The failure itself always
+    stays. Tracebacks and other shapes get no fix: what the client should be
+    told is for the author. `mcplint migrate` creates the registry entries.
 
     ## Options
     - `sanitizers` (list of function names, default `[]`): functions whose
@@ -109,6 +117,7 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
+        self._clause_of: dict[int, cst.ExceptHandler | None] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self.context.scopes.qualname_for(node.name.value)
@@ -134,13 +143,32 @@ class StackTraceLeak(Rule):
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         self._flow.project_imports = frozenset(self._project_imports)
         for leak in self._flow.leaks():
+            plain_fix = _sanitising_fix(leak.origin.node)
+            site = self._raise_site(leak)
             self.report(
                 leak.origin.node,
                 _message(leak),
                 function=leak.function,
                 through_return=leak.sink.through_return,
-                fix=_sanitising_fix(leak.origin.node),
+                fix=registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix,
+                error_message=site.message if site is not None else None,
             )
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self._clause_of[id(node)] = self.context.enclosing_clause()
+
+    def _raise_site(self, leak: Leak) -> ErrorSite | None:
+        """A leak into a raised error's message: the raise can become the registry's error
+        (returns are MCP001's sites, and other sinks have no registry form)."""
+        raise_node = leak.sink.node
+        if not isinstance(raise_node, cst.Raise) or not isinstance(raise_node.exc, cst.Call):
+            return None
+        clause = self._clause_of.get(id(raise_node))
+        written = raised_message(raise_node.exc)
+        if clause is None or written is None:
+            return None
+        message = site_message(written, leak.function, bound_name(clause))
+        return ErrorSite(raise_node, RAISE, message, leak.function, clause, raise_node, hides_cause=True)
 
 
 def _message(leak: Leak) -> str:

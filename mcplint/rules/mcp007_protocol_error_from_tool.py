@@ -5,11 +5,13 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
-from mcplint.registry.codegen import helper_name
+from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.registry_fix import RAISE, ErrorSite, mentions, raised_message, registry_error_fix
 
 # The SDK error class by qualified name: the stack its name belongs to.
 SDK_ERRORS: dict[str, str] = {
@@ -149,6 +151,7 @@ class ProtocolErrorFromTool(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._pending: list[_Raise] = []
+        self._clause_of: dict[int, cst.ExceptHandler | None] = {}
         self._imports_fastmcp = False
 
     # -- the walk ----------------------------------------------------------------------
@@ -173,6 +176,7 @@ class ProtocolErrorFromTool(Rule):
             return
         # Which classes are the SDK error's subclasses is only known once the module is read.
         function = self.context.scopes.current_function
+        self._clause_of[id(node)] = self.context.enclosing_clause()
         self._pending.append(_Raise(node, name, function, via_local, self._enclosing_handlers(node)))
 
     def _enclosing_handlers(self, node: cst.Raise) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
@@ -199,44 +203,46 @@ class ProtocolErrorFromTool(Rule):
                 continue
             if self._imports_fastmcp:
                 stack = "fastmcp"
+            fix, message = self._registry_fix(pending.node, pending.function)
             self.report(
                 pending.node,
                 f"`{class_name}` raised in a tool: {CONSEQUENCES[stack]}; {REMEDIES[stack]}",
                 function=pending.function,
                 handler_kinds=frozenset({"tool"}),
-                fix=self._registry_fix(pending.node),
+                fix=fix,
+                error_message=message,
             )
 
-    def _registry_fix(self, node: cst.Raise) -> FixSpec | None:
-        """`raise McpError(ErrorData(code=1002, ...))` → `raise <helper>("SYMBOL")` for the
-        registry's entry with that code: a tool error the model sees. Unsafe: the message
-        becomes the registry's, and the raise stops being a protocol error."""
-        registry = self.context.registry
-        if registry is None or not registry.helpers_module or not isinstance(node.exc, cst.Call):
-            return None
+    def _registry_fix(self, node: cst.Raise, function: str | None) -> tuple[FixSpec | None, cst.BaseExpression | None]:
+        """`raise McpError(ErrorData(code=1002, ...))` → `raise <helper>("SYMBOL")`: the registry's
+        entry with that code, else the one its message matches. Unsafe: the message becomes the
+        registry's, and the raise stops being a protocol error. Also the site's registry message."""
+        if not isinstance(node.exc, cst.Call):
+            return None, None
+        clause = self._clause_of.get(id(node))
+        caught = bound_name(clause) if clause is not None else None
+        written = raised_message(node.exc)
+        message = site_message(written, function, caught) if written is not None else None
+        if message is None and caught is not None:
+            message = site_message(None, function, caught)
+        site = ErrorSite(
+            node, RAISE, message, function, clause, node,
+            hides_cause=written is not None and mentions(written, caught),
+        )  # fmt: skip
         code = _error_code(node.exc, self.context.imports)
-        found = next(
+        registry = self.context.registry
+        by_code = next(
             (
-                (domain, entry)
-                for domain in registry.domains
+                entry.symbol
+                for domain in (registry.domains if registry is not None else ())
                 for entry in domain.errors
-                if entry.code == code and entry.status != "retired"
+                if code is not None and entry.code == code and entry.status != "retired"
             ),
             None,
         )
-        if code is None or found is None:
-            return None
-        domain, entry = found
-        helper = helper_name(domain)
-        replacement = cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{entry.symbol}"'))])
-        return FixSpec(
-            node.exc,
-            replacement,
-            f"Raise the registry's `{entry.symbol}` (code {code}) as a tool error",
-            UNSAFE,
-            imports=((registry.helpers_module, helper),),
-            handler_kinds=frozenset({"tool"}),
-        )
+        if by_code is not None:
+            return registry_error_fix(self.context, site, UNSAFE, symbol=by_code), message
+        return registry_error_fix(self.context, site, UNSAFE), message
 
     def _raised_error(self, pending: _Raise) -> tuple[str, str] | None:
         """(the class's name as written, its stack) when the raise sends the SDK error."""
@@ -380,3 +386,4 @@ def _reraises(handler: cst.ExceptHandler) -> bool:
         elif not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             pending.extend(node.children)
     return False
+
