@@ -96,16 +96,23 @@ class BareErrorReturn(Rule):
     also carries code, symbol and `retryable` in `structuredContent`.
 
     ## Fix safety
-    With a registry, a returned payload that is the whole returned value and whose
-    message is one of the registry's messages (the dict's `error`/`message`
-    string, or the text after an `Error:` prefix; f-string `{expressions}` fill
-    the message's `{placeholders}`) is rewritten into
-    `return <helper>("SYMBOL", ...).tool_result()`, imported from
-    `helpers-module`. The fix is unsafe: the client now gets an isError result
-    (what the rule asks for), but code that used the returned dict, or a tool
-    whose return annotation gives it an output schema (`-> str` on mcp 1.x
+    Unsafe, and only with a registry. The payload's message (the dict's
+    `error`/`message` value, the text after an `Error:` prefix, `TextContent`'s
+    `text`) picks the registry entry: the constant text equal up to case,
+    spacing and a final full stop, f-string `{expressions}` filling the entry's
+    `{placeholders}`; the caught exception's text is dropped first
+    (`f"could not save: {e}"` says "could not save"), and a message that is only
+    the exception (`str(e)`) says what failed: "Create note failed" in
+    `create_note`. A payload that is the whole returned value becomes
+    `return <helper>("SYMBOL", ...).tool_result()`; one inside a larger value
+    (`json.dumps(...)`, `[TextContent(...)]`) makes the `return` a
+    `raise <helper>(...)` (`from e` in an `except ... as e`). In an `except`
+    clause that logs nothing, in a module with a logger, `logger.exception(...)`
+    is added first, so the exception's text goes to the logs. Unsafe because
+    code that used the returned dict, or an output schema (`-> str` on mcp 1.x
     rejects a `CallToolResult`), may need a change too. Only where tools alone
-    reach it; no unique match, no fix.
+    reach it; a payload assigned to a local and returned later, or no unique
+    match, gets no fix (`mcplint migrate` creates the entries).
 
     ## Options
     None.

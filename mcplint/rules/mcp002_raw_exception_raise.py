@@ -7,7 +7,7 @@ import libcst as cst
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.finding import SAFE
+from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.base import Rule
 from mcplint.rules.registry_fix import RAISE, ErrorSite, mentions, registry_error_fix
@@ -74,11 +74,15 @@ class RawExceptionRaise(Rule):
     f-string's `{expressions}` where the message has `{placeholders}`) is
     rewritten into the registry's helper, imported from `helpers-module`:
     `raise ValueError(f"Note {note_id} does not exist.")` becomes
-    `raise notes_error("NOTE_NOT_FOUND", note_id=note_id)`, `from e` kept. The
-    fix is safe: the symbol is determined exactly and the client still gets a
-    tool error with that message. It is offered only where tools alone reach
-    the raise (a resource or prompt needs `.for_resource()` / `.for_prompt()`);
-    without a unique match there is no fix, and the finding stays.
+    `raise notes_error("NOTE_NOT_FOUND", note_id=note_id)`, `from e` kept. A
+    raise only resources reach raises the helper's `.for_resource()`, one only
+    prompts reach `.for_prompt()` (the SDK's protocol error with the registry's
+    code). The fix is safe: the symbol is determined exactly and the client
+    still gets an error with that message. When the message carried the
+    caught exception's text (`f"Database error: {e}"`, matched as "Database
+    error"), the fix is unsafe: the text leaves the client's message, the raise
+    gets `from e`, and `logger.exception(...)` is added when the module has a
+    logger and the clause logs nothing. Without a unique match there is no fix.
 
     ## Options
     - `builtins` (list of class names, default: every builtin exception class):
@@ -124,8 +128,9 @@ class RawExceptionRaise(Rule):
                     f"Raw `{builtin}` raised in handler scope; raise a registry error "
                     "(or the framework's ToolError) instead",
                     function=function,
-                    # Safe: still an exception, now with the registry's code and message.
-                    fix=registry_error_fix(self.context, site, SAFE),
+                    # Safe: still an exception, now with the registry's code and message. Unsafe
+                    # when the message carried the caught exception's text: the client loses it.
+                    fix=registry_error_fix(self.context, site, UNSAFE if site.hides_cause else SAFE),
                     error_message=site.message,
                 )
 

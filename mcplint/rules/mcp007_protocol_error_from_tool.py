@@ -135,11 +135,14 @@ class ProtocolErrorFromTool(Rule):
 
     ## Fix safety
     Unsafe, and only with a registry that has an entry for the raised code (a
-    literal, or mcp's `INTERNAL_ERROR`-style constants): the SDK error becomes
-    the registry's raise-style helper, `raise notes_error("NOTE_LOCKED")`, a tool
-    error the model sees. It stays a raise (turning it into a returned result
-    would change control flow in every caller of a helper), and the message
-    becomes the registry's.
+    literal, or mcp's `INTERNAL_ERROR`-style constants) or, failing that, for
+    its message (the caught exception's text dropped; only the exception says
+    what failed, "Archive note failed"): the SDK error becomes the registry's
+    raise-style helper, `raise notes_error("NOTE_LOCKED")`, a tool error the
+    model sees, `from e` in an `except ... as e`, with `logger.exception(...)`
+    added when the exception's text was the message and nothing logs it yet. It
+    stays a raise (turning it into a returned result would change control flow
+    in every caller of a helper), and the message becomes the registry's.
 
     ## Options
     None.

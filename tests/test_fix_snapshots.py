@@ -1,0 +1,71 @@
+"""Before → after snapshots of the registry fixes: `tests/fixtures/<CODE>/fixes/*.py` fixed
+(unsafe fixes included) against `tests/fixtures/registry/fixes.toml` must equal the `.fixed`
+file beside it, parse, be idempotent, and import only helpers the generated module defines.
+A site after the file's `# Left alone` comment must keep its finding (and get no registry fix)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from mcplint.config import FileSettings
+from mcplint.engine.fixer import fix_text
+from mcplint.registry.codegen import generate_helpers
+from mcplint.registry.load import load_registry
+from mcplint.rules import RULES_BY_CODE
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REGISTRY = FIXTURES / "registry" / "fixes.toml"
+CASES = sorted(FIXTURES.glob("MCP*/fixes/*.py"))
+SETTINGS = FileSettings(codes=frozenset(RULES_BY_CODE), registry=str(REGISTRY))
+LEFT_ALONE = "# Left alone"
+
+
+def _fixed(path: Path) -> str:
+    outcome = fix_text(path.read_text(), path.name, SETTINGS, unsafe=True)
+    assert outcome.failure is None
+    return outcome.text
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: f"{path.parent.parent.name}/{path.name}")
+def test_the_fix_matches_its_snapshot(path: Path):
+    assert _fixed(path) == path.with_suffix(".fixed").read_text()
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: f"{path.parent.parent.name}/{path.name}")
+def test_the_fixed_code_parses_is_idempotent_and_keeps_only_the_sites_left_alone(path: Path):
+    code = path.parent.parent.name
+    fixed = _fixed(path)
+    cst.parse_module(fixed)
+    again = fix_text(fixed, path.name, SETTINGS, unsafe=True)
+    assert again.text == fixed
+    boundary = next(number for number, line in enumerate(fixed.splitlines(), 1) if line.startswith(LEFT_ALONE))
+    remaining = [finding for finding in again.remaining if finding.code == code]
+    assert remaining, "each snapshot keeps a look-alike the fix must leave alone"
+    assert all(finding.line > boundary for finding in remaining)
+    assert not [f for f in remaining if f.fix is not None and f.fix.imports]
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: f"{path.parent.parent.name}/{path.name}")
+def test_the_fixed_code_imports_helpers_the_generated_module_defines(path: Path):
+    registry = load_registry(str(REGISTRY))
+    generated = ast.parse(generate_helpers(registry, "mcp1"))
+    defined = {node.name for node in generated.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    symbols = {entry.symbol for entry in registry.errors}
+    fixed = ast.parse(_fixed(path))
+    imported = {
+        alias.name
+        for node in ast.walk(fixed)
+        if isinstance(node, ast.ImportFrom) and node.module == registry.helpers_module
+        for alias in node.names
+    }
+    assert imported and imported <= defined
+    called = [
+        node.args[0].value
+        for node in ast.walk(fixed)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported
+    ]
+    assert called and set(called) <= symbols
