@@ -37,7 +37,7 @@ def test_dry_run_shows_the_diff_and_writes_nothing(fresh):
     assert result.exit_code == 1
     assert snapshot(fresh) == before
     assert "+[domains.notes_server.errors.UNKNOWN_TOOL]" in result.stdout
-    assert '+    raise notes_server_error("UNKNOWN_TOOL", name=name)' in result.stdout
+    assert '+    return notes_server_error("UNKNOWN_TOOL", name=name).tool_result()' in result.stdout
     assert "MCP002  8      8         0" in result.stderr
     assert "MCP001  10     9         1" in result.stderr
 
@@ -82,8 +82,11 @@ def test_every_rule_s_sites_become_registry_errors(fresh):
     storage = (fresh / "notes_server" / "storage.py").read_text()
     # MCP001 with the exception's text: what failed, from the function's name.
     assert 'return notes_server_error("CREATE_NOTE_FAILED").tool_result()' in server
-    # ... or from the message's own words, the exception's text dropped.
-    assert 'return notes_server_error("COULD_NOT_SAVE_NOTE").tool_result()' in server
+    # ... or from the message's own words, the exception's text dropped; a `-> str` tool
+    # raises (mcp 1.x would reject a returned result against its output schema).
+    assert 'raise notes_server_error("COULD_NOT_SAVE_NOTE") from e' in server
+    # A low-level handler returns the result: a raise there loses the code.
+    assert 'return notes_server_error("UNKNOWN_TOOL", name=name).tool_result()' in lowlevel
     # MCP001 inside a larger value (json.dumps, a TextContent list): a raise.
     assert 'raise notes_server_error("UNSUPPORTED_EXPORT_FORMAT", fmt=fmt)' in lowlevel
     # MCP005 (the clause logs already: no log line added) and MCP007 (it does not: one is added).

@@ -269,13 +269,19 @@ def _create(
         "details": details,
     }
     if metadata:
-        data["metadata"] = dict(metadata)
+        data["metadata"] = {key: _wire_value(value) for key, value in metadata.items()}
     stack = _sanitized_stack()
     if stack is not None:
         data["stack"] = stack
     _COUNTS.add(entry.code, domain, symbol)
     message = _fill(entry.message, metadata)
     return RegisteredToolError({"code": entry.code, "message": message, "data": data})
+
+
+def _wire_value(value: object) -> MetadataValue:
+    # Fixes pass the message's f-string expressions through (a `Path`, an enum):
+    # the wire carries JSON scalars only.
+    return value if isinstance(value, (str, int, float, bool)) else str(value)
 
 
 def _unknown_symbol(domain: str, symbol: str) -> str:

@@ -126,6 +126,9 @@ class FunctionInfo:
 class Handler:
     key: str
     kind: str  # tool, resource, prompt, list, completion, other
+    # Registered on a low-level `Server`: what it raises is not a tool error there (mcp 1.x sends
+    # only the text, mcp 2.x a JSON-RPC -32603), so fixes return a result instead.
+    low_level: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,18 +424,31 @@ class _Resolver:
                     return LOW_LEVEL_DECORATORS.get(name)
         return None
 
+    def is_low_level_decorator(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> bool:
+        """`@server.call_tool()` on a low-level `Server` (not a same-named high-level decorator)."""
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        if not isinstance(target, cst.Attribute):
+            return False
+        binding = self.receiver(target.value, context_key, context_class)
+        name = target.attr.value
+        if binding is None or name not in LOW_LEVEL_DECORATORS:
+            return False
+        return binding.level == "low" or (binding.level != "high" and name not in HIGH_LEVEL_DECORATORS)
+
     def _configured_decorator(self, target: cst.BaseExpression, qualified: str | None) -> bool:
         names = [name for name in (qualified, dotted_name(target)) if name]
         return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in self.handler_decorators)
 
-    def registered_by_calls(self) -> Iterator[tuple[str, str]]:
-        """(function key, kind) for every imperative registration in the module."""
+    def registered_by_calls(self) -> Iterator[tuple[str, str, bool]]:
+        """(function key, kind, low level) for every imperative registration in the module."""
         for registration in self.facts.registrations:
-            for expression, kind in self._registered_arguments(registration):
+            for expression, kind, low_level in self._registered_arguments(registration):
                 for key in self.function_references(expression, registration.context_key, registration.context_class):
-                    yield key, kind
+                    yield key, kind, low_level
 
-    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str]]:
+    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, bool]]:
         call, context_key, context_class = registration.call, registration.context_key, registration.context_class
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
         if not positional:  # X.add_tool(fn=f)
@@ -442,17 +458,17 @@ class _Resolver:
         if isinstance(func, cst.Call) and positional:
             kind = self.decorator_kind(func, context_key, context_class)
             if kind is not None:
-                yield positional[0], kind
+                yield positional[0], kind, self.is_low_level_decorator(func, context_key, context_class)
             return
         qualified = self.imports.qualified_name(func)
         if qualified in TOOL_FACTORIES and positional:
-            yield positional[0], "tool"
+            yield positional[0], "tool", False
             return
         binding = self.server_class(func)
         if binding is not None and binding.level == "low":
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value.startswith("on_"):
-                    yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other")
+                    yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other"), True
             return
         if not isinstance(func, cst.Attribute) or not positional:
             return
@@ -463,11 +479,11 @@ class _Resolver:
         if receiver.level != "high" and method == "add_request_handler" and len(positional) >= 3:
             request = positional[0]
             if isinstance(request, cst.SimpleString) and isinstance(request.evaluated_value, str):
-                yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other")
+                yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other"), True
         elif receiver.level != "low":
             kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
             if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
-                yield positional[0], kind
+                yield positional[0], kind, False
 
     # -- functions by name -------------------------------------------------
     def function_references(
@@ -595,26 +611,27 @@ def resolve_handler_scope(
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
     external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
-    def add_handler(key: str, kind: str, wrappers: Sequence[str] = ()) -> None:
+    def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), low_level: bool = False) -> None:
         if key not in scope.handlers:
-            scope.handlers[key] = Handler(key, kind)
+            scope.handlers[key] = Handler(key, kind, low_level)
             roots[key] = [key]
         roots[key].extend(wrappers)
 
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
-            kind = resolver.decorator_kind(decorator.decorator, parent_function(info.key), info.class_key)
+            context = (decorator.decorator, parent_function(info.key), info.class_key)
+            kind = resolver.decorator_kind(*context)
             if kind is not None:
                 below = info.decorators[index + 1 :]
-                add_handler(info.key, kind, _wrappers(resolver, below, info))
+                add_handler(info.key, kind, _wrappers(resolver, below, info), resolver.is_low_level_decorator(*context))
                 external_wrappers[info.key] = _imported_decorators(resolver, below)
                 break
         if info.key not in scope.handlers and any(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
         ):
             add_handler(info.key, "tool")
-    for key, kind in resolver.registered_by_calls():
-        add_handler(key, kind)
+    for key, kind, low_level in resolver.registered_by_calls():
+        add_handler(key, kind, low_level=low_level)
 
     for key, handler in scope.handlers.items():
         for table, through_return in ((scope.reached_by, False), (scope.returns_to, True)):

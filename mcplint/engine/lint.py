@@ -214,7 +214,7 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
-                fix=_fix(module, lines, candidate.fix, reaching, ranges),
+                fix=_fix(module, lines, candidate.fix, candidate.function, reaching, ranges),
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
             )
         )
@@ -229,13 +229,25 @@ def _fix_nodes(spec: FixSpec | None) -> Iterable[cst.CSTNode]:
         spec = spec.fallback
 
 
+def _form_applies(spec: FixSpec, function: str | None, reaching: Sequence[Handler]) -> bool:
+    if spec.handler_kinds is not None and any(handler.kind not in spec.handler_kinds for handler in reaching):
+        return False
+    if spec.in_handler and (not reaching or any(handler.key != function for handler in reaching)):
+        return False
+    return spec.low_level is None or all(handler.low_level == spec.low_level for handler in reaching)
+
+
 def _fix(
-    module: cst.Module, lines: Sequence[str], spec: FixSpec | None, reaching: Sequence[Handler], ranges: dict
+    module: cst.Module,
+    lines: Sequence[str],
+    spec: FixSpec | None,
+    function: str | None,
+    reaching: Sequence[Handler],
+    ranges: dict,
 ) -> Fix | None:
     """The rule's node replacement as text edits: the first of its forms that every
     reaching handler allows."""
-    kinds = {handler.kind for handler in reaching}
-    while spec is not None and spec.handler_kinds is not None and not kinds <= spec.handler_kinds:
+    while spec is not None and not _form_applies(spec, function, reaching):
         spec = spec.fallback
     if spec is None:
         return None

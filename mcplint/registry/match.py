@@ -124,9 +124,9 @@ def site_message(
     exception_names = _EXCEPTION_NAMES | ({caught} if caught else set())
     if message is None:
         return cst.SimpleString(repr(failure_text(function))) if caught else None
-    if _is_exception_text(message, exception_names):
+    if _is_exception_part(message, exception_names):
         return cst.SimpleString(repr(failure_text(function)))
-    message = without_error_prefix(message)
+    message = without_error_prefix(_flattened(message))
     if isinstance(message, cst.SimpleString):
         return message if isinstance(message.evaluated_value, str) else None
     if not isinstance(message, cst.FormattedString):
@@ -135,13 +135,16 @@ def site_message(
     for part in message.parts:
         if isinstance(part, cst.FormattedStringText):
             parts.append(part)
-        elif _is_exception_text(part.expression, exception_names):
-            continue  # the exception's text is for the logs
+        elif _is_exception_part(part.expression, exception_names):
+            continue  # the exception's text (and its attributes: `e.stderr`) is for the logs
         elif part.conversion is None and part.format_spec is None:
             parts.append(part)
         else:
             return None
-    parts = _joined_texts(parts)
+    parts = [
+        part.with_changes(value=_ORPHAN_SEPARATOR.sub("", part.value)) if isinstance(part, cst.FormattedStringText) else part
+        for part in _joined_texts(parts)
+    ]
     if parts and isinstance(parts[-1], cst.FormattedStringText):
         parts[-1] = parts[-1].with_changes(value=_DANGLING.sub("", _EMPTY_BRACKETS.sub("", parts[-1].value)))
     words = {
@@ -157,6 +160,40 @@ def site_message(
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")
+_ORPHAN_SEPARATOR = re.compile(r"\s*[:;,\-]\s*(?=[.!?])")  # "in {tool}: {e}. Retry" lost the {e}
+
+
+def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
+    """`("Unknown mode. " f"Use {modes}")`, implicitly concatenated, as one f-string."""
+    if not isinstance(message, cst.ConcatenatedString):
+        return message
+    parts: list[cst.BaseFormattedStringContent] = []
+    for piece in (message.left, message.right):
+        piece = _flattened(piece)
+        if isinstance(piece, cst.SimpleString) and isinstance(piece.evaluated_value, str):
+            text = piece.evaluated_value.replace("{", "{{").replace("}", "}}")
+            parts.append(cst.FormattedStringText(text))
+        elif isinstance(piece, cst.FormattedString) and "r" not in piece.prefix.lower():
+            parts.extend(piece.parts)
+        else:
+            return message  # bytes, raw f-strings: left as they are (no entry)
+    return cst.FormattedString(_joined_texts(parts))
+
+
+def _is_exception_part(expression: cst.BaseExpression, names: frozenset[str] | set[str]) -> bool:
+    """The caught exception, its text, or anything read from it (`e.stderr`, `str(e.args[0])`)."""
+    if _is_exception_text(expression, names):
+        return True
+    if isinstance(expression, cst.Call) and len(expression.args) == 1 and isinstance(expression.func, cst.Name):
+        if expression.func.value in ("str", "repr", "format"):
+            expression = expression.args[0].value
+    return _root_name(expression) in names
+
+
+def _root_name(expression: cst.BaseExpression) -> str | None:
+    while isinstance(expression, (cst.Attribute, cst.Subscript, cst.Call)):
+        expression = expression.func if isinstance(expression, cst.Call) else expression.value
+    return expression.value if isinstance(expression, cst.Name) else None
 _EMPTY_BRACKETS = re.compile(r"\s*(\(\s*\)|\[\s*\]|'\s*'|\"\s*\")")
 _SAYS_NOTHING = frozenset({"error", "errors", "failed", "failure", "exception", "an", "unexpected", "occurred", "internal", "the"})
 

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class FixSpec:
     """A rule's fix: replace ``target`` with ``replacement``; the engine turns it into
-    text edits once positions are known, and drops it where ``handler_kinds`` says it
-    would change what the client sees (a tool-only form reached from a resource)."""
+    text edits once positions are known. Where the handlers that reach the site rule
+    this form out (``handler_kinds``, ``in_handler``, ``low_level``: a tool-only form
+    reached from a resource), the engine offers ``fallback`` instead."""
 
     target: cst.CSTNode
     replacement: cst.CSTNode
@@ -44,7 +45,11 @@ class FixSpec:
     # A line (`logger.exception("...")`) to put before ``statement``, at its indentation.
     log_line: str | None = None
     statement: cst.CSTNode | None = None
-    # What to offer where ``handler_kinds`` rules this fix out (a resource's form, a plainer fix).
+    # Only where the site is in the handler itself (not in a function it calls), and only on
+    # low-level (True) or high-level (False) servers: a returned result instead of a raise.
+    in_handler: bool = False
+    low_level: bool | None = None
+    # What to offer where this form does not apply (a resource's form, a plainer fix).
     fallback: FixSpec | None = None
 
 
@@ -79,6 +84,13 @@ class RuleContext:
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path
+
+    def return_annotation(self) -> cst.BaseExpression | None:
+        """The return annotation of the function being visited (None: none, or at module level)."""
+        for ancestor in reversed(self.ancestors):
+            if isinstance(ancestor, cst.FunctionDef):
+                return ancestor.returns.annotation if ancestor.returns is not None else None
+        return None
 
     def enclosing_clause(self) -> cst.ExceptHandler | None:
         """The `except` clause around the node being visited, in the same function."""

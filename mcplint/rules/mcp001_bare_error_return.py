@@ -10,7 +10,7 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.rules.base import Rule
-from mcplint.rules.registry_fix import RESULT, RETURN_AS_RAISE, ErrorSite, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
 
@@ -25,7 +25,7 @@ def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
                 isinstance(element, cst.DictElement)
                 and isinstance(element.key, cst.SimpleString)
                 and element.key.evaluated_value == key
-                and isinstance(element.value, (cst.SimpleString, cst.FormattedString, cst.Call, cst.Name))
+                and isinstance(element.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Call, cst.Name))
             ):
                 return element.value
     return None
@@ -103,10 +103,13 @@ class BareErrorReturn(Rule):
     `{placeholders}`; the caught exception's text is dropped first
     (`f"could not save: {e}"` says "could not save"), and a message that is only
     the exception (`str(e)`) says what failed: "Create note failed" in
-    `create_note`. A payload that is the whole returned value becomes
-    `return <helper>("SYMBOL", ...).tool_result()`; one inside a larger value
-    (`json.dumps(...)`, `[TextContent(...)]`) makes the `return` a
-    `raise <helper>(...)` (`from e` in an `except ... as e`). In an `except`
+    `create_note`. In the tool itself the returned value becomes
+    `return <helper>("SYMBOL", ...).tool_result()`, where its return annotation
+    lets a `CallToolResult` through (none, `dict`, `Any`, `CallToolResult`; mcp
+    1.x turns a result returned from a `-> str` tool into an output validation
+    error) and always in a low-level handler. Elsewhere (a function the tool
+    calls, whose value the tool may rework, or a `-> str` tool) the `return`
+    becomes `raise <helper>(...)` (`from e` in an `except ... as e`). In an `except`
     clause that logs nothing, in a module with a logger, `logger.exception(...)`
     is added first, so the exception's text goes to the logs. Unsafe because
     code that used the returned dict, or an output schema (`-> str` on mcp 1.x
@@ -171,25 +174,21 @@ class BareErrorReturn(Rule):
     def _site(
         self, statement: cst.Return, payload: cst.CSTNode, message: cst.BaseExpression | None
     ) -> tuple[ErrorSite | None, cst.BaseExpression | None]:
-        """The site a fix rewrites, and its registry message. A payload that is the returned
-        value becomes a tool result; one inside a larger value (`json.dumps(...)`,
-        `[TextContent(...)]`) a raise. One assigned to a local and returned later has a
-        message but no site: the local may hold a success too."""
+        """The site a fix rewrites (the `return`), and its registry message. A payload assigned
+        to a local and returned later has a message but no site: the local may hold a success too."""
         function = self.context.scopes.current_function
         clause = self.context.enclosing_clause()
         caught = bound_name(clause) if clause is not None else None
         registry_message = site_message(message, function, caught) if message is not None else None
         if statement.value is None or not _contains(statement.value, payload):
             return None, registry_message
-        whole = payload is statement.value
         site = ErrorSite(
-            payload if whole else statement,
-            RESULT if whole else RETURN_AS_RAISE,
+            statement,
             registry_message,
             function,
             clause,
-            statement,
             hides_cause=clause is not None,
+            annotation=self.context.return_annotation(),
         )
         return site, registry_message
 

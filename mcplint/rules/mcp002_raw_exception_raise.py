@@ -10,7 +10,7 @@ from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.base import Rule
-from mcplint.rules.registry_fix import RAISE, ErrorSite, mentions, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -77,7 +77,9 @@ class RawExceptionRaise(Rule):
     `raise notes_error("NOTE_NOT_FOUND", note_id=note_id)`, `from e` kept. A
     raise only resources reach raises the helper's `.for_resource()`, one only
     prompts reach `.for_prompt()` (the SDK's protocol error with the registry's
-    code). The fix is safe: the symbol is determined exactly and the client
+    code). In a low-level `call_tool` handler itself the raise becomes
+    `return <helper>(...).tool_result()`: there a raise reaches the client as
+    bare text on mcp 1.x and as a JSON-RPC -32603 on mcp 2.x. The fix is safe: the symbol is determined exactly and the client
     still gets an error with that message. When the message carried the
     caught exception's text (`f"Database error: {e}"`, matched as "Database
     error"), the fix is unsafe: the text leaves the client's message, the raise
@@ -96,7 +98,7 @@ class RawExceptionRaise(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._raw = frozenset(self.settings["builtins"])
-        self._pending: list[tuple[cst.Raise, str, str | None, cst.ExceptHandler | None]] = []
+        self._pending: list[tuple[cst.Raise, str, str | None, cst.ExceptHandler | None, cst.BaseExpression | None]] = []
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -106,22 +108,22 @@ class RawExceptionRaise(Rule):
         if name is None or self._is_caught_name(name) or self._caught_locally(node, _unqualified(name)):
             return
         # Whether the name is shadowed is only known once the whole module is read.
-        self._pending.append((node, name, self.context.scopes.current_function, self.context.enclosing_clause()))
+        context = self.context
+        self._pending.append((node, name, context.scopes.current_function, context.enclosing_clause(), context.return_annotation()))
 
     def finish(self) -> None:
-        for node, name, function, clause in self._pending:
+        for node, name, function, clause, annotation in self._pending:
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw:
                 caught = bound_name(clause) if clause is not None else None
                 message = _message_argument(node)
                 site = ErrorSite(
                     node,
-                    RAISE,
                     site_message(message, function, caught) if message is not None else None,
                     function,
                     clause,
-                    node,
                     hides_cause=message is not None and mentions(message, caught),
+                    annotation=annotation,
                 )
                 self.report(
                     node,

@@ -17,7 +17,7 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
 from mcplint.rules.base import FixSpec, Rule
-from mcplint.rules.registry_fix import RETURN_AS_RAISE, ErrorSite, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
 PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
@@ -149,12 +149,13 @@ class SilentEmptyFallback(Rule):
             if _is_probe(node) or is_generator(node):
                 continue
             returns_something = returns_values(node)
+            annotation = node.returns.annotation if node.returns is not None else None
             for outcome in clause_returns(node, exits):
                 if not outcome.empty or self._expected(outcome):
                     continue
                 if _returns_none(outcome) and not returns_something:
                     continue  # a procedure: None is its only success
-                site = _site(key, outcome)
+                site = _site(key, outcome, annotation)
                 self.report(
                     *_finding(outcome),
                     function=key,
@@ -193,17 +194,16 @@ class SilentEmptyFallback(Rule):
         )
 
 
-def _site(function: str, outcome: ClauseReturn) -> ErrorSite | None:
+def _site(function: str, outcome: ClauseReturn, annotation: cst.BaseExpression | None) -> ErrorSite | None:
     if outcome.return_node is None or outcome.falls_through:
         return None  # no statement of the clause to rewrite
     return ErrorSite(
         outcome.return_node,
-        RETURN_AS_RAISE,
         cst.SimpleString(repr(failure_text(function))),
         function,
         outcome.handler,
-        outcome.return_node,
         hides_cause=True,
+        annotation=annotation,
     )
 
 

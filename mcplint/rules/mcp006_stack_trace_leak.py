@@ -8,7 +8,7 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule
-from mcplint.rules.registry_fix import RAISE, ErrorSite, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, raised_message, registry_error_fix
 
 
 class StackTraceLeak(Rule):
@@ -117,7 +117,7 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
-        self._clause_of: dict[int, cst.ExceptHandler | None] = {}
+        self._raise_context: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self.context.scopes.qualname_for(node.name.value)
@@ -155,7 +155,7 @@ class StackTraceLeak(Rule):
             )
 
     def visit_Raise(self, node: cst.Raise) -> None:
-        self._clause_of[id(node)] = self.context.enclosing_clause()
+        self._raise_context[id(node)] = (self.context.enclosing_clause(), self.context.return_annotation())
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error
@@ -163,12 +163,22 @@ class StackTraceLeak(Rule):
         raise_node = leak.sink.node
         if not isinstance(raise_node, cst.Raise) or not isinstance(raise_node.exc, cst.Call):
             return None
-        clause = self._clause_of.get(id(raise_node))
+        clause, annotation = self._raise_context.get(id(raise_node), (None, None))
         written = raised_message(raise_node.exc)
-        if clause is None or written is None:
+        if clause is None or written is None or self._raises_project_class(raise_node.exc):
             return None
         message = site_message(written, leak.function, bound_name(clause))
-        return ErrorSite(raise_node, RAISE, message, leak.function, clause, raise_node, hides_cause=True)
+        return ErrorSite(raise_node, message, leak.function, clause, hides_cause=True, annotation=annotation)
+
+    def _raises_project_class(self, call: cst.Call) -> bool:
+        """`raise CommandSecurityError(f"... {e}")`: the project's own class, which its own
+        `except` clauses may catch; a registry error would slip past them."""
+        name = dotted_name(call.func)
+        return name is not None and (
+            name in self.context.facts.class_bases
+            or name in self._project_imports
+            or name.split(".")[0] in self._project_imports
+        )
 
 
 def _message(leak: Leak) -> str:

@@ -11,7 +11,7 @@ from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule
-from mcplint.rules.registry_fix import RAISE, ErrorSite, mentions, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, mentions, raised_message, registry_error_fix
 
 # The SDK error class by qualified name: the stack its name belongs to.
 SDK_ERRORS: dict[str, str] = {
@@ -154,7 +154,7 @@ class ProtocolErrorFromTool(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._pending: list[_Raise] = []
-        self._clause_of: dict[int, cst.ExceptHandler | None] = {}
+        self._raise_context: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
         self._imports_fastmcp = False
 
     # -- the walk ----------------------------------------------------------------------
@@ -179,7 +179,7 @@ class ProtocolErrorFromTool(Rule):
             return
         # Which classes are the SDK error's subclasses is only known once the module is read.
         function = self.context.scopes.current_function
-        self._clause_of[id(node)] = self.context.enclosing_clause()
+        self._raise_context[id(node)] = (self.context.enclosing_clause(), self.context.return_annotation())
         self._pending.append(_Raise(node, name, function, via_local, self._enclosing_handlers(node)))
 
     def _enclosing_handlers(self, node: cst.Raise) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
@@ -222,15 +222,16 @@ class ProtocolErrorFromTool(Rule):
         registry's, and the raise stops being a protocol error. Also the site's registry message."""
         if not isinstance(node.exc, cst.Call):
             return None, None
-        clause = self._clause_of.get(id(node))
+        clause, annotation = self._raise_context.get(id(node), (None, None))
         caught = bound_name(clause) if clause is not None else None
         written = raised_message(node.exc)
         message = site_message(written, function, caught) if written is not None else None
         if message is None and caught is not None:
             message = site_message(None, function, caught)
         site = ErrorSite(
-            node, RAISE, message, function, clause, node,
+            node, message, function, clause,
             hides_cause=written is not None and mentions(written, caught),
+            annotation=annotation,
         )  # fmt: skip
         code = _error_code(node.exc, self.context.imports)
         registry = self.context.registry

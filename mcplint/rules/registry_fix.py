@@ -3,18 +3,12 @@
 A site is where a handler tells the client about a failure: a returned error
 payload, a raise, an empty fallback. Its *message* (`registry.match.site_message`:
 the text as written, the exception's text dropped, or what failed) picks the
-registry entry; a unique match gives the fix. The form depends on the site:
-
-- ``RESULT``: the returned payload becomes `helper("SYMBOL").tool_result()`;
-- ``RAISE``: the raised exception becomes `helper("SYMBOL")` (and `from e` in an
-  `except ... as e` without a cause);
-- ``RETURN_AS_RAISE``: the `return` becomes `raise helper("SYMBOL") from e`.
-
-Tools get these; a site only resources (or only prompts) reach raises the
-helper's `.for_resource()` (`.for_prompt()`), the SDK's protocol error. When the
-site dropped or hid the caught exception, the module has a logger, and the
-clause does not log yet, the fix adds `logger.exception(...)` before the
-statement: the text moves from the client to the logs.
+registry entry; a unique match gives the fix, as a chain of forms of which the
+engine offers the first that the handlers reaching the site allow
+(`registry_error_fix`). When the site dropped or hid the caught exception, the
+module has a logger, and the clause does not log yet, the fix adds
+`logger.exception(...)` before the statement: the text moves from the client to
+the logs.
 """
 
 from __future__ import annotations
@@ -25,23 +19,25 @@ import libcst as cst
 
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
+from mcplint.analysis.imports import dotted_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
 
-RESULT, RAISE, RETURN_AS_RAISE = "result", "raise", "return-as-raise"
 TOOLS = frozenset({"tool"})
 _RAISED_FOR = (("resource", "for_resource"), ("prompt", "for_prompt"))
+# Return annotations under which mcp 1.x FastMCP passes a returned CallToolResult through
+# (any other builds an output schema the result fails: `-> str` becomes a validation error).
+_RESULT_ANNOTATIONS = frozenset({"dict", "Dict", "Mapping", "Any", "object", "CallToolResult", "ToolResult", "None"})
 
 
 @dataclass(frozen=True)
 class ErrorSite:
-    target: cst.CSTNode  # what the fix replaces: the payload, the `raise`, the `return`
-    form: str  # RESULT, RAISE or RETURN_AS_RAISE
+    statement: cst.Return | cst.Raise  # the statement that tells the client about the failure
     message: cst.BaseExpression | None  # the site's registry message (`site_message`)
     function: str | None
     clause: cst.ExceptHandler | None = None  # the enclosing `except` clause, if any
-    statement: cst.CSTNode | None = None  # the small statement a log line goes before
     hides_cause: bool = False  # the site drops the caught exception (or its text)
+    annotation: cst.BaseExpression | None = None  # the enclosing function's return annotation
 
 
 def registry_error_fix(
@@ -52,8 +48,18 @@ def registry_error_fix(
     symbol: str | None = None,
     fallback: FixSpec | None = None,
 ) -> FixSpec | None:
-    """The site rewritten into the helper of the registry entry its message matches
-    (or of ``symbol``, when the rule already knows it); ``fallback`` elsewhere."""
+    """The site rewritten into the helper of the registry entry its message matches (or of
+    ``symbol``, when the rule already knows it), in the form the reaching handlers need:
+
+    - in a low-level handler itself, `return helper("SYMBOL").tool_result()` (a raise there
+      loses the code on mcp 1.x and is a JSON-RPC -32603 on mcp 2.x);
+    - in a high-level tool itself, a returned failure the same way, where its return
+      annotation lets a `CallToolResult` through;
+    - elsewhere in a tool's reach, `raise helper("SYMBOL")` (`from e` in an `except ... as e`):
+      an exception passes through whatever the callers do with a returned value;
+    - where only resources (prompts) reach, `raise helper("SYMBOL").for_resource()` (`.for_prompt()`);
+    - ``fallback`` everywhere else.
+    """
     registry = context.registry
     if registry is None or not registry.helpers_module:
         return fallback
@@ -67,28 +73,23 @@ def registry_error_fix(
         chosen = symbol
     imports = ((registry.helpers_module, call.func.value),)  # type: ignore[attr-defined]
     log_line = _log_line(context, site)
-    statement = site.statement if log_line is not None else None
-    for kind, method in reversed(_RAISED_FOR):
-        if site.form == RESULT:
-            break  # a returned tool result has no resource or prompt form
-        protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
+
+    def form(edit: tuple[cst.CSTNode, cst.CSTNode], message: str, kinds: frozenset[str], **where: object) -> None:
+        nonlocal fallback
         fallback = FixSpec(
-            *_edit(site, protocol_error),
-            f"Raise the registry's `{chosen}` as the SDK's {kind} error",
-            applicability,
-            imports,
-            frozenset({kind}),
-            log_line,
-            statement,
-            fallback,
-        )
-    tool_form = cst.Call(cst.Attribute(call, cst.Name("tool_result")), []) if site.form == RESULT else call
-    message = (
-        f"Return the registry's `{chosen}` as an isError result"
-        if site.form == RESULT
-        else f"Raise the registry's `{chosen}` from `{registry.helpers_module}`"
-    )
-    return FixSpec(*_edit(site, tool_form), message, applicability, imports, TOOLS, log_line, statement, fallback)
+            *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
+        )  # type: ignore[arg-type]
+
+    for kind, method in reversed(_RAISED_FOR):
+        protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
+        form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
+    form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS)
+    result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
+    returned = f"Return the registry's `{chosen}` as an isError result"
+    if isinstance(site.statement, cst.Return) and _result_allowed(site.annotation):
+        form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
+    form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
+    return fallback
 
 
 def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
@@ -102,17 +103,40 @@ def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
     return None
 
 
-def _edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
-    """(what to replace, its replacement): the smallest edit that makes the site say ``error``."""
-    if site.form == RESULT:
-        return site.target, error
+def _raise_edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
+    """(what to replace, its replacement): the smallest edit that raises ``error``."""
     caught = bound_name(site.clause) if site.clause is not None else None
     cause = cst.From(item=cst.Name(caught)) if caught is not None else None
-    if site.form == RAISE and isinstance(site.target, cst.Raise) and site.target.exc is not None:
-        if site.target.cause is not None or cause is None:
-            return site.target.exc, error
-        return site.target, site.target.with_changes(exc=error, cause=cause)
-    return site.target, cst.Raise(exc=error, cause=cause)
+    statement = site.statement
+    if isinstance(statement, cst.Raise) and statement.exc is not None:
+        if statement.cause is not None or cause is None:
+            return statement.exc, error
+        return statement, statement.with_changes(exc=error, cause=cause)
+    return statement, cst.Raise(exc=error, cause=cause)
+
+
+def _return_edit(site: ErrorSite, result: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
+    statement = site.statement
+    if isinstance(statement, cst.Return) and statement.value is not None:
+        return statement.value, result
+    return statement, cst.Return(value=result)
+
+
+def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
+    if annotation is None:
+        return True
+    if isinstance(annotation, cst.BinaryOperation):  # X | Y
+        return _result_allowed(annotation.left) and _result_allowed(annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        base = dotted_name(annotation.value) or ""
+        if base.rsplit(".", 1)[-1] in ("Optional", "Union"):
+            return all(
+                isinstance(element.slice, cst.Index) and _result_allowed(element.slice.value)
+                for element in annotation.slice
+            )
+        annotation = annotation.value
+    name = dotted_name(annotation) if not isinstance(annotation, cst.SimpleString) else None
+    return name is not None and name.rsplit(".", 1)[-1] in _RESULT_ANNOTATIONS
 
 
 def _log_line(context: RuleContext, site: ErrorSite) -> str | None:

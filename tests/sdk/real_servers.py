@@ -66,6 +66,7 @@ def sdist_archive(server: RealServer) -> Path:
     directory = venvs_root() / "sdists" / server.requirement.replace("==", "-")
     if not _ready(directory):
         _start_afresh(directory)
+        # As the corpus header says: some packages declare a newer Python than they need.
         _pip(
             sys.executable, "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python",
             "--dest", str(directory / "download"), server.requirement,
@@ -103,6 +104,7 @@ def venv_python(server: RealServer) -> Path:
         return python
     _start_afresh(directory)
     subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
+    # Without --ignore-requires-python: it would let pip pick dependencies too new for this Python.
     _pip(python, "install", str(sdist_archive(server)), *server.pins)
     (directory / ".ready").write_text("\n".join((server.requirement, *server.pins)) + "\n", encoding="utf-8")
     return python
@@ -127,4 +129,3 @@ def call_tool(
     )
     assert completed.returncode == 0, completed.stderr[-4000:]
     return json.loads(completed.stdout)
-

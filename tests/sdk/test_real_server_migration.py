@@ -9,20 +9,20 @@ process and over the SDK's in-memory streams (real_server_client.py), by the
 migrated code. The same call against the installed original is pinned too, so
 the gain shows.
 
-The two packages, the only light ones in the corpus whose rewritten site an
-offline call reaches and whose rewrite keeps its structure on the wire:
+Why these two: in the corpus they are the only packages, one per server style,
+where migrate rewrites a site that an offline, deterministic call reaches and
+whose value goes straight back to the client:
 
 - **pymupdf4llm-mcp** (mcp 1.x ``FastMCP``, ``@mcp.tool()``): a missing file
-  was a *successful* ``{"error": ..., "success": False}``; migrated it is an
-  ``isError`` result with the registry's code, symbol and retryable. (The tool is
-  ``-> dict[str, Any]``; pdf-tools-mcp and mcp-server are ``-> str`` tools, whose
-  returned ``tool_result()`` mcp 1.x FastMCP rejects by output validation.)
+  was a *successful* ``{"error": ..., "success": False}``; migrated, it is an
+  ``isError`` result with the registry's code, symbol and retryable. (Its tool is
+  ``-> dict[str, Any]``; pdf-tools-mcp's and mcp-server's are ``-> str``, and
+  mcp 1.x FastMCP rejects a ``tool_result()`` from those by output validation.)
 - **cli-mcp-server** (mcp 1.x low-level ``Server``, ``@server.call_tool()``): an
-  unknown tool name reaches ``raise ValueError(f"Unknown tool: {name}")``, which
-  migrate turns into ``raise cli_mcp_server_error("UNKNOWN_TOOL", name=name)``. The
-  low-level server sends any raised exception as ``isError`` with ``str(e)``
-  only, so the client sees the same text as before: code, symbol and retryable do
-  not reach it (pinned as a strict xfail; a returned ``.tool_result()`` would).
+  unknown tool name reaches ``raise ValueError(f"Unknown tool: {name}")`` in the
+  dispatcher itself, which migrate turns into ``return
+  cli_mcp_server_error("UNKNOWN_TOOL", name=name).tool_result()``: the original's
+  raise reached the client as bare text (the low-level server sends ``str(e)``).
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ class Case:
     server: RealServer
     tool: str
     arguments: dict[str, Any]
-    error_site: str  # the original line the call's error goes through; migrate rewrites it
+    error_site: str  # source text of the site the call's error goes through; migrate rewrites it
     symbol: str  # the registry symbol migrate makes for that site
+    message: str  # what that entry's message says for this call
     before: dict[str, Any] = field(repr=False)  # what the client got from the original
 
 
@@ -65,31 +66,41 @@ CASES = {
     case.server.name: case
     for case in (
         Case(
-            RealServer("pymupdf4llm-mcp", "1.28.0", (MCP_PIN,), ".", "pymupdf4llm_mcp.app:mcp"),
+            RealServer(
+                "pymupdf4llm-mcp", "1.28.0", pins=(MCP_PIN,), source_dir=".", server_object="pymupdf4llm_mcp.app:mcp"
+            ),
             tool="convert_pdf_to_markdown",
             arguments={"file_path": MISSING_PDF},
             error_site='"error": f"File not found: {file_path}",',
             symbol="FILE_NOT_FOUND",
+            message=f"File not found: {MISSING_PDF}",
             # A fake success: the error is only a key of the structured content.
-            before={"isError": False, "structuredContent": {"error": f"File not found: {MISSING_PDF}", "success": False}},
+            before={
+                "isError": False,
+                "structuredContent": {"error": f"File not found: {MISSING_PDF}", "success": False},
+            },
         ),
         Case(
-            # The module builds its executor at import time and needs an existing ALLOWED_DIR.
-            RealServer("cli-mcp-server", "0.2.5", (MCP_PIN,), "src", "cli_mcp_server.server:server", (("ALLOWED_DIR", "."),)),
+            RealServer(
+                "cli-mcp-server",
+                "0.2.5",
+                pins=(MCP_PIN,),
+                source_dir="src",
+                server_object="cli_mcp_server.server:server",
+                # The module builds its executor at import time, from an existing ALLOWED_DIR.
+                environment=(("ALLOWED_DIR", "."),),
+            ),
             tool="no_such_tool",
             arguments={},
             error_site='raise ValueError(f"Unknown tool: {name}")',
             symbol="UNKNOWN_TOOL",
+            message="Unknown tool: no_such_tool",
             # The low-level server sends str(e) of whatever the handler raised.
             before={"isError": True, "structuredContent": None, "content": ["Unknown tool: no_such_tool"]},
         ),
     )
 }
-LOW_LEVEL_RAISE_LOSES_STRUCTURE = pytest.mark.xfail(
-    strict=True,
-    reason="MCP002 rewrites the low-level dispatcher's raise to `raise helper(...)`; mcp 1.x low-level "
-    "Server sends only str(e) of a raised exception (a returned .tool_result() would keep the structure)",
-)
+NAMES = list(CASES)
 
 
 @dataclass
@@ -174,9 +185,6 @@ def migration(tmp_path_factory):
     return get
 
 
-NAMES = list(CASES)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_every_file_still_parses(migration, name):
     result = migration(name)
@@ -239,9 +247,7 @@ def test_what_the_original_answered(migration, name):
     assert {key: record[key] for key in result.case.before} == result.case.before
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=LOW_LEVEL_RAISE_LOSES_STRUCTURE) if name == "cli-mcp-server" else name for name in NAMES]
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_client_gets_the_registered_error(migration, name):
     """The key proof: an isError result carrying the registry's code, symbol and retryable."""
     result = migration(name)
@@ -251,6 +257,7 @@ def test_the_client_gets_the_registered_error(migration, name):
     error = (record["structuredContent"] or {}).get("error")
     assert error is not None, record
     assert (error["code"], error["symbol"], error["retryable"]) == (entry.code, entry.symbol, entry.retryable)
+    assert error["message"] == result.case.message
     assert [json.loads(text) for text in record["content"]] == [record["structuredContent"]]
 
 
@@ -259,9 +266,10 @@ def test_the_client_sees_the_registry_message_and_no_exception_text(migration, n
     result = migration(name)
     record = result.client_after["record"]
     assert record["kind"] == "result" and record["isError"] is True
+    constant_parts = re.split(r"\{\w+\}", registry_entry(result).message)
+    assert re.fullmatch(".+".join(map(re.escape, constant_parts)), result.case.message)
     text = "\n".join(record["content"])
-    message = registry_entry(result).message.split("{")[0]  # the constant words before any placeholder
-    assert message and message in text
+    assert result.case.message in text
     for leak in ("Traceback", 'File "', "Error:", "ValueError", "FileNotFoundError", "validation error"):
         assert leak not in text
 
