@@ -92,6 +92,32 @@ def test_the_fix_is_offered_safe_and_is_idempotent(project):
     assert "0 fixed" not in again.stdout and "fixed" not in again.stdout
 
 
+def test_a_raise_in_a_function_the_tool_calls_is_an_unsafe_fix(project):
+    """Its caller may catch the builtin class (`except ValueError`), which the helper's is not."""
+    (project / "notes_server" / "lookup.py").write_text(
+        textwrap.dedent(
+            """\
+            from mcp.server.fastmcp import FastMCP
+
+            mcp = FastMCP("lookup")
+
+
+            def _checked(note_id: int) -> int:
+                if note_id < 0:
+                    raise ValueError(f"Note {note_id} does not exist.")
+                return note_id
+
+
+            @mcp.tool()
+            def lookup(note_id: int) -> int:
+                return _checked(note_id)
+            """
+        )
+    )
+    findings = json_findings(run_cli("check", "--select", "MCP002", "--format", "json", "notes_server/lookup.py", cwd=project))
+    assert [(f["location"]["row"], f["fix"]["applicability"]) for f in findings] == [(8, "unsafe")]
+
+
 def test_the_fixed_code_imports_a_helper_the_generated_module_defines(project):
     run_cli("check", "--select", "MCP002", "--fix", ".", cwd=project)
     generated = ast.parse((project / "notes_server" / "errors.py").read_text())

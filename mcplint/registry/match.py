@@ -9,6 +9,7 @@ guess (DESIGN §7).
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 
@@ -160,7 +161,7 @@ def site_message(
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")
-_ORPHAN_SEPARATOR = re.compile(r"\s*[:;,\-]\s*(?=[.!?])")  # "in {tool}: {e}. Retry" lost the {e}
+_ORPHAN_SEPARATOR = re.compile(r"\s*[:;,\-]\s*(?=[.!?)\]])")  # "in {tool}: {e}. Retry" lost the {e}
 
 
 def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
@@ -191,8 +192,13 @@ def _is_exception_part(expression: cst.BaseExpression, names: frozenset[str] | s
 
 
 def _root_name(expression: cst.BaseExpression) -> str | None:
-    while isinstance(expression, (cst.Attribute, cst.Subscript, cst.Call)):
-        expression = expression.func if isinstance(expression, cst.Call) else expression.value
+    while isinstance(expression, (cst.Attribute, cst.Subscript, cst.Call, cst.BooleanOperation)):
+        if isinstance(expression, cst.Call):
+            expression = expression.func
+        elif isinstance(expression, cst.BooleanOperation):
+            expression = expression.left
+        else:
+            expression = expression.value
     return expression.value if isinstance(expression, cst.Name) else None
 _EMPTY_BRACKETS = re.compile(r"\s*(\(\s*\)|\[\s*\]|'\s*'|\"\s*\")")
 _SAYS_NOTHING = frozenset({"error", "errors", "failed", "failure", "exception", "an", "unexpected", "occurred", "internal", "the"})
@@ -267,8 +273,18 @@ def _is_exception_text(expression: cst.BaseExpression, names: frozenset[str] | s
 
 
 def _placeholder_name(expression: cst.BaseExpression, index: int) -> str:
+    """`{note_id}` → note_id, `{note.id}` → id, `{(token or "").strip()}` → token."""
     if isinstance(expression, cst.Name):
         return expression.value
     if isinstance(expression, cst.Attribute):
         return expression.attr.value
+    pending = [expression]
+    while pending:  # the expression's own root, then its arguments' (`sorted(unknown)` → unknown)
+        candidate = pending.pop(0)
+        root = _root_name(candidate)
+        if root is not None and not hasattr(builtins, root):
+            return root
+        pending += [arg.value for arg in getattr(candidate, "args", ())]
+        if isinstance(candidate, cst.Call) and isinstance(candidate.func, cst.Attribute):
+            pending.append(candidate.func.value)
     return f"value{index + 1}"

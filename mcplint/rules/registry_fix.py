@@ -13,7 +13,7 @@ the logs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -21,6 +21,7 @@ from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.registry.match import helper_call, match_message
+from mcplint.finding import SAFE, UNSAFE
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
@@ -79,6 +80,11 @@ def registry_error_fix(
         fallback = FixSpec(
             *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
         )  # type: ignore[arg-type]
+        if applicability == SAFE and not where:
+            # A caller may catch the raised class (`except ValueError`), which the helper's
+            # is not: safe only in the handler itself, whose caller is the SDK.
+            fallback = replace(fallback, applicability=UNSAFE)
+            form(edit, message, kinds, in_handler=True)
 
     for kind, method in reversed(_RAISED_FOR):
         protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
