@@ -79,8 +79,11 @@ class RawExceptionRaise(Rule):
     prompts reach `.for_prompt()` (the SDK's protocol error with the registry's
     code). In a low-level `call_tool` handler itself the raise becomes
     `return <helper>(...).tool_result()`: there a raise reaches the client as
-    bare text on mcp 1.x and as a JSON-RPC -32603 on mcp 2.x. The fix is safe: the symbol is determined exactly and the client
-    still gets an error with that message. When the message carried the
+    bare text on mcp 1.x and as a JSON-RPC -32603 on mcp 2.x. In the handler
+    itself the fix is safe: the symbol is determined exactly and the client
+    still gets an error with that message. In a function the handler calls it
+    is unsafe: a caller may catch the builtin class (`except ValueError`),
+    which the helper's is not. When the message carried the
     caught exception's text (`f"Database error: {e}"`, matched as "Database
     error"), the fix is unsafe: the text leaves the client's message, the raise
     gets `from e`, and `logger.exception(...)` is added when the module has a
