@@ -20,8 +20,8 @@ import libcst as cst
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
-from mcplint.registry.match import helper_call, match_message
 from mcplint.finding import SAFE, UNSAFE
+from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
