@@ -69,3 +69,34 @@ def test_the_fixed_code_imports_helpers_the_generated_module_defines(path: Path)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported
     ]
     assert called and set(called) <= symbols
+
+
+def test_diff_and_fix_agree_byte_for_byte(tmp_path: Path):
+    """`check --diff` shows exactly what `check --fix` then writes, for every snapshot at once."""
+    import difflib
+    import shutil
+
+    from test_cli import run_cli
+
+    shutil.copy(REGISTRY, tmp_path / "mcp-errors.toml")
+    (tmp_path / "mcplint.toml").write_text("")
+    names = []
+    for path in CASES:
+        name = f"{path.parent.parent.name.lower()}_{path.name}"
+        shutil.copy(path, tmp_path / name)
+        names.append(name)
+    before = {name: (tmp_path / name).read_text() for name in names}
+    shown = run_cli("check", "--no-cache", "--diff", "--unsafe-fixes", *names, cwd=tmp_path)
+    assert shown.exit_code == 1
+    assert {name: (tmp_path / name).read_text() for name in names} == before  # --diff writes nothing
+    run_cli("check", "--no-cache", "--fix", "--unsafe-fixes", *names, cwd=tmp_path)
+    written = "".join(
+        "".join(difflib.unified_diff(
+            before[name].splitlines(keepends=True),
+            (tmp_path / name).read_text().splitlines(keepends=True),
+            fromfile=name,
+            tofile=name,
+        ))
+        for name in sorted(names)
+    )  # fmt: skip
+    assert written and shown.stdout == written
