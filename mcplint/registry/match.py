@@ -165,20 +165,37 @@ _ORPHAN_SEPARATOR = re.compile(r"\s*[:;,\-]\s*(?=[.!?)\]])")  # "in {tool}: {e}.
 
 
 def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
-    """`("Unknown mode. " f"Use {modes}")`, implicitly concatenated, as one f-string."""
-    if not isinstance(message, cst.ConcatenatedString):
+    """`("Unknown mode. " f"Use {modes}")` (implicit concatenation) and `"Cannot resolve: " + names`
+    as one f-string."""
+    if isinstance(message, cst.ConcatenatedString):
+        pieces = [message.left, message.right]
+    elif (
+        isinstance(message, cst.BinaryOperation)
+        and isinstance(message.operator, cst.Add)
+        and _is_text(_flattened(message.left))
+    ):
+        pieces = [message.left, message.right]
+    else:
         return message
     parts: list[cst.BaseFormattedStringContent] = []
-    for piece in (message.left, message.right):
+    for piece in pieces:
         piece = _flattened(piece)
         if isinstance(piece, cst.SimpleString) and isinstance(piece.evaluated_value, str):
             text = piece.evaluated_value.replace("{", "{{").replace("}", "}}")
             parts.append(cst.FormattedStringText(text))
         elif isinstance(piece, cst.FormattedString) and "r" not in piece.prefix.lower():
             parts.extend(piece.parts)
+        elif isinstance(message, cst.BinaryOperation) and not isinstance(piece, (cst.SimpleString, cst.FormattedString)):
+            parts.append(cst.FormattedStringExpression(piece.with_changes(lpar=[], rpar=[])))  # `+ names`
         else:
             return message  # bytes, raw f-strings: left as they are (no entry)
     return cst.FormattedString(_joined_texts(parts))
+
+
+def _is_text(expression: cst.BaseExpression) -> bool:
+    if isinstance(expression, cst.SimpleString):
+        return isinstance(expression.evaluated_value, str)
+    return isinstance(expression, cst.FormattedString)
 
 
 def _is_exception_part(expression: cst.BaseExpression, names: frozenset[str] | set[str]) -> bool:
