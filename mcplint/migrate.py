@@ -100,7 +100,11 @@ def plan_entries(
 
 
 def _sentence(message: str) -> str:
-    """A client-facing message starts with a capital: `could not save note` → `Could not save note`."""
+    """A client-facing message starts with a capital: `could not save note` → `Could not save note`;
+    an identifier stays as it is (`older_than_days must be ...`)."""
+    first = message.split(" ", 1)[0]
+    if not first.isalpha() or not first.islower():
+        return message
     return message[:1].upper() + message[1:]
 
 

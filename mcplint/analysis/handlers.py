@@ -59,6 +59,7 @@ LOW_LEVEL_DECORATORS = {
     "unsubscribe_resource": "other",
     "set_logging_level": "other",
 }
+LOW_LEVEL_2 = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
 # mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
 LOW_LEVEL_KEYWORDS = {
     "on_call_tool": "tool",
@@ -129,6 +130,22 @@ class Handler:
     # Registered on a low-level `Server`: what it raises is not a tool error there (mcp 1.x sends
     # only the text, mcp 2.x a JSON-RPC -32603), so fixes return a result instead.
     low_level: bool = False
+    # mcp 2.x's low-level `on_*=` / `add_request_handler` registration: a raise reaching it is a
+    # JSON-RPC error the model never sees, so a fix must not raise in a function it calls either.
+    raise_is_protocol_error: bool = False
+
+    # How other modules name the handler's kind in the run's join: the kind, marked when a raise
+    # reaching the handler is a protocol error (functions it calls in other modules must know).
+    _PROTOCOL_MARK = "!"
+
+    @property
+    def joined_kind(self) -> str:
+        return self.kind + (self._PROTOCOL_MARK if self.raise_is_protocol_error else "")
+
+    @classmethod
+    def from_join(cls, label: str, joined_kind: str) -> Handler:
+        kind = joined_kind.removesuffix(cls._PROTOCOL_MARK)
+        return cls(label, kind, raise_is_protocol_error=kind != joined_kind)
 
 
 @dataclass(frozen=True)
@@ -441,14 +458,15 @@ class _Resolver:
         names = [name for name in (qualified, dotted_name(target)) if name]
         return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in self.handler_decorators)
 
-    def registered_by_calls(self) -> Iterator[tuple[str, str, bool]]:
-        """(function key, kind, low level) for every imperative registration in the module."""
+    def registered_by_calls(self) -> Iterator[tuple[str, str, str]]:
+        """(function key, kind, level) for every imperative registration in the module; the
+        level is "high", "low" (mcp 1.x's decorators) or LOW_LEVEL_2 (mcp 2.x's `on_*=`)."""
         for registration in self.facts.registrations:
-            for expression, kind, low_level in self._registered_arguments(registration):
+            for expression, kind, level in self._registered_arguments(registration):
                 for key in self.function_references(expression, registration.context_key, registration.context_class):
-                    yield key, kind, low_level
+                    yield key, kind, level
 
-    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, bool]]:
+    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, str]]:
         call, context_key, context_class = registration.call, registration.context_key, registration.context_class
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
         if not positional:  # X.add_tool(fn=f)
@@ -458,17 +476,17 @@ class _Resolver:
         if isinstance(func, cst.Call) and positional:
             kind = self.decorator_kind(func, context_key, context_class)
             if kind is not None:
-                yield positional[0], kind, self.is_low_level_decorator(func, context_key, context_class)
+                yield positional[0], kind, "low" if self.is_low_level_decorator(func, context_key, context_class) else "high"
             return
         qualified = self.imports.qualified_name(func)
         if qualified in TOOL_FACTORIES and positional:
-            yield positional[0], "tool", False
+            yield positional[0], "tool", "high"
             return
         binding = self.server_class(func)
         if binding is not None and binding.level == "low":
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value.startswith("on_"):
-                    yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other"), True
+                    yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other"), LOW_LEVEL_2
             return
         if not isinstance(func, cst.Attribute) or not positional:
             return
@@ -479,11 +497,11 @@ class _Resolver:
         if receiver.level != "high" and method == "add_request_handler" and len(positional) >= 3:
             request = positional[0]
             if isinstance(request, cst.SimpleString) and isinstance(request.evaluated_value, str):
-                yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other"), True
+                yield positional[2], REQUEST_METHODS.get(request.evaluated_value, "other"), LOW_LEVEL_2
         elif receiver.level != "low":
             kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
             if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
-                yield positional[0], kind, False
+                yield positional[0], kind, "high"
 
     # -- functions by name -------------------------------------------------
     def function_references(
@@ -611,9 +629,9 @@ def resolve_handler_scope(
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
     external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
-    def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), low_level: bool = False) -> None:
+    def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
         if key not in scope.handlers:
-            scope.handlers[key] = Handler(key, kind, low_level)
+            scope.handlers[key] = Handler(key, kind, level != "high", level == LOW_LEVEL_2)
             roots[key] = [key]
         roots[key].extend(wrappers)
 
@@ -623,15 +641,16 @@ def resolve_handler_scope(
             kind = resolver.decorator_kind(*context)
             if kind is not None:
                 below = info.decorators[index + 1 :]
-                add_handler(info.key, kind, _wrappers(resolver, below, info), resolver.is_low_level_decorator(*context))
+                level = "low" if resolver.is_low_level_decorator(*context) else "high"
+                add_handler(info.key, kind, _wrappers(resolver, below, info), level)
                 external_wrappers[info.key] = _imported_decorators(resolver, below)
                 break
         if info.key not in scope.handlers and any(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
         ):
             add_handler(info.key, "tool")
-    for key, kind, low_level in resolver.registered_by_calls():
-        add_handler(key, kind, low_level=low_level)
+    for key, kind, level in resolver.registered_by_calls():
+        add_handler(key, kind, level=level)
 
     for key, handler in scope.handlers.items():
         for table, through_return in ((scope.reached_by, False), (scope.returns_to, True)):
@@ -647,7 +666,7 @@ def resolve_handler_scope(
         (project.return_entry_points, scope.returns_to, True),
     ):
         for pattern, label, kind in entries:
-            _reach(resolver, table, _matching_keys(facts, pattern), Handler(label, kind), through_return)
+            _reach(resolver, table, _matching_keys(facts, pattern), Handler.from_join(label, kind), through_return)
     _collect_outgoing(resolver, scope)
     _collect_local_reach(resolver, scope)
     scope.module_servers = resolver.module_servers()

@@ -135,7 +135,7 @@ def _handler_pairs(scope: HandlerScope, table: dict[str, list[Handler]], project
     """Handlers as other modules will name them: this module's are module-qualified,
     those that reached here from other modules already are."""
     return {
-        target: [(project.label(h.key) if h.key in scope.handlers else h.key, h.kind) for h in handlers]
+        target: [(project.label(h.key) if h.key in scope.handlers else h.key, h.joined_kind) for h in handlers]
         for target, handlers in table.items()
     }
 
@@ -233,6 +233,8 @@ def _form_applies(spec: FixSpec, function: str | None, reaching: Sequence[Handle
     if spec.handler_kinds is not None and any(handler.kind not in spec.handler_kinds for handler in reaching):
         return False
     if spec.in_handler and (not reaching or any(handler.key != function for handler in reaching)):
+        return False
+    if spec.raises and any(handler.raise_is_protocol_error for handler in reaching):
         return False
     return spec.low_level is None or all(handler.low_level == spec.low_level for handler in reaching)
 

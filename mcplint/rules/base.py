@@ -49,6 +49,8 @@ class FixSpec:
     # low-level (True) or high-level (False) servers: a returned result instead of a raise.
     in_handler: bool = False
     low_level: bool | None = None
+    # The form raises to the handler: not where a raise is a protocol error (mcp 2.x low level).
+    raises: bool = False
     # What to offer where this form does not apply (a resource's form, a plainer fix).
     fallback: FixSpec | None = None
 

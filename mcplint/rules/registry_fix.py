@@ -57,7 +57,8 @@ def registry_error_fix(
     - in a high-level tool itself, a returned failure the same way, where its return
       annotation lets a `CallToolResult` through;
     - elsewhere in a tool's reach, `raise helper("SYMBOL")` (`from e` in an `except ... as e`):
-      an exception passes through whatever the callers do with a returned value;
+      an exception passes through whatever the callers do with a returned value (not where
+      an mcp 2.x low-level handler reaches: a raise becomes a JSON-RPC -32603 there);
     - where only resources (prompts) reach, `raise helper("SYMBOL").for_resource()` (`.for_prompt()`);
     - ``fallback`` everywhere else.
     """
@@ -80,16 +81,16 @@ def registry_error_fix(
         fallback = FixSpec(
             *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
         )  # type: ignore[arg-type]
-        if applicability == SAFE and not where:
+        if applicability == SAFE and not where.get("in_handler"):
             # A caller may catch the raised class (`except ValueError`), which the helper's
             # is not: safe only in the handler itself, whose caller is the SDK.
             fallback = replace(fallback, applicability=UNSAFE)
-            form(edit, message, kinds, in_handler=True)
+            form(edit, message, kinds, **where, in_handler=True)
 
     for kind, method in reversed(_RAISED_FOR):
         protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
         form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
-    form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS)
+    form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
     if isinstance(site.statement, cst.Return) and _result_allowed(site.annotation):
