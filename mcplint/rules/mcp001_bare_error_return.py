@@ -109,13 +109,14 @@ class BareErrorReturn(Rule):
     1.x turns a result returned from a `-> str` tool into an output validation
     error) and always in a low-level handler. Elsewhere (a function the tool
     calls, whose value the tool may rework, or a `-> str` tool) the `return`
-    becomes `raise <helper>(...)` (`from e` in an `except ... as e`). In an `except`
-    clause that logs nothing, in a module with a logger, `logger.exception(...)`
-    is added first, so the exception's text goes to the logs. Unsafe because
-    code that used the returned dict, or an output schema (`-> str` on mcp 1.x
-    rejects a `CallToolResult`), may need a change too. Only where tools alone
-    reach it; a payload assigned to a local and returned later, or no unique
-    match, gets no fix (`mcplint migrate` creates the entries).
+    becomes `raise <helper>(...)` (`from e` in an `except ... as e`), except
+    in a function an mcp 2.x low-level handler calls, where a raise would be a
+    JSON-RPC -32603: no fix there. In an `except` clause that logs nothing, in
+    a module with a logger, `logger.exception(...)` is added first, so the
+    exception's text goes to the logs. Unsafe because code that used the
+    returned dict may need a change too. Only where tools alone reach it; a
+    payload assigned to a local and returned later, or no unique match, gets no
+    fix (`mcplint migrate` creates the entries).
 
     ## Options
     None.
