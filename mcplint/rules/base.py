@@ -94,6 +94,21 @@ class RuleContext:
                 return ancestor.returns.annotation if ancestor.returns is not None else None
         return None
 
+    def enclosing_try_handlers(self, node: cst.CSTNode) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
+        """The handlers of each `try` whose body holds the node being visited, innermost first,
+        in the same function."""
+        ancestors = self.ancestors
+        found = []
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(ancestor, cst.Try):
+                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
+                if child is ancestor.body:
+                    found.append(tuple(ancestor.handlers))
+        return tuple(found)
+
     def enclosing_clause(self) -> cst.ExceptHandler | None:
         """The `except` clause around the node being visited, in the same function."""
         for ancestor in reversed(self.ancestors):

@@ -102,6 +102,14 @@ class RawExceptionRaise(Rule):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._raw = frozenset(self.settings["builtins"])
         self._pending: list[tuple[cst.Raise, str, str | None, cst.ExceptHandler | None, cst.BaseExpression | None]] = []
+        # Calls of the module's private functions (`_name`, `self._name`): the `try` handlers around each.
+        self._private_calls: dict[str, list[tuple[tuple[cst.ExceptHandler, ...], ...]]] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted_name(node.func)
+        short = name.rpartition(".")[2] if name is not None else ""
+        if short.startswith("_") and not short.startswith("__"):
+            self._private_calls.setdefault(short, []).append(self.context.enclosing_try_handlers(node))
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -117,7 +125,7 @@ class RawExceptionRaise(Rule):
     def finish(self) -> None:
         for node, name, function, clause, annotation in self._pending:
             builtin = self._builtin_class(name, function)
-            if builtin is not None and builtin in self._raw:
+            if builtin is not None and builtin in self._raw and not self._caught_by_every_caller(function, builtin):
                 caught = bound_name(clause) if clause is not None else None
                 message = _message_argument(node)
                 site = ErrorSite(
@@ -167,6 +175,16 @@ class RawExceptionRaise(Rule):
             ):
                 return True
         return False
+
+    def _caught_by_every_caller(self, function: str | None, raised: str) -> bool:
+        """A private function (`_request`) whose every call in the module sits in a `try` that
+        catches the class: the raise is the module's own control flow, not the client's error.
+        (A private function is not called from other modules, by convention.)"""
+        short = (function or "").rpartition(".")[2]
+        calls = self._private_calls.get(short) if short.startswith("_") else None
+        return bool(calls) and all(
+            any(_catches(handler, raised) for handlers in enclosing for handler in handlers) for enclosing in calls
+        )
 
     def _caught_locally(self, node: cst.Raise, name: str) -> bool:
         """A `try` around the raise, in the same function, that catches its class."""

@@ -180,20 +180,7 @@ class ProtocolErrorFromTool(Rule):
         # Which classes are the SDK error's subclasses is only known once the module is read.
         function = self.context.scopes.current_function
         self._raise_context[id(node)] = (self.context.enclosing_clause(), self.context.return_annotation())
-        self._pending.append(_Raise(node, name, function, via_local, self._enclosing_handlers(node)))
-
-    def _enclosing_handlers(self, node: cst.Raise) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
-        ancestors = self.context.ancestors
-        found = []
-        for index in range(len(ancestors) - 1, -1, -1):
-            ancestor = ancestors[index]
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            if isinstance(ancestor, cst.Try):
-                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
-                if child is ancestor.body:
-                    found.append(tuple(ancestor.handlers))
-        return tuple(found)
+        self._pending.append(_Raise(node, name, function, via_local, self.context.enclosing_try_handlers(node)))
 
     # -- after the walk ------------------------------------------------------------------
     def finish(self) -> None:
