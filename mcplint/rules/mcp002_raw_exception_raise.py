@@ -30,7 +30,9 @@ class RawExceptionRaise(Rule):
     A bare `raise`, a re-raise of the caught exception (`raise e`), project
     exception classes, and the frameworks' own errors (`ToolError`,
     `ResourceError`, `PromptError`, `McpError`, `MCPError`) do not count, nor
-    does a raise that a surrounding `try` of the same function catches.
+    does a raise that a surrounding `try` of the same function catches, nor one
+    in a private function (`_backend`) whose every call in the module sits in a
+    `try` that catches the class.
 
     ## Why is this bad?
     What the client sees then depends on the SDK: mcp 1.x and fastmcp (without
