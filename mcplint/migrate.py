@@ -76,26 +76,34 @@ def domain_for(path: str) -> str:
 def plan_entries(
     sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int
 ) -> Plan:
-    taken_symbols = {entry.symbol: _normal(entry.message or "") for entry in existing.errors} if existing else {}
+    taken_symbols = {entry.symbol for entry in existing.errors} if existing else set()
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
     plan = Plan(registry_path, _helpers_module(existing, sites))
-    by_message: dict[tuple[str, str], NewEntry] = {}
+    # A fix matches a message by its constant text alone (placeholder names aside), and only a
+    # unique match counts: one entry per shape, across domains.
+    by_shape: dict[str, NewEntry | None] = {_shape(e.message or ""): None for e in existing.errors} if existing else {}
+    needed = Counter(
+        domain or domain_for(site.path) for site in _distinct_shapes(sites, set(by_shape))
+    )  # a new domain's range holds all of its entries, in blocks of DOMAIN_SIZE
     for site in sites:
         site_domain = domain or domain_for(site.path)
         message = _sentence(site.error_template or "")
-        if (site_domain, message) in by_message or _normal(message) in taken_symbols.values():
+        if _shape(message) in by_shape:
             continue
-        symbol = _free_symbol(symbol_for(message), taken_symbols)
+        size = -(-needed[site_domain] // DOMAIN_SIZE) * DOMAIN_SIZE
         low, high = ranges.get(site_domain) or plan.new_domains.setdefault(
-            site_domain, _free_range(base, [*ranges.values(), *plan.new_domains.values(), *reserved])
+            site_domain, _free_range(base, [*ranges.values(), *plan.new_domains.values(), *reserved], size)
         )
-        code = next(code for code in range(low, high + 1) if code not in taken_codes)
+        code = next((code for code in range(low, high + 1) if code not in taken_codes), None)
+        if code is None:
+            continue  # an existing domain's range is full: widening it is for a human
+        symbol = _free_symbol(symbol_for(message), taken_symbols)
         taken_codes.add(code)
-        taken_symbols[symbol] = _normal(message)
-        by_message[(site_domain, message)] = NewEntry(site_domain, symbol, code, message)
-    plan.entries = list(by_message.values())
+        taken_symbols.add(symbol)
+        by_shape[_shape(message)] = NewEntry(site_domain, symbol, code, message)
+    plan.entries = [entry for entry in by_shape.values() if entry is not None]
     return plan
 
 
@@ -108,22 +116,34 @@ def _sentence(message: str) -> str:
     return message[:1].upper() + message[1:]
 
 
-def _normal(message: str) -> str:
-    return " ".join(message.split()).casefold().rstrip(".!")
+def _shape(message: str) -> str:
+    """What a fix matches on: the constant text, case, spacing and a final full stop aside."""
+    return " ".join(_PLACEHOLDER.sub("{}", message).split()).casefold().rstrip(".!")
 
 
-def _free_symbol(symbol: str, taken: dict[str, str]) -> str:
+def _free_symbol(symbol: str, taken: set[str]) -> str:
     candidate, number = symbol, 2
     while candidate in taken:
         candidate, number = f"{symbol}_{number}", number + 1
     return candidate
 
 
-def _free_range(base: int, used: list[tuple[int, int]]) -> tuple[int, int]:
+def _free_range(base: int, used: list[tuple[int, int]], size: int = DOMAIN_SIZE) -> tuple[int, int]:
     low = base
-    while any(low <= high and low + DOMAIN_SIZE - 1 >= start for start, high in used):
+    while any(low <= high and low + size - 1 >= start for start, high in used):
         low += DOMAIN_SIZE
-    return low, low + DOMAIN_SIZE - 1
+    return low, low + size - 1
+
+
+def _distinct_shapes(sites: list[Finding], known: set[str]) -> list[Finding]:
+    """The first site of each message shape not known yet."""
+    distinct = []
+    for site in sites:
+        shape = _shape(_sentence(site.error_template or ""))
+        if shape not in known:
+            known.add(shape)
+            distinct.append(site)
+    return distinct
 
 
 def _helpers_module(existing: Registry | None, sites: list[Finding]) -> str:

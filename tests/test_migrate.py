@@ -113,3 +113,39 @@ def test_an_existing_registry_is_extended_never_renumbered(tmp_path):
     assert codes["NOTE_NOT_FOUND"] == 1001 and codes["STORE_UNAVAILABLE"] == 1003
     assert all(1000 <= code <= 1099 for code in codes.values())
     assert check_registry(str(tmp_path / "mcp-errors.toml")) == []
+
+
+def test_a_domain_with_more_than_a_hundred_messages_gets_a_wider_range(tmp_path):
+    package = tmp_path / "bulk"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    tools = "\n".join(
+        f'@mcp.tool()\ndef tool_{n}(x: int) -> dict:\n    if x < 0:\n        raise ValueError("Check {n} failed for the input")\n    return {{}}\n'
+        for n in range(130)
+    )
+    (package / "server.py").write_text(f'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("bulk")\n\n{tools}')
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    registry = load_registry(str(tmp_path / "mcp-errors.toml"))
+    (domain,) = registry.domains
+    assert domain.range == (1000, 1199)
+    assert len(registry.errors) == 130
+    assert check_registry(str(tmp_path / "mcp-errors.toml")) == []
+    assert json_findings(run_cli("check", "--select", "MCP002", "--format", "json", ".", cwd=tmp_path)) == []
+
+
+def test_messages_that_differ_only_in_placeholder_names_share_one_entry(tmp_path):
+    """A fix matches on the constant text: two entries of one shape would match neither site."""
+    package = tmp_path / "files"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("files")\n\n\n'
+        '@mcp.tool()\ndef read(path: str) -> str:\n    raise FileNotFoundError(f"File not found: {path}")\n\n\n'
+        '@mcp.tool()\ndef stat(name: str) -> str:\n    raise FileNotFoundError(f"File not found: {name}")\n'
+    )
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    registry = load_registry(str(tmp_path / "mcp-errors.toml"))
+    assert [entry.symbol for entry in registry.errors] == ["FILE_NOT_FOUND"]
+    server = (package / "server.py").read_text()
+    assert 'raise files_error("FILE_NOT_FOUND", path=path)' in server
+    assert 'raise files_error("FILE_NOT_FOUND", path=name)' in server
