@@ -29,6 +29,9 @@ from mcplint.registry.match import failure_text, site_message, template_of
         ("repr(error)", "notes.search_notes", "error", "Search notes failed"),
         ("str(e)", "handle_errors.<locals>.wrapper", "e", "Unexpected error"),
         ("type(e).__name__", "read_note", "e", "Read note failed"),
+        # Conversions and format specs: the helper shows what the f-string showed.
+        ('f"Invalid address: could not parse {value!r}."', "parse", None, "Invalid address: could not parse {value}."),
+        ('f"{count:>5} notes"', "count", None, "{count} notes"),
         # Concatenation, implicit and with `+`.
         ('("Unknown mode. " f"Use one of {modes}")', "parse", None, "Unknown mode. Use one of {modes}"),
         ('"Cannot resolve teams: " + ", ".join(sorted(teams))', "resolve", None, "Cannot resolve teams: {teams}"),
@@ -39,7 +42,7 @@ def test_site_message(written, function, caught, template):
     assert message is not None and template_of(message) == template
 
 
-@pytest.mark.parametrize("written", ["message", "build_message(e)", "b'bytes'", 'f"{value:>10}"'])
+@pytest.mark.parametrize("written", ["message", "build_message(e)", "b'bytes'", 'f"{value=}"', 'f"{size:{width}}"'])
 def test_no_message_where_nothing_constant_can_be_read(written):
     assert site_message(cst.parse_expression(written), "f", None) is None
 

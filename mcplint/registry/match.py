@@ -138,10 +138,11 @@ def site_message(
             parts.append(part)
         elif _is_exception_part(part.expression, exception_names):
             continue  # the exception's text (and its attributes: `e.stderr`) is for the logs
-        elif part.conversion is None and part.format_spec is None:
-            parts.append(part)
         else:
-            return None
+            plain = _without_conversion(part)
+            if plain is None:
+                return None
+            parts.append(plain)
     parts = [
         part.with_changes(value=_ORPHAN_SEPARATOR.sub("", part.value)) if isinstance(part, cst.FormattedStringText) else part
         for part in _joined_texts(parts)
@@ -196,6 +197,25 @@ def _is_text(expression: cst.BaseExpression) -> bool:
     if isinstance(expression, cst.SimpleString):
         return isinstance(expression.evaluated_value, str)
     return isinstance(expression, cst.FormattedString)
+
+
+_CONVERSIONS = {"r": "repr", "s": "str", "a": "ascii"}
+
+
+def _without_conversion(part: cst.FormattedStringExpression) -> cst.FormattedStringExpression | None:
+    """`{value!r}` as `{repr(value)}` and `{size:>10}` as `{format(size, ">10")}`: the helper fills
+    a placeholder with `str(...)`, so the value passed must already be the text shown."""
+    expression = part.expression
+    if part.equal is not None:
+        return None  # `{value=}` shows its own source text too
+    if part.conversion is not None:
+        expression = cst.Call(cst.Name(_CONVERSIONS[part.conversion]), [cst.Arg(expression)])
+    if part.format_spec is not None:
+        if not all(isinstance(spec, cst.FormattedStringText) for spec in part.format_spec):
+            return None
+        spec = "".join(spec.value for spec in part.format_spec)  # type: ignore[union-attr]
+        expression = cst.Call(cst.Name("format"), [cst.Arg(expression), cst.Arg(cst.SimpleString(repr(spec)))])
+    return part.with_changes(expression=expression, conversion=None, format_spec=None, equal=None)
 
 
 def _is_exception_part(expression: cst.BaseExpression, names: frozenset[str] | set[str]) -> bool:
