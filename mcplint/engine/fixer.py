@@ -1,8 +1,10 @@
 """Applying fixes: one file at a time, verified before anything is written.
 
 A pass applies the edits of every applicable fix that does not overlap one
-already taken (earlier findings first), adds the imports those fixes need with
-LibCST's ``AddImportsVisitor``, and lints the result again; passes repeat
+already taken (earlier findings first; fixes into registry helpers, when there
+are any, before all others, which wait for the next pass), adds the imports
+those fixes need with LibCST's ``AddImportsVisitor``, and lints the result
+again; passes repeat
 (at most ``MAX_PASSES``) until no applicable fix is left. The outcome is kept
 only if the new source parses and, for every code, fewer findings remain than
 before by exactly the number fixed: the fixed findings are gone and nothing was
@@ -112,6 +114,9 @@ def fix_text(
         fixable = [finding for finding in findings if is_applicable(finding, unsafe)]
         if not fixable:
             break
+        # Fixes into registry helpers first, alone in their pass: they can make another rule's
+        # finding moot (a raise no longer uses `message`, so MCP006 need not blank it for the logs).
+        fixable = [finding for finding in fixable if finding.fix.imports] or fixable  # type: ignore[union-attr]
         updated, applied = apply_edits(current, fixable)
         imports = sorted({pair for finding in applied for pair in finding.fix.imports})  # type: ignore[union-attr]
         if imports:

@@ -20,6 +20,7 @@ import libcst as cst
 
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.imports import ImportTable
+from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.scopes import ScopeTracker
 from mcplint.registry.load import load_registry
@@ -83,6 +84,7 @@ class RuleContext:
         self.imports = ImportTable(package)
         self.facts = HandlerFactsCollector(self.scopes)
         self.loggers = ModuleLoggers(self.imports, self.scopes)
+        self.locals = LocalAssignments(self.scopes)
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path

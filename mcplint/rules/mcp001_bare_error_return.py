@@ -127,18 +127,7 @@ class BareErrorReturn(Rule):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        # Values assigned to each local, per function, in source order.
-        self._assigned: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
         self._reported: set[int] = set()
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self._remember(target.target.value, node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self._remember(node.target.value, node.value)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is None:
@@ -193,12 +182,8 @@ class BareErrorReturn(Rule):
         )
         return site, registry_message
 
-    def _remember(self, name: str, value: cst.BaseExpression) -> None:
-        key = (self.context.scopes.current_function, name)
-        self._assigned.setdefault(key, []).append(value)
-
     def _local_values(self, name: str) -> Sequence[cst.BaseExpression]:
-        return self._assigned.get((self.context.scopes.current_function, name), ())
+        return self.context.locals.values(self.context.scopes.current_function, name)
 
 
 def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:

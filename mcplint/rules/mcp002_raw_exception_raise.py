@@ -129,7 +129,7 @@ class RawExceptionRaise(Rule):
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw and not self._caught_by_every_caller(function, builtin):
                 caught = bound_name(clause) if clause is not None else None
-                message = _message_argument(node)
+                message = self._through_local(_message_argument(node), function)
                 site = ErrorSite(
                     node,
                     site_message(message, function, caught) if message is not None else None,
@@ -177,6 +177,13 @@ class RawExceptionRaise(Rule):
             ):
                 return True
         return False
+
+    def _through_local(self, message: cst.BaseExpression | None, function: str | None) -> cst.BaseExpression | None:
+        """`message = f"..."; raise ValueError(message)`: the one value the local was given."""
+        if not isinstance(message, cst.Name):
+            return message
+        values = self.context.locals.values(function, message.value)
+        return values[0] if len(values) == 1 else message
 
     def _caught_by_every_caller(self, function: str | None, raised: str) -> bool:
         """A private function (`_request`) whose every call in the module sits in a `try` that
