@@ -24,12 +24,12 @@ import click
 
 from mcplint.analysis.project import module_of
 from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver
-from mcplint.engine.fixer import unified_diff
+from mcplint.engine.fixer import unified_diff, write_atomically
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
 from mcplint.registry.codegen import detect_framework, generate_helpers, helpers_path
 from mcplint.registry.load import load_registry, parse_registry
-from mcplint.registry.model import Registry
+from mcplint.registry.model import Registry, RegistryError
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
 FIX_CODES = (*SITE_CODES, "MCP008")
@@ -55,6 +55,7 @@ class NewEntry:
 class Plan:
     registry_path: Path
     helpers_module: str
+    adds_helpers_module: bool  # an existing registry without `helpers-module` gets one
     entries: list[NewEntry] = field(default_factory=list)
     new_domains: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -80,7 +81,7 @@ def plan_entries(
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
-    plan = Plan(registry_path, _helpers_module(existing, sites))
+    plan = Plan(registry_path, _helpers_module(existing, sites), existing is not None and not existing.helpers_module)
     # A fix matches a message by its constant text alone (placeholder names aside), and only a
     # unique match counts: one entry per shape, across domains.
     by_shape: dict[str, NewEntry | None] = {_shape(e.message or ""): None for e in existing.errors} if existing else {}
@@ -173,7 +174,16 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
             lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
     if existing_text is None:
         return "\n".join(lines) + "\n"
+    if plan.adds_helpers_module:
+        existing_text = _with_top_level_key(existing_text, f'helpers-module = "{plan.helpers_module}"')
     return existing_text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def _with_top_level_key(text: str, line: str) -> str:
+    """The key before the first table header, where TOML's top-level keys must be."""
+    lines = text.splitlines(keepends=True)
+    first_table = next((index for index, entry in enumerate(lines) if entry.lstrip().startswith("[")), len(lines))
+    return "".join([*lines[:first_table], line + "\n", *lines[first_table:]])
 
 
 def _toml_string(text: str) -> str:
@@ -193,16 +203,36 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         return fail(str(error))
     config = resolver.config_for(resolver.cwd / "__init__.py")
     registry_path = config.registry or (config.root / DEFAULT_REGISTRY)
-    existing_text = registry_path.read_text(encoding="utf-8") if registry_path.is_file() else None
-    existing = load_registry(str(registry_path)) if existing_text is not None else None
+    try:
+        existing_text = registry_path.read_text(encoding="utf-8") if registry_path.is_file() else None
+        existing = load_registry(str(registry_path)) if existing_text is not None else None
+    except (OSError, UnicodeDecodeError, RegistryError) as error:
+        return fail(f"cannot extend the registry: {error}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
+    try:
+        return _migrate(tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain, base=base, jobs=jobs)
+    except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
+        return fail(str(error))
 
+
+def _migrate(
+    tasks: list[FileTask],
+    root: Path,
+    registry_path: Path,
+    existing_text: str | None,
+    existing: Registry | None,
+    *,
+    write: bool,
+    domain: str | None,
+    base: int,
+    jobs: int | None,
+) -> int:
     from mcplint.check import progress_bar
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base)
-    namespace = config.root.name
+    namespace = root.name
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.
@@ -211,8 +241,8 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
-        framework = detect_framework(config.root)
-        helpers_file = helpers_path(registry, config.root)
+        framework = detect_framework(root)
+        helpers_file = helpers_path(registry, root)
         helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
     _print_summary(before, final, plan, helpers_file)
     if not plan.entries and not final.fixed:
@@ -226,12 +256,18 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         click.echo("".join(final.diffs), nl=False)
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
-    registry_path.write_text(new_text, encoding="utf-8")
+    # Both were verified above: the registry parsed, the helpers were generated from it.
+    _write(registry_path, new_text)
     if helpers_text is not None:
         helpers_file.parent.mkdir(parents=True, exist_ok=True)
-        helpers_file.write_text(helpers_text, encoding="utf-8")
+        _write(helpers_file, helpers_text)
     _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
     return 0
+
+
+def _write(path: Path, text: str) -> None:
+    mode = path.stat().st_mode if path.exists() else 0o644
+    write_atomically(str(path), text.encode("utf-8"), mode)
 
 
 def _fix_with(

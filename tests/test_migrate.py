@@ -149,3 +149,29 @@ def test_messages_that_differ_only_in_placeholder_names_share_one_entry(tmp_path
     server = (package / "server.py").read_text()
     assert 'raise files_error("FILE_NOT_FOUND", path=path)' in server
     assert 'raise files_error("FILE_NOT_FOUND", path=name)' in server
+
+
+SERVER = 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\ndef t() -> str:\n    raise ValueError("bad thing")\n'
+
+
+def test_a_registry_that_does_not_load_is_a_one_line_error_and_nothing_is_written(tmp_path):
+    (tmp_path / "mcp-errors.toml").write_text("schema_version = 1\n[domains.x\n")
+    (tmp_path / "server.py").write_text(SERVER)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"mcplint: error: cannot extend the registry: {tmp_path / 'mcp-errors.toml'}:2: invalid TOML: "
+        "Expected ']' at the end of a table declaration"
+    ]
+    assert (tmp_path / "server.py").read_text() == SERVER
+
+
+def test_a_registry_without_helpers_module_gets_one_before_its_first_table(tmp_path):
+    original = 'schema_version = 1\nnamespace = "x"\n\n[domains.x]\nrange = [1000, 1099]\n'
+    (tmp_path / "mcp-errors.toml").write_text(original)
+    (tmp_path / "server.py").write_text(SERVER)
+    assert run_cli("migrate", "--write", "--domain", "x", ".", cwd=tmp_path).exit_code == 0
+    text = (tmp_path / "mcp-errors.toml").read_text()
+    assert text.startswith('schema_version = 1\nnamespace = "x"\n\nhelpers-module = "errors"\n[domains.x]\n')
+    assert check_registry(str(tmp_path / "mcp-errors.toml")) == []
+    assert 'raise x_error("BAD_THING")' in (tmp_path / "server.py").read_text()
