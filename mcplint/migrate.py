@@ -24,10 +24,17 @@ import click
 
 from mcplint.analysis.project import module_of
 from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver
-from mcplint.engine.fixer import unified_diff, write_atomically
+from mcplint.engine.fixer import unified_diff
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
-from mcplint.registry.codegen import detect_framework, generate_helpers, helpers_path
+from mcplint.registry.codegen import (
+    detect_framework,
+    generate_helpers,
+    helpers_path,
+    module_path,
+    replaceable,
+    write_text_atomically,
+)
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import Registry, RegistryError
 
@@ -75,13 +82,15 @@ def domain_for(path: str) -> str:
 
 
 def plan_entries(
-    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int
+    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int, root: Path
 ) -> Plan:
     taken_symbols = {entry.symbol for entry in existing.errors} if existing else set()
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
-    plan = Plan(registry_path, _helpers_module(existing, sites), existing is not None and not existing.helpers_module)
+    plan = Plan(
+        registry_path, _helpers_module(existing, sites, root), existing is not None and not existing.helpers_module
+    )
     # A fix matches a message by its constant text alone (placeholder names aside), and only a
     # unique match counts: one entry per shape, across domains.
     by_shape: dict[str, NewEntry | None] = {_shape(e.message or ""): None for e in existing.errors} if existing else {}
@@ -147,12 +156,16 @@ def _distinct_shapes(sites: list[Finding], known: set[str]) -> list[Finding]:
     return distinct
 
 
-def _helpers_module(existing: Registry | None, sites: list[Finding]) -> str:
+def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path) -> str:
+    """The registry's `helpers-module`, else `errors` in the package most sites are in (or
+    `mcp_errors`, `mcp_errors_2`, ... when the project has an `errors` module of its own)."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
     modules = [module_of(Path(site.path))[1] for site in sites]
     packages = Counter(module.split(".")[0] for module in modules if "." in module)
-    return f"{packages.most_common(1)[0][0]}.errors" if packages else "errors"
+    prefix = f"{packages.most_common(1)[0][0]}." if packages else ""
+    names = ("errors", "mcp_errors", *(f"mcp_errors_{number}" for number in range(2, 100)))
+    return next(prefix + name for name in names if replaceable(module_path(prefix + name, root)))
 
 
 def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
@@ -231,19 +244,23 @@ def _migrate(
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
-    plan = plan_entries(sites, existing, registry_path, domain, base)
+    plan = plan_entries(sites, existing, registry_path, domain, base, root)
     namespace = root.name
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.
         used = {(f.path, f.line) for f in trial.fixed}
-        plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base)
+        plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
         final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
         framework = detect_framework(root)
         helpers_file = helpers_path(registry, root)
         helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
+    if helpers_text is not None and not replaceable(helpers_file):
+        from mcplint.check import fail
+
+        return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
     _print_summary(before, final, plan, helpers_file)
     if not plan.entries and not final.fixed:
         click.echo("mcplint: nothing to migrate", err=True)
@@ -257,17 +274,11 @@ def _migrate(
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
     # Both were verified above: the registry parsed, the helpers were generated from it.
-    _write(registry_path, new_text)
+    write_text_atomically(registry_path, new_text)
     if helpers_text is not None:
-        helpers_file.parent.mkdir(parents=True, exist_ok=True)
-        _write(helpers_file, helpers_text)
+        write_text_atomically(helpers_file, helpers_text)
     _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
     return 0
-
-
-def _write(path: Path, text: str) -> None:
-    mode = path.stat().st_mode if path.exists() else 0o644
-    write_atomically(str(path), text.encode("utf-8"), mode)
 
 
 def _fix_with(
