@@ -4,6 +4,7 @@ import builtins
 
 import libcst as cst
 
+from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
@@ -129,7 +130,7 @@ class RawExceptionRaise(Rule):
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw and not self._caught_by_every_caller(function, builtin):
                 caught = bound_name(clause) if clause is not None else None
-                message = self._through_local(_message_argument(node), function)
+                message = self._through_local(_message_argument(node), function, clause)
                 site = ErrorSite(
                     node,
                     site_message(message, function, caught) if message is not None else None,
@@ -178,10 +179,22 @@ class RawExceptionRaise(Rule):
                 return True
         return False
 
-    def _through_local(self, message: cst.BaseExpression | None, function: str | None) -> cst.BaseExpression | None:
-        """`message = f"..."; raise ValueError(message)`: the one value the local was given."""
+    def _through_local(
+        self, message: cst.BaseExpression | None, function: str | None, clause: cst.ExceptHandler | None
+    ) -> cst.BaseExpression | None:
+        """`message = f"..."; raise ValueError(message)`: the one value the local was given in
+        the raise's `except` clause, else in its function."""
         if not isinstance(message, cst.Name):
             return message
+        if clause is not None:
+            in_clause = [
+                node.value
+                for node in own_nodes(clause.body)
+                if isinstance(node, cst.Assign)
+                and any(isinstance(t.target, cst.Name) and t.target.value == message.value for t in node.targets)
+            ]
+            if len(in_clause) == 1:
+                return in_clause[0]
         values = self.context.locals.values(function, message.value)
         return values[0] if len(values) == 1 else message
 
