@@ -157,15 +157,20 @@ def _distinct_shapes(sites: list[Finding], known: set[str]) -> list[Finding]:
 
 
 def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path) -> str:
-    """The registry's `helpers-module`, else `errors` in the package most sites are in (or
-    `mcp_errors`, `mcp_errors_2`, ... when the project has an `errors` module of its own)."""
+    """The registry's `helpers-module`; else `<package>.errors` when every site is in one
+    package; else a top-level `mcp_errors` (importing one package's module from the others
+    would run that package's `__init__`, an import cycle in waiting). `mcp_errors`,
+    `mcp_errors_2`, ... where the project has a module of that name of its own."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
-    modules = [module_of(Path(site.path))[1] for site in sites]
-    packages = Counter(module.split(".")[0] for module in modules if "." in module)
-    prefix = f"{packages.most_common(1)[0][0]}." if packages else ""
-    names = ("errors", "mcp_errors", *(f"mcp_errors_{number}" for number in range(2, 100)))
-    return next(prefix + name for name in names if replaceable(module_path(prefix + name, root)))
+    packages = {module_of(Path(site.path))[1].split(".")[0] for site in sites}
+    single = next(iter(packages)) if len(packages) == 1 else None
+    if single is not None and any("." in module_of(Path(site.path))[1] for site in sites):
+        names = [f"{single}.errors", f"{single}.mcp_errors"]
+    else:
+        names = ["mcp_errors"]
+    names += [f"mcp_errors_{number}" for number in range(2, 100)]
+    return next(name for name in names if replaceable(module_path(name, root)))
 
 
 def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:

@@ -314,7 +314,10 @@ def _placeholder_name(expression: cst.BaseExpression, index: int) -> str:
     if isinstance(expression, cst.Name):
         return expression.value
     if isinstance(expression, cst.Attribute):
-        return expression.attr.value
+        attribute = expression.attr.value
+        if attribute.startswith("__"):  # `func.__name__` → func_name
+            return f"{_root_name(expression) or 'value'}_{attribute.strip('_')}"
+        return attribute
     pending = [expression]
     while pending:  # the expression's own root, then its arguments' (`sorted(unknown)` → unknown)
         candidate = pending.pop(0)
