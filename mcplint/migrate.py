@@ -327,6 +327,12 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
     )
     for (code, reason), count in sorted(Counter((f.code, _reason(f)) for f in left).items()):
         click.echo(f"  left: {count} × {code}: {reason}", err=True)
+    if plan.entries and "." not in plan.helpers_module:
+        click.echo(
+            f"  note: `{plan.helpers_module}` is a top-level module: list it in your packaging "
+            "(setuptools `py-modules`, hatch `only-include`, ...) so an installed server has it",
+            err=True,
+        )
 
 
 def _registry_fix(finding: Finding) -> bool:
