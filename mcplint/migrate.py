@@ -255,8 +255,11 @@ def _migrate(
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.
         used = {(f.path, f.line) for f in trial.fixed}
-        plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
-        final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
+        used_plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
+        final = trial
+        if used_plan.entries != plan.entries:
+            plan = used_plan
+            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
         framework = detect_framework(root)
@@ -307,7 +310,9 @@ def _fix_with(
                 unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
-    return run(fixing, jobs or default_jobs())
+    from mcplint.check import progress_bar
+
+    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
 
 
 def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path) -> None:
