@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -228,11 +230,24 @@ def registry_generate(
     sys.exit(run_generate(file or configured_registry(config_file), output_file, framework, check))
 
 
+def _domain_name(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A domain is a TOML bare key in the registry: letters, digits, `_` and `-`."""
+    if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]+", value):
+        raise click.BadParameter(f"{value!r}: use letters, digits, '_' and '-'")
+    return value
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--write", is_flag=True, help="Apply: write the registry, the helpers and the rewritten files.")
-@click.option("--domain", help="Put every new symbol in this domain (default: each site's top-level package).")
-@click.option("--base", type=int, default=1000, show_default=True, help="Where new domains' code ranges start.")
+@click.option(
+    "--domain",
+    callback=_domain_name,
+    help="Put every new symbol in this domain (default: each site's top-level package).",
+)
+@click.option(
+    "--base", type=click.IntRange(min=1), default=1000, show_default=True, help="Where new domains' code ranges start."
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
 def migrate(paths: tuple[str, ...], write: bool, domain: str | None, base: int, jobs: int | None) -> None:
     """Turn ad-hoc errors into registry entries, helpers and rewritten sites (dry run by default)."""

@@ -214,3 +214,11 @@ def test_a_project_s_own_errors_module_is_never_overwritten(tmp_path):
     assert "worse thing" in (package / "tools.py").read_text()
     generated = run_cli("registry", "generate", cwd=tmp_path)
     assert generated.exit_code == 2 and "refusing to overwrite" in generated.stderr
+
+
+@pytest.mark.parametrize(("option", "value"), [("--domain", "my domain"), ("--domain", "a.b"), ("--base", "0")])
+def test_bad_options_are_usage_errors(tmp_path, option, value):
+    (tmp_path / "server.py").write_text(SERVER)
+    result = run_cli("migrate", option, value, ".", cwd=tmp_path)
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.stderr
+    assert not (tmp_path / "mcp-errors.toml").exists()
