@@ -166,7 +166,7 @@ def _collect(
         ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
     )
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
-    walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, *instances])
+    walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
     context.ancestors = walker.ancestors
     walker.walk(module)
     for instance in instances:

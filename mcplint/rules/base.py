@@ -88,6 +88,15 @@ class RuleContext:
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path
+        self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
+        self._raise_places[id(node)] = (self.enclosing_clause(), self.return_annotation())
+
+    def raise_place(self, node: cst.Raise) -> tuple[cst.ExceptHandler | None, cst.BaseExpression | None]:
+        """(the `except` clause around the raise, its function's return annotation)."""
+        return self._raise_places.get(id(node), (None, None))
 
     def return_annotation(self) -> cst.BaseExpression | None:
         """The return annotation of the function being visited (None: none, or at module level)."""

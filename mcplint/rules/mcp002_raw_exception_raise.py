@@ -104,7 +104,7 @@ class RawExceptionRaise(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._raw = frozenset(self.settings["builtins"])
-        self._pending: list[tuple[cst.Raise, str, str | None, cst.ExceptHandler | None, cst.BaseExpression | None]] = []
+        self._pending: list[tuple[cst.Raise, str, str | None]] = []
         # Calls of the module's private functions (`_name`, `self._name`): the `try` handlers around each.
         self._private_calls: dict[str, list[tuple[tuple[cst.ExceptHandler, ...], ...]]] = {}
 
@@ -122,11 +122,11 @@ class RawExceptionRaise(Rule):
         if name is None or self._is_caught_name(name) or self._caught_locally(node, _unqualified(name)):
             return
         # Whether the name is shadowed is only known once the whole module is read.
-        context = self.context
-        self._pending.append((node, name, context.scopes.current_function, context.enclosing_clause(), context.return_annotation()))
+        self._pending.append((node, name, self.context.scopes.current_function))
 
     def finish(self) -> None:
-        for node, name, function, clause, annotation in self._pending:
+        for node, name, function in self._pending:
+            clause, annotation = self.context.raise_place(node)
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw and not self._caught_by_every_caller(function, builtin):
                 caught = bound_name(clause) if clause is not None else None

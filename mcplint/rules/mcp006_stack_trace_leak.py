@@ -117,7 +117,6 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
-        self._raise_context: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self.context.scopes.qualname_for(node.name.value)
@@ -154,16 +153,13 @@ class StackTraceLeak(Rule):
                 error_message=site.message if site is not None else None,
             )
 
-    def visit_Raise(self, node: cst.Raise) -> None:
-        self._raise_context[id(node)] = (self.context.enclosing_clause(), self.context.return_annotation())
-
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error
         (returns are MCP001's sites, and other sinks have no registry form)."""
         raise_node = leak.sink.node
         if not isinstance(raise_node, cst.Raise) or not isinstance(raise_node.exc, cst.Call):
             return None
-        clause, annotation = self._raise_context.get(id(raise_node), (None, None))
+        clause, annotation = self.context.raise_place(raise_node)
         written = raised_message(raise_node.exc)
         if clause is None or written is None or self._raises_project_class(raise_node.exc):
             return None

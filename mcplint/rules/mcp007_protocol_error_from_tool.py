@@ -154,7 +154,6 @@ class ProtocolErrorFromTool(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._pending: list[_Raise] = []
-        self._raise_context: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
         self._imports_fastmcp = False
 
     # -- the walk ----------------------------------------------------------------------
@@ -179,7 +178,6 @@ class ProtocolErrorFromTool(Rule):
             return
         # Which classes are the SDK error's subclasses is only known once the module is read.
         function = self.context.scopes.current_function
-        self._raise_context[id(node)] = (self.context.enclosing_clause(), self.context.return_annotation())
         self._pending.append(_Raise(node, name, function, via_local, self.context.enclosing_try_handlers(node)))
 
     # -- after the walk ------------------------------------------------------------------
@@ -209,7 +207,7 @@ class ProtocolErrorFromTool(Rule):
         registry's, and the raise stops being a protocol error. Also the site's registry message."""
         if not isinstance(node.exc, cst.Call):
             return None, None
-        clause, annotation = self._raise_context.get(id(node), (None, None))
+        clause, annotation = self.context.raise_place(node)
         caught = bound_name(clause) if clause is not None else None
         written = raised_message(node.exc)
         message = site_message(written, function, caught) if written is not None else None
