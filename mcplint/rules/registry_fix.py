@@ -21,6 +21,7 @@ from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import SAFE, UNSAFE
+from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
 
@@ -100,8 +101,6 @@ def registry_error_fix(
 
 
 def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
-    from mcplint.registry.codegen import helper_name
-
     registry = context.registry
     assert registry is not None
     for domain in registry.domains:
