@@ -114,9 +114,12 @@ class BareErrorReturn(Rule):
     JSON-RPC -32603: no fix there. In an `except` clause that logs nothing, in
     a module with a logger, `logger.exception(...)` is added first, so the
     exception's text goes to the logs. Unsafe because code that used the
-    returned dict may need a change too. Only where tools alone reach it; a
-    payload assigned to a local and returned later, or no unique match, gets no
-    fix (`mcplint migrate` creates the entries).
+    returned dict may need a change too. Only where tools alone reach it. A
+    payload assigned to a local and returned later gets no fix (the local may
+    hold a success too), unless the assignment is the last statement of an
+    `except` clause and `return <local>` directly follows the `try`: then the
+    assignment itself becomes the raise (or the returned result). No unique
+    match, no fix (`mcplint migrate` creates the entries).
 
     ## Options
     None.
@@ -128,6 +131,24 @@ class BareErrorReturn(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._reported: set[int] = set()
+        # `result = {...}` as the last statement of an except clause: id(value) -> (assign, clause, try).
+        self._clause_results: dict[int, tuple[cst.Assign, cst.ExceptHandler, cst.Try]] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        ancestors = self.context.ancestors
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name) or len(ancestors) < 4:
+            return
+        line, block, clause, try_node = ancestors[-1], ancestors[-2], ancestors[-3], ancestors[-4]
+        if (
+            isinstance(line, cst.SimpleStatementLine)
+            and len(line.body) == 1
+            and isinstance(block, cst.IndentedBlock)
+            and block.body[-1] is line
+            and isinstance(clause, cst.ExceptHandler)
+            and isinstance(try_node, cst.Try)
+            and try_node.finalbody is None
+        ):
+            self._clause_results[id(node.value)] = (node, clause, try_node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is None:
@@ -165,15 +186,21 @@ class BareErrorReturn(Rule):
         self, statement: cst.Return, payload: cst.CSTNode, message: cst.BaseExpression | None
     ) -> tuple[ErrorSite | None, cst.BaseExpression | None]:
         """The site a fix rewrites (the `return`), and its registry message. A payload assigned
-        to a local and returned later has a message but no site: the local may hold a success too."""
+        to a local and returned later has a message but no site (the local may hold a success
+        too), unless the assignment ends an except clause the `return` follows."""
         function = self.context.scopes.current_function
+        site_statement: cst.Return | cst.Raise | cst.Assign = statement
         clause = self.context.enclosing_clause()
+        if statement.value is None or not _contains(statement.value, payload):
+            assigned = self._result_of_clause(statement, payload)
+            if assigned is None:
+                caught = bound_name(clause) if clause is not None else None
+                return None, site_message(message, function, caught) if message is not None else None
+            site_statement, clause = assigned
         caught = bound_name(clause) if clause is not None else None
         registry_message = site_message(message, function, caught) if message is not None else None
-        if statement.value is None or not _contains(statement.value, payload):
-            return None, registry_message
         site = ErrorSite(
-            statement,
+            site_statement,
             registry_message,
             function,
             clause,
@@ -181,6 +208,26 @@ class BareErrorReturn(Rule):
             annotation=self.context.return_annotation(),
         )
         return site, registry_message
+
+    def _result_of_clause(
+        self, statement: cst.Return, payload: cst.CSTNode
+    ) -> tuple[cst.Assign, cst.ExceptHandler] | None:
+        """`except E as e: ...; result = {"error": ...}` then, right after the `try`,
+        `return result`: the assignment is where the failure is told, and a raise (or, in the
+        handler, a returned result) in its place ends the same path the same way."""
+        found = self._clause_results.get(id(payload))
+        if found is None or not isinstance(statement.value, cst.Name):
+            return None
+        assign, clause, try_node = found
+        if assign.targets[0].target.value != statement.value.value:  # type: ignore[attr-defined]
+            return None
+        ancestors = self.context.ancestors
+        line, block = ancestors[-1], ancestors[-2] if len(ancestors) > 1 else None
+        body = getattr(block, "body", ())
+        if not isinstance(line, cst.SimpleStatementLine) or line not in body:
+            return None
+        index = [id(item) for item in body].index(id(line))
+        return (assign, clause) if index > 0 and body[index - 1] is try_node else None
 
     def _local_values(self, name: str) -> Sequence[cst.BaseExpression]:
         return self.context.locals.values(self.context.scopes.current_function, name)

@@ -34,7 +34,7 @@ _RESULT_ANNOTATIONS = frozenset({"dict", "Dict", "Mapping", "Any", "object", "Ca
 
 @dataclass(frozen=True)
 class ErrorSite:
-    statement: cst.Return | cst.Raise  # the statement that tells the client about the failure
+    statement: cst.Return | cst.Raise | cst.Assign  # the statement that tells the client about the failure
     message: cst.BaseExpression | None  # the site's registry message (`site_message`)
     function: str | None
     clause: cst.ExceptHandler | None = None  # the enclosing `except` clause, if any
@@ -94,7 +94,7 @@ def registry_error_fix(
     form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
-    if isinstance(site.statement, cst.Return) and _result_allowed(site.annotation):
+    if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
     return fallback
