@@ -352,7 +352,7 @@ def _reason(finding: Finding) -> str:
         return "the clause falls through to an empty value returned later"
     if not finding.error_template:
         return "the message is not a string, an f-string or the caught exception"
-    return (
-        "no rewrite for this shape (a payload assigned to a local and returned later, "
-        "or a site that handlers of different kinds reach)"
-    )
+    where = "handlers of different kinds reach it, or it is in a function an mcp 2.x low-level handler calls"
+    if finding.code == "MCP001":
+        return f"no rewrite where it is (a payload in a local returned elsewhere; {where})"
+    return f"no rewrite where it is ({where})"
