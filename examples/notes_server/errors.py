@@ -266,7 +266,7 @@ def _create(
         "domain": domain,
         "symbol": symbol,
         "retryable": entry.retryable,
-        "details": details,
+        "details": _wire_json(details),
     }
     if metadata:
         data["metadata"] = {key: _wire_value(value) for key, value in metadata.items()}
@@ -282,6 +282,17 @@ def _wire_value(value: object) -> MetadataValue:
     # Fixes pass the message's f-string expressions through (a `Path`, an enum):
     # the wire carries JSON scalars only.
     return value if isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def _wire_json(value: object) -> JsonValue:
+    """``details`` as JSON: other objects as their text, so a response always serialises."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_wire_json(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _wire_json(item) for key, item in value.items()}
+    return str(value)
 
 
 def _unknown_symbol(domain: str, symbol: str) -> str:

@@ -4,13 +4,13 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from mcplint.analysis.error_payloads import ERROR_KEYS, error_payloads
+from mcplint.analysis.error_payloads import ERROR_KEYS, FAILURE_FLAG_KEYS, error_payloads
 from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.rules.base import Rule
-from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
 
@@ -29,6 +29,26 @@ def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
             ):
                 return element.value
     return None
+
+
+# What an error dict says besides its message and failure flags.
+_NOT_DETAILS = ERROR_KEYS | FAILURE_FLAG_KEYS | {"message", "status", "detail", "isError", "is_error"}
+
+
+def _details(payload: cst.CSTNode, caught: str | None) -> cst.Dict | None:
+    """`{"error": "...", "note_id": note_id}` keeps `{"note_id": note_id}` as the helper's
+    `details`; a value read from the caught exception is left out (it is for the logs)."""
+    if not isinstance(payload, cst.Dict):
+        return None
+    kept = [
+        element.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        for element in payload.elements
+        if isinstance(element, cst.DictElement)
+        and isinstance(element.key, cst.SimpleString)
+        and element.key.evaluated_value not in _NOT_DETAILS
+        and not mentions(element.value, caught)
+    ]
+    return cst.Dict(kept) if kept else None
 
 
 def _text_of(payload: cst.CSTNode) -> cst.BaseExpression | None:
@@ -103,7 +123,9 @@ class BareErrorReturn(Rule):
     `{placeholders}`; the caught exception's text is dropped first
     (`f"could not save: {e}"` says "could not save"), and a message that is only
     the exception (`str(e)`) says what failed: "Create note failed" in
-    `create_note`. In the tool itself the returned value becomes
+    `create_note`. What else an error dict says (`{"error": ..., "note_id":
+    note_id}`) becomes the helper's `details={"note_id": note_id}`, except what
+    is read from the caught exception. In the tool itself the returned value becomes
     `return <helper>("SYMBOL", ...).tool_result()`, where its return annotation
     lets a `CallToolResult` through (none, `dict`, `Any`, `CallToolResult`; mcp
     1.x turns a result returned from a `-> str` tool into an output validation
@@ -206,6 +228,7 @@ class BareErrorReturn(Rule):
             clause,
             hides_cause=clause is not None,
             annotation=self.context.return_annotation(),
+            details=_details(payload, caught),
         )
         return site, registry_message
 

@@ -26,6 +26,7 @@ from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 _RAISED_FOR = (("resource", "for_resource"), ("prompt", "for_prompt"))
 # Return annotations under which mcp 1.x FastMCP passes a returned CallToolResult through
 # (any other builds an output schema the result fails: `-> str` becomes a validation error).
@@ -40,6 +41,7 @@ class ErrorSite:
     clause: cst.ExceptHandler | None = None  # the enclosing `except` clause, if any
     hides_cause: bool = False  # the site drops the caught exception (or its text)
     annotation: cst.BaseExpression | None = None  # the enclosing function's return annotation
+    details: cst.BaseExpression | None = None  # what else the payload said (`{"id": note_id}`)
 
 
 def registry_error_fix(
@@ -74,6 +76,8 @@ def registry_error_fix(
         call, chosen = helper_call(found), found.entry.symbol
     else:
         chosen = symbol
+    if site.details is not None:
+        call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
     imports = ((registry.helpers_module, call.func.value),)  # type: ignore[attr-defined]
     log_line = _log_line(context, site)
 
