@@ -21,13 +21,13 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
 from mcplint.engine.result import FileResult
+from mcplint.atomic import write_atomically
 from mcplint.finding import Finding
 
 DEFAULT_DIRECTORY = ".mcplint_cache"
@@ -159,7 +159,7 @@ class ResultCache:
         try:
             self._prepare_directory()
             for digest in sorted(self._dirty):
-                self._write_atomically(self._index_path(digest), json.dumps(self._indexes[digest]))
+                _write_text(self._index_path(digest), json.dumps(self._indexes[digest]))
         except OSError:
             return  # a cache that cannot be written only costs speed
         self._dirty.clear()
@@ -168,22 +168,14 @@ class ResultCache:
         (self.directory / __version__).mkdir(parents=True, exist_ok=True)
         tag = self.directory / "CACHEDIR.TAG"
         if not tag.exists():
-            self._write_atomically(tag, _CACHEDIR_TAG)
+            _write_text(tag, _CACHEDIR_TAG)
         ignore = self.directory / ".gitignore"
         if not ignore.exists():
-            self._write_atomically(ignore, "# Created by mcplint.\n*\n")
+            _write_text(ignore, "# Created by mcplint.\n*\n")
 
-    @staticmethod
-    def _write_atomically(path: Path, text: str) -> None:
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+
+def _write_text(path: Path, text: str) -> None:
+    write_atomically(path, text.encode("utf-8"))  # mkstemp's 0600: the cache is the user's alone
 
 
 def clean(directory: Path) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.atomic import write_atomically
 from mcplint.config import FileSettings
 from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
@@ -189,17 +189,3 @@ def unified_diff(before: str, after: str, display: str) -> str:
             before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=display, tofile=display
         )
     )
-
-
-def write_atomically(path: str, data: bytes, mode: int) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise

@@ -22,11 +22,11 @@ import keyword
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcplint.atomic import mode_for, write_atomically
 from mcplint.registry.codegen_frameworks import FRAMEWORKS
 from mcplint.registry.codegen_python import camel_name, display_width, python_literal, snake_name, string_literal
 from mcplint.registry.codegen_template import (
@@ -462,26 +462,9 @@ def _check_current(target: Path, source: str) -> int:
 
 
 def write_text_atomically(target: Path, source: str) -> None:
-    """A temp file beside the target, then ``os.replace``: readers never see half a file."""
+    """The file in UTF-8, replaced atomically, keeping its mode (a new one gets the umask's)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(source.encode("utf-8"))
-        if target.exists():  # keep the mode the file had (mkstemp makes it 0600)
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        else:
-            os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_atomically(target, source.encode("utf-8"), mode_for(target))
 
 
 def _say(message: str) -> None:
