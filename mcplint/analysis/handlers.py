@@ -170,6 +170,9 @@ class HandlerFactsCollector:
         self.module_calls: list[str] = []
         # `find_foo = find`, `fn = wraps(fn, ...)`: names that may stand for a function.
         self.aliases: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
+        # `self.x = x` in a method: (class, "self.x", parameter name, method key); the
+        # object a constructor receives (a server, a client) is what `self.x` holds.
+        self.attribute_parameters: list[tuple[str | None, str, str, str]] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -218,11 +221,15 @@ class HandlerFactsCollector:
             value = value.expression
         if isinstance(value, cst.Call):
             self.bindings.append((*self._binding_scope(name), value.func, False))
+        function = self._scopes.current_function
+        if name.startswith("self.") and isinstance(value, cst.Name) and function in self.functions:
+            if value.value in self.functions[function].parameters:
+                self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
         if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call)):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
-            values = [element.value for element in value.elements if isinstance(element, cst.DictElement)]
+            values = list(_table_values(value))
             self.aliases.setdefault((self._scopes.current_function, f"{name}[]"), []).extend(values)
 
     def visit_For(self, node: cst.For) -> None:
@@ -264,6 +271,16 @@ class HandlerFactsCollector:
         )
 
 
+def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
+    """A dispatch table's values, nested tables included (`OPS[op]["handler"](...)`)."""
+    for element in table.elements:
+        if isinstance(element, cst.DictElement):
+            if isinstance(element.value, cst.Dict):
+                yield from _table_values(element.value)
+            else:
+                yield element.value
+
+
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
 
@@ -280,12 +297,24 @@ def _callee(expression: cst.BaseExpression) -> str | None:
     if isinstance(expression, cst.Await):
         expression = expression.expression
     if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Subscript):
-        table = dotted_name(expression.value.value)
+        table = dotted_name(_table_of(expression.value))
         return f"{table}[].{expression.attr.value}" if table else None
     if isinstance(expression, cst.Subscript):
-        table = dotted_name(expression.value)
+        table = dotted_name(_table_of(expression))
         return f"{table}[]" if table else None
+    if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Call):
+        # `get_client().post()`: a method of what the getter returns.
+        getter = dotted_name(expression.value.func)
+        return f"{getter}().{expression.attr.value}" if getter else None
     return dotted_name(expression)
+
+
+def _table_of(subscript: cst.Subscript) -> cst.BaseExpression:
+    """`OPS` in `OPS[op]["handler"]`."""
+    value: cst.BaseExpression = subscript
+    while isinstance(value, cst.Subscript):
+        value = value.value
+    return value
 
 
 @dataclass
@@ -303,6 +332,9 @@ class HandlerScope:
     outgoing_returns: dict[str, list[Handler]] = field(default_factory=dict)
     #: Module-level names bound to servers, for the modules that import them.
     module_servers: dict[str, ServerBinding] = field(default_factory=dict)
+    #: The module's server classes and server factories, for the modules that import them.
+    server_classes: dict[str, ServerBinding] = field(default_factory=dict)
+    server_factories: dict[str, ServerBinding] = field(default_factory=dict)
     #: Per function, the other modules' functions it reaches through this module (any handler).
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
@@ -328,11 +360,25 @@ class _Resolver:
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
         self.imported_servers = {name: ServerBinding(level, framework) for name, level, framework in project.imported_servers}
+        # Server classes and factories other modules of the project define (the run's join).
+        self.imported_server_classes = {
+            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_classes
+        }
+        self.imported_server_factories = {
+            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_factories
+        }
+        self.imports_framework = any(
+            name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
+        )
+        self._typing_depth = 0  # class_of and resolve_function call each other
         self.server_subclasses = self._server_subclasses()
         self.bindings = self._bindings()
+        self._bind_attribute_parameters()
 
     # -- what is a server ------------------------------------------------
     def server_class(self, expression: cst.BaseExpression) -> ServerBinding | None:
+        if isinstance(expression, cst.Subscript):  # `FastMCP[State]`: a generic server class
+            expression = expression.value
         dotted = dotted_name(expression)
         if dotted is None:
             if isinstance(expression, cst.SimpleString):
@@ -344,7 +390,7 @@ class _Resolver:
         qualified = self.imports.qualify(dotted)
         if qualified in SERVER_CLASSES:
             return ServerBinding(*SERVER_CLASSES[qualified])
-        return None
+        return self.imported_server_classes.get(qualified or "")
 
     def _server_subclasses(self) -> dict[str, ServerBinding]:
         subclasses: dict[str, ServerBinding] = {}
@@ -374,13 +420,54 @@ class _Resolver:
         return bindings
 
     def _server_value(self, expression: cst.BaseExpression) -> ServerBinding | None:
-        """A server class, or a module function annotated to return one (a factory)."""
+        """A server class, or a function that returns a server (a factory, here or imported)."""
         binding = self.server_class(expression)
         if binding is None:
-            factory = self.facts.functions.get(dotted_name(expression) or "")
-            if factory is not None and factory.returns is not None:
-                binding = next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
+            dotted = dotted_name(expression) or ""
+            binding = self.factory_binding(dotted) if dotted in self.facts.functions else None
+            if binding is None:
+                binding = self.imported_server_factories.get(self.imports.qualify(dotted) or "")
         return binding
+
+    def factory_binding(self, key: str, depth: int = 0) -> ServerBinding | None:
+        """The server a module function returns: by its annotation (`-> FastMCP`), else by
+        the local it returns (`server = FastMCP(...); ...; return server`)."""
+        factory = self.facts.functions.get(key)
+        if factory is None or depth > 3:
+            return None
+        if factory.returns is not None:
+            return next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
+        for name in factory.returned_names:
+            for scope, target, expression, is_annotation in self.facts.bindings:
+                if scope == key and target == name and not is_annotation:
+                    binding = self.server_class(expression)
+                    if binding is None and dotted_name(expression) in self.facts.functions:
+                        binding = self.factory_binding(dotted_name(expression) or "", depth + 1)
+                    if binding is not None:
+                        return binding
+        return None
+
+    def module_factories(self) -> dict[str, ServerBinding]:
+        """Module-level functions that return a server, for the modules that import them."""
+        factories = {}
+        for key in self.facts.functions:
+            if "." not in key:
+                binding = self.factory_binding(key)
+                if binding is not None:
+                    factories[key] = binding
+        return factories
+
+    def module_server_classes(self) -> dict[str, ServerBinding]:
+        return {key: binding for key, binding in self.server_subclasses.items() if "<locals>" not in key}
+
+    def _bind_attribute_parameters(self) -> None:
+        """`self.mcp = mcp` in `__init__(self, mcp)`: `self.mcp` is what the parameter is."""
+        for class_key, target, parameter, function in self.facts.attribute_parameters:
+            if self.bindings.get((class_key, target)) is None:
+                annotation = self.facts.functions[function].parameters.get(parameter)
+                binding = self._server_parameter(annotation)
+                if binding is not None:
+                    self.bindings[(class_key, target)] = binding
 
     def receiver(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -418,7 +505,7 @@ class _Resolver:
         parameter typed as anything else is not.
         """
         if annotation is None or dotted_name(annotation) in ("Any", "typing.Any"):
-            return UNTYPED_SERVER
+            return UNTYPED_SERVER if self.imports_framework else None
         return next(filter(None, map(self.server_class, _annotation_types(annotation))), None)
 
     # -- registrations -----------------------------------------------------
@@ -586,7 +673,151 @@ class _Resolver:
                 class_name = dotted_name(value.func) if isinstance(value, cst.Call) else None
                 if class_name in self.facts.class_bases:
                     return self._method(class_name, method)
+        if len(parts) >= 2 and self._typing_depth < 3:
+            # A method of an object whose class is known: `r = Report(db); r.build()`,
+            # `self.store.save()`, `get_store().save()`, a parameter typed `store: Store`.
+            self._typing_depth += 1
+            try:
+                owner_class = self.class_of(".".join(parts[:-1]), context_key, context_class)
+            finally:
+                self._typing_depth -= 1
+            if owner_class is not None and owner_class in self.facts.class_bases:
+                return self._method(owner_class, parts[-1])
         return None
+
+    # -- the classes of objects ---------------------------------------------
+    def class_of(self, dotted: str, context_key: str | None, context_class: str | None, depth: int = 0) -> str | None:
+        """The class of the object `dotted` names where it is used: a class of this module
+        (its key) or an imported one (its qualified name); None when unknown."""
+        if depth > 4:
+            return None
+        if dotted.endswith("()"):
+            return self._returned_class(dotted[:-2], context_key, context_class, depth)
+        if dotted in ("self", "cls"):
+            return context_class
+        if dotted.startswith("self.") and dotted.count(".") == 1:
+            return self._attribute_class(dotted, context_class, depth)
+        if "." in dotted:
+            return None
+        for scope in (*enclosing_function_keys(context_key), None):
+            found = self._name_class(scope, dotted, depth)
+            if found is not None:
+                return found
+            info = self.facts.functions.get(scope or "")
+            if info is not None and dotted in info.parameters:
+                annotation = info.parameters[dotted]
+                return self._annotation_class(annotation) if annotation is not None else None
+        return None
+
+    def _name_class(self, scope: str | None, name: str, depth: int) -> str | None:
+        for value in self.facts.aliases.get((scope, name), ()):
+            found = self._value_class(value, scope, depth)
+            if found is not None:
+                return found
+        for binding_scope, target, expression, is_annotation in self.facts.bindings:
+            if binding_scope == scope and target == name and is_annotation:
+                return self._annotation_class(expression)
+        return None
+
+    def _attribute_class(self, target: str, class_key: str | None, depth: int) -> str | None:
+        """`self.client`: from `self.client = Client(...)`, `self.client: Client` or
+        `self.client = client` with `client: Client`, in the class or its bases."""
+        for binding_scope, bound, expression, is_annotation in self.facts.bindings:
+            if binding_scope == class_key and bound == target:
+                found = self._annotation_class(expression) if is_annotation else self._callable_class(expression, None, None, depth)
+                if found is not None:
+                    return found
+        for owner, bound, parameter, function in self.facts.attribute_parameters:
+            if owner == class_key and bound == target:
+                annotation = self.facts.functions[function].parameters.get(parameter)
+                if annotation is not None:
+                    return self._annotation_class(annotation)
+        return None
+
+    def _value_class(self, value: cst.BaseExpression, scope: str | None, depth: int) -> str | None:
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            return self._callable_class(value.func, scope, None, depth)
+        dotted = dotted_name(value)
+        return self.class_of(dotted, scope, None, depth + 1) if dotted else None
+
+    def _callable_class(
+        self, func: cst.BaseExpression, context_key: str | None, context_class: str | None, depth: int
+    ) -> str | None:
+        """What calling `func` makes: an instance of the class it names, or what it returns."""
+        dotted = dotted_name(func)
+        if dotted is None:
+            return None
+        if dotted in self.facts.class_bases:
+            return dotted
+        return self._returned_class(dotted, context_key, context_class, depth)
+
+    def _returned_class(self, dotted: str, context_key: str | None, context_class: str | None, depth: int) -> str | None:
+        if dotted in self.facts.class_bases:
+            return dotted
+        key = self.resolve_function(dotted, context_key, context_class) if depth < 3 else None
+        info = self.facts.functions.get(key or "")
+        if info is not None:
+            if info.returns is not None:
+                return self._annotation_class(info.returns)
+            for name in info.returned_names:  # a getter of a module-level instance
+                found = self._name_class(key, name, depth + 1) or self._name_class(None, name, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        qualified = self.imports.qualify(dotted)
+        if qualified is None or qualified.startswith(".") or qualified.split(".", 1)[0] in _NOT_PROJECT:
+            return None
+        # An imported name called: a class by the naming convention (PEP 8's CapWords);
+        # else a function whose module knows what it returns (`pkg.deps.get_client()`).
+        return qualified if dotted.rpartition(".")[2][:1].isupper() else f"{qualified}()"
+
+    def _annotation_class(self, annotation: cst.BaseExpression) -> str | None:
+        for candidate in _annotation_types(annotation):
+            if isinstance(candidate, cst.SimpleString) and isinstance(candidate.evaluated_value, str):
+                dotted: str | None = candidate.evaluated_value.strip()
+            else:
+                dotted = dotted_name(candidate)
+            if dotted is None or dotted in ("None", "Any", "typing.Any"):
+                continue
+            if dotted in self.facts.class_bases:
+                return dotted
+            qualified = self.imports.qualify(dotted)
+            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+                return qualified
+        return None
+
+    def external_methods(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
+        """Methods of other modules a call on an object may run: the object's class is
+        imported (`Report(db).build()`), or a base class of its (a mixin) is."""
+        owner, dot, method = dotted.rpartition(".")
+        if not dot:
+            return []
+        owner_class = owner if owner in self.facts.class_bases else self.class_of(owner, context_key, context_class)
+        if owner_class is None:
+            return []
+        if owner_class not in self.facts.class_bases:
+            return [f"{owner_class}.{method}"]
+        return self.inherited_externally(owner_class, method)
+
+    def inherited_externally(self, class_key: str, method: str, depth: int = 0) -> list[str]:
+        """`Class.method` where Class does not define it: the imported bases that may."""
+        if depth > 10 or self._method(class_key, method) is not None:
+            return []
+        targets = []
+        for base in self.facts.class_bases.get(class_key, ()):
+            expression = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+            base_name = dotted_name(expression)
+            if base_name is None:
+                continue
+            if base_name in self.facts.class_bases:
+                targets.extend(self.inherited_externally(base_name, method, depth + 1))
+                continue
+            qualified = self.imports.qualify(base_name)
+            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+                targets.append(f"{qualified}.{method}")
+        return targets
 
     def _method(self, class_key: str, method: str, depth: int = 0) -> str | None:
         candidate = f"{class_key}.{method}"
@@ -595,12 +826,16 @@ class _Resolver:
         if depth > 10:
             return None
         for base in self.facts.class_bases.get(class_key, ()):
-            base_name = dotted_name(base.value)
+            base_name = dotted_name(base.value.value if isinstance(base.value, cst.Subscript) else base.value)
             if base_name in self.facts.class_bases:
                 found = self._method(base_name, method, depth + 1)
                 if found is not None:
                     return found
         return None
+
+
+# Packages that are never the project's own: a call on their objects is not followed.
+_NOT_PROJECT = frozenset({"mcp", "fastmcp", "typing", "collections", "builtins", "pydantic", "httpx", "requests"})
 
 
 def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
@@ -665,11 +900,21 @@ def resolve_handler_scope(
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),
     ):
+        outgoing = scope.outgoing_returns if through_return else scope.outgoing_calls
         for pattern, label, kind in entries:
-            _reach(resolver, table, _matching_keys(facts, pattern), Handler.from_join(label, kind), through_return)
+            handler = Handler.from_join(label, kind)
+            keys = _matching_keys(facts, pattern)
+            if not keys:  # `Client.fetch` inherited, `get_client().post`: a call to resolve here
+                keys = resolver.resolve_callee(pattern, None, None)
+                if not keys:
+                    for target in _call_externals(resolver, pattern, None, None):
+                        _add(outgoing.setdefault(target, []), handler)
+            _reach(resolver, table, keys, handler, through_return)
     _collect_outgoing(resolver, scope)
     _collect_local_reach(resolver, scope)
     scope.module_servers = resolver.module_servers()
+    scope.server_classes = resolver.module_server_classes()
+    scope.server_factories = resolver.module_factories()
     return scope
 
 
@@ -712,10 +957,15 @@ def _external_targets(resolver: _Resolver, function: str, through_return: bool) 
     targets = []
     for callee in _returned_callees(resolver, info) if through_return else info.calls:
         if not resolver.resolve_callee(callee, function, info.class_key):
-            target = resolver.external_target(callee)
-            if target is not None:
-                targets.append(target)
+            targets.extend(_call_externals(resolver, callee, function, info.class_key))
     return targets
+
+
+def _call_externals(resolver: _Resolver, callee: str, function: str | None, class_key: str | None) -> list[str]:
+    target = resolver.external_target(callee)
+    if target is not None:
+        return [target]
+    return resolver.external_methods(callee, function, class_key)
 
 
 def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:

@@ -45,6 +45,7 @@ class ImportTable:
         # that `from .server import mcp` becomes `pkg.server.mcp`.
         self._package = package
         self._names: dict[str, str] = {}
+        self.star_modules: list[str] = []  # `from .impl import *`: where unknown names may come from
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -59,9 +60,11 @@ class ImportTable:
                 self._names[root] = root
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
         module = _module_path(node.module, len(node.relative), self._package)
+        if isinstance(node.names, cst.ImportStar):
+            if module and not module.startswith("."):
+                self.star_modules.append(module)
+            return
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
                 continue

@@ -25,6 +25,10 @@ class ProjectContext:
     is_package: bool = False  # an __init__.py: its package is the module itself
     root: str | None = None  # the import root (the directory above the top-level package)
     imported_servers: tuple[tuple[str, str, str], ...] = ()  # (qualified name, level, framework)
+    # The project's own server classes (`class AppMCP(FastMCP)`) and factories
+    # (`def create_server() -> FastMCP`) that this module imports, by the name it imports.
+    imported_server_classes: tuple[tuple[str, str, str], ...] = ()
+    imported_server_factories: tuple[tuple[str, str, str], ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
 

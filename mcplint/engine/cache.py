@@ -26,7 +26,7 @@ from pathlib import Path
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
-from mcplint.engine.result import FileResult
+from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.atomic import write_atomically
 from mcplint.finding import Finding
 
@@ -90,15 +90,12 @@ class ResultCache:
         analysis = entry["analyses"].get(context_key(project))
         if analysis is None or not self._unchanged(path, entry, digest):
             return None
+        if any(name not in analysis for name in JOIN_FIELDS):
+            return None  # written by an older mcplint
         return FileResult(
             findings=[Finding.from_dict({**fields, "path": display}) for fields in analysis["findings"]],
             warnings=[warning.replace("{path}", display) for warning in analysis["warnings"]],
-            module_servers={name: tuple(binding) for name, binding in analysis["module_servers"].items()},
-            imported_names=analysis["imported_names"],
-            outgoing_calls={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["calls"].items()},
-            outgoing_returns={target: [tuple(pair) for pair in pairs] for target, pairs in analysis["returns"].items()},
-            local_reach_calls=analysis["reach_calls"],
-            local_reach_returns=analysis["reach_returns"],
+            **{name: analysis[name] for name in JOIN_FIELDS},
         )
 
     def _unchanged(self, path: str, entry: dict, digest: str) -> bool:
@@ -131,12 +128,7 @@ class ResultCache:
         entry["analyses"][context_key(project)] = {
             "findings": [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings],
             "warnings": [warning.replace(display, "{path}") for warning in result.warnings],
-            "module_servers": result.module_servers,
-            "imported_names": result.imported_names,
-            "calls": result.outgoing_calls,
-            "returns": result.outgoing_returns,
-            "reach_calls": result.local_reach_calls,
-            "reach_returns": result.local_reach_returns,
+            **{name: getattr(result, name) for name in JOIN_FIELDS},
         }
         self._dirty.add(digest)
 

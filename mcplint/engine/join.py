@@ -1,11 +1,16 @@
 """The run's cross-module join: from every file's analysis, each file's ProjectContext.
 
-A module learns the servers it imports from other modules (so `@mcp.tool()` on
-an imported `mcp` registers a handler) and the entry points other modules'
-reached functions give it (so a service function a tool calls is in scope, and
-its findings name that tool). Modules are matched within one import root (the
-directory above the top-level package), so two projects in one run that both
-have a `server` module never mix.
+A module learns the servers, server classes and server factories it imports from
+other modules (so `@billing.tool()` on `billing = AppMCP("billing")` registers a
+handler when `AppMCP` subclasses `FastMCP` elsewhere) and the entry points other
+modules' reached functions give it (so a service function a tool calls is in
+scope, and its findings name that tool).
+
+Names are resolved the way Python imports them: through re-exports
+(`from .lookup import handle_lookup` in a package's `__init__`), star imports,
+and namespace packages or `src/` layouts without `__init__.py` files (see
+``ModuleIndex``). Two projects in one run never mix: a name resolves only to a
+file of the importer's own project.
 """
 
 from __future__ import annotations
@@ -13,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from mcplint.analysis.project import EntryPoint, ProjectContext, module_of, split_target
+from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
+from mcplint.engine.module_index import ModuleIndex
 from mcplint.engine.result import FileResult
+
+MAX_REEXPORT_HOPS = 8
 
 
 def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
@@ -25,33 +33,64 @@ def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
     return contexts
 
 
+class NameResolver:
+    """Qualified names to (file, key in that file), through re-exports and star imports."""
+
+    def __init__(self, results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> None:
+        self._results = results
+        self._index = ModuleIndex({path: contexts[path] for path in results})
+        self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._defined = {path: set(result.defined_names) for path, result in results.items()}
+
+    def resolve(self, qualified: str, importer: str) -> tuple[str, str] | None:
+        key = (qualified, importer)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(qualified, importer, 0)
+        return self._resolved[key]
+
+    def _resolve(self, qualified: str, importer: str, hops: int) -> tuple[str, str] | None:
+        found = self._index.locate(qualified, importer)
+        if found is None:
+            return None
+        path, key = found
+        if hops >= MAX_REEXPORT_HOPS:
+            return found
+        head, dot, rest = key.partition(".")
+        head = head.removesuffix("()")
+        if head in self._defined[path]:
+            return found
+        result = self._results[path]
+        if head in result.exports:  # a re-export: follow it to where the name is defined
+            suffix = key[len(head):]
+            target = result.exports[head] + suffix
+            deeper = self._resolve(target, path, hops + 1)
+            if deeper is not None:
+                return deeper
+        for star in result.star_imports:
+            deeper = self._resolve(f"{star}.{key}", path, hops + 1)
+            if deeper is not None and deeper[1].partition(".")[0].removesuffix("()") in self._defined[deeper[0]]:
+                return deeper
+        return found
+
+
 def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> dict[str, ProjectContext]:
     """The contexts the files should have been analysed with, given these results."""
-    located: dict[tuple[str, str], tuple[str, str] | None] = {}
+    names = NameResolver(results, contexts)
 
-    def locate(target: str, root: str) -> tuple[str, str] | None:
-        if (target, root) not in located:
-            located[(target, root)] = _locate(target, root, modules_by_root, files_by_module)
-        return located[(target, root)]
-
-    roots = {path: contexts[path].root for path in results}
-    files_by_module = {(roots[path], contexts[path].module): path for path in results if contexts[path].module}
-    modules_by_root: dict[str, set[str]] = {}
-    for root, module in files_by_module:
-        modules_by_root.setdefault(root, set()).add(module)
-
-    servers: dict[tuple[str, str], tuple[str, str]] = {}
-    for path, result in results.items():
-        for name, binding in result.module_servers.items():
-            servers[(roots[path], f"{contexts[path].module}.{name}")] = tuple(binding)  # type: ignore[assignment]
+    def locate(target: str, importer: str) -> tuple[str, str] | None:
+        """(file, function key or `key.<locals>.*` pattern) of a qualified target."""
+        found = names.resolve(target.removesuffix(".<locals>.*"), importer)
+        if found is None:
+            return None
+        path, key = found
+        return path, key + ".<locals>.*" if target.endswith(".<locals>.*") else key
 
     calls: dict[str, set[EntryPoint]] = {path: set() for path in results}
     returns: dict[str, set[EntryPoint]] = {path: set() for path in results}
     for path, result in results.items():
-        root = roots[path]
         for outgoing, entries in ((result.outgoing_calls, calls), (result.outgoing_returns, returns)):
             for target, handlers in outgoing.items():
-                found = locate(target, root)
+                found = locate(target, path)
                 if found is not None:
                     entries[found[0]].update((found[1], label, kind) for label, kind in handlers)
 
@@ -64,7 +103,7 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             reach: dict[str, list[str]] = getattr(results[path], reach_of)
             keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
             for target in {t for k in keys for t in reach.get(k, ())}:
-                found = locate(target, roots[path])
+                found = locate(target, path)
                 if found is not None:
                     entry = (found[1], label, kind)
                     if entry not in entries[found[0]]:
@@ -73,32 +112,28 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
 
     joined = {}
     for path, context in contexts.items():
-        imported = tuple(
-            sorted((name, *servers[(roots[path], name)]) for name in results[path].imported_names
-                   if (roots[path], name) in servers)
-        )  # fmt: skip
+        servers, classes, factories = [], [], []
+        for name in results[path].imported_names:
+            found = names.resolve(name, path)
+            if found is None or found[0] == path:
+                continue
+            other, key = found
+            for table, into in (
+                (results[other].module_servers, servers),
+                (results[other].server_classes, classes),
+                (results[other].server_factories, factories),
+            ):
+                if key in table:
+                    level, framework = table[key]
+                    into.append((name, level, framework))
         joined[path] = ProjectContext(
             module=context.module,
             is_package=context.is_package,
             root=context.root,
-            imported_servers=imported,
+            imported_servers=tuple(sorted(servers)),
+            imported_server_classes=tuple(sorted(classes)),
+            imported_server_factories=tuple(sorted(factories)),
             entry_points=tuple(sorted(calls[path])),
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
-
-
-def _locate(
-    target: str,
-    root: str,
-    modules_by_root: Mapping[str, set[str]],
-    files_by_module: Mapping[tuple[str, str], str],
-) -> tuple[str, str] | None:
-    """(file, function key or `key.<locals>.*` pattern) of a qualified target in this root."""
-    found = split_target(target.removesuffix(".<locals>.*"), modules_by_root.get(root, set()))
-    if found is None:
-        return None
-    module, key = found
-    if target.endswith(".<locals>.*"):
-        key += ".<locals>.*"
-    return files_by_module[(root, module)], key

@@ -105,8 +105,14 @@ def lint_text(
     if _may_produce_findings(text, rules, settings, project):
         result = _rule_findings(text, display, settings, rules, project)
     else:
-        findings, imported = syntax_check_only(text, display, settings, project)
-        result = FileResult(findings=findings, imported_names=imported)
+        findings, facts = syntax_check_only(text, display, settings, project)
+        result = FileResult(
+            findings=findings,
+            imported_names=sorted(set(facts.exports.values())),
+            exports=facts.exports,
+            star_imports=facts.star_imports,
+            defined_names=facts.defined_names,
+        )
     if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
@@ -128,7 +134,31 @@ def _rule_findings(
     result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
+    result.exports = context.imports.imported()
+    result.star_imports = list(context.imports.star_modules)
+    result.defined_names = _defined_names(module)
+    result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
+    result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
     return result
+
+
+def _defined_names(module: cst.Module) -> list[str]:
+    """The names a module's top-level statements define (what `from m import name` finds there)."""
+    names = set()
+    pending: list[cst.CSTNode] = list(module.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        elif isinstance(statement, (cst.If, cst.Try, cst.With)):
+            pending.extend(statement.body.body)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
+                    [small.target] if isinstance(small, cst.AnnAssign) else []
+                )
+                names.update(target.value for target in targets if isinstance(target, cst.Name))
+    return sorted(names)
 
 
 def _handler_pairs(scope: HandlerScope, table: dict[str, list[Handler]], project: ProjectContext) -> dict:
@@ -150,6 +180,8 @@ def _may_produce_findings(
     if not rules:
         return False
     if project.entry_points or project.return_entry_points or project.imported_servers:
+        return True
+    if project.imported_server_classes or project.imported_server_factories:
         return True
     if any(not rule.handler_scope for rule in rules):
         return True

@@ -26,3 +26,26 @@ class FileResult:
     outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
+    # What other modules may import from this one: its names bound by imports (re-exports),
+    # its star imports, the names it defines, and its server classes and factories.
+    exports: dict[str, str] = field(default_factory=dict)  # bound name -> qualified name
+    star_imports: list[str] = field(default_factory=list)  # modules
+    defined_names: list[str] = field(default_factory=list)
+    server_classes: dict[str, tuple[str, str]] = field(default_factory=dict)  # class key -> (level, framework)
+    server_factories: dict[str, tuple[str, str]] = field(default_factory=dict)  # function -> (level, framework)
+
+
+#: The fields the run's join reads; the cache keeps them beside the findings.
+JOIN_FIELDS = (
+    "module_servers",
+    "imported_names",
+    "outgoing_calls",
+    "outgoing_returns",
+    "local_reach_calls",
+    "local_reach_returns",
+    "exports",
+    "star_imports",
+    "defined_names",
+    "server_classes",
+    "server_factories",
+)

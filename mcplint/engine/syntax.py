@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -37,23 +38,32 @@ def syntax_findings(display: str, settings: FileSettings, message: str, line: in
     return [finding]
 
 
+@dataclass
+class ModuleFacts:
+    """What the run's join needs of a module it did not analyse: its names."""
+
+    exports: dict[str, str] = field(default_factory=dict)  # bound name -> qualified name
+    star_imports: list[str] = field(default_factory=list)
+    defined_names: list[str] = field(default_factory=list)
+
+
 def syntax_check_only(
     text: str, display: str, settings: FileSettings, project: ProjectContext
-) -> tuple[list[Finding], list[str]]:
-    """CPython's parser only: syntax errors, and the names the module imports (the run
-    tells a module that imports a server from another module to look again)."""
+) -> tuple[list[Finding], ModuleFacts]:
+    """CPython's parser only: syntax errors, and the names the module imports and defines
+    (the run tells a module that imports a server from another module to look again)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         if SYNTAX_ERROR not in settings.codes:
-            return [], []
+            return [], ModuleFacts()
         # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
         try:
             cst.parse_module(text)
         except cst.ParserSyntaxError as error:
-            return parse_failure(text, display, settings, error), []
-        return [], []
-    return [], _ast_imports(tree, project.package)
+            return parse_failure(text, display, settings, error), ModuleFacts()
+        return [], ModuleFacts()
+    return [], _ast_module_facts(tree, project.package)
 
 
 def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -67,10 +77,23 @@ def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _module_level_statements(handler.body)
 
 
-def _ast_imports(tree: ast.Module, package: str | None) -> list[str]:
-    names = set()
+def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
+    facts = ModuleFacts()
+    defined = set()
     for node in _module_level_statements(tree.body):
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined.update(target.id for target in targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    facts.exports[alias.asname] = alias.name
+                else:
+                    root = alias.name.split(".", 1)[0]
+                    facts.exports[root] = root
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
             module = node.module or ""
             if node.level:
                 if package is None:
@@ -79,8 +102,14 @@ def _ast_imports(tree: ast.Module, package: str | None) -> list[str]:
                 if node.level - 1 > len(parts):
                     continue
                 module = ".".join([*parts[: len(parts) - (node.level - 1)], *([module] if module else [])])
-            names.update(f"{module}.{alias.name}" if module else alias.name for alias in node.names)
-    return sorted(names)
+            for alias in node.names:
+                if alias.name == "*":
+                    if module:
+                        facts.star_imports.append(module)
+                    continue
+                facts.exports[alias.asname or alias.name] = f"{module}.{alias.name}" if module else alias.name
+    facts.defined_names = sorted(defined)
+    return facts
 
 
 def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:

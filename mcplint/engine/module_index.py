@@ -1,0 +1,82 @@
+"""Which file a dotted module name stands for, as the importing project sees it.
+
+A file's module name comes from its package layout (``pkg/services/notes.py``
+under ``pkg/__init__.py`` is ``pkg.services.notes``). Real projects also import
+through directories without ``__init__.py``: namespace packages and ``src/``
+layouts run with ``src`` on the path (``from app.storage import save_rows`` with
+no ``app/__init__.py``). So a file is also known by the names its enclosing
+directories give it, up to its project's root (the nearest directory holding
+``pyproject.toml``, ``setup.py``, ``setup.cfg`` or ``.git``): ``storage``,
+``app.storage``, ``src.app.storage``. A name only resolves within the importer's
+project, and where several files answer to it, the one closest to the importer
+wins.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from mcplint.analysis.project import ProjectContext
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+MAX_EXTRA_LEVELS = 3  # directories above the import root a name may include
+
+
+class ModuleIndex:
+    def __init__(self, contexts: Mapping[str, ProjectContext]) -> None:
+        self._project_of_dir: dict[str, str] = {}
+        self._files_by_name: dict[str, list[str]] = {}
+        self._project: dict[str, str] = {}
+        for path, context in contexts.items():
+            absolute = os.path.abspath(path)
+            if context.module is None or context.root is None:
+                continue
+            self._project[path] = project = self._project_root(os.path.dirname(absolute))
+            for name in _names(context.module, context.root, project):
+                self._files_by_name.setdefault(name, []).append(path)
+
+    def locate(self, qualified: str, importer: str) -> tuple[str, str] | None:
+        """(file, the rest of the name) for the longest module prefix of ``qualified``."""
+        project = self._project.get(importer)
+        if project is None:
+            return None
+        parts = qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            candidates = [
+                path for path in self._files_by_name.get(".".join(parts[:cut]), ()) if self._project[path] == project
+            ]
+            if candidates:
+                importer_dir = os.path.dirname(os.path.abspath(importer))
+                closest = max(candidates, key=lambda path: (_shared_length(importer_dir, path), path))
+                return closest, ".".join(parts[cut:])
+        return None
+
+    def _project_root(self, directory: str) -> str:
+        if directory in self._project_of_dir:
+            return self._project_of_dir[directory]
+        parent = os.path.dirname(directory)
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in PROJECT_MARKERS) or parent == directory:
+            root = directory
+        else:
+            root = self._project_root(parent)
+        self._project_of_dir[directory] = root
+        return root
+
+
+def _names(module: str, root: str, project: str) -> list[str]:
+    """``storage``, ``app.storage``, ...: the module's name under each directory above its
+    import root, while that directory is inside the project."""
+    names = [module]
+    directory = root
+    for _ in range(MAX_EXTRA_LEVELS):
+        if not directory.startswith(project) or directory == project or not os.path.basename(directory):
+            break
+        module = f"{os.path.basename(directory)}.{module}"
+        names.append(module)
+        directory = os.path.dirname(directory)
+    return names
+
+
+def _shared_length(directory: str, path: str) -> int:
+    return len(os.path.commonpath([directory, os.path.abspath(path)]))
