@@ -31,6 +31,8 @@ class ErrorPayload:
 
 
 LocalValues = Callable[[str], Sequence[cst.BaseExpression]]
+#: The payload kind a call to a known error helper returns (`tool_error(e)`), or None.
+HelperKind = Callable[[cst.Call], "str | None"]
 
 
 def error_payloads(
@@ -38,6 +40,7 @@ def error_payloads(
     imports: ImportTable,
     local_values: LocalValues,
     resolving: frozenset[str] = frozenset(),
+    helper_kind: HelperKind | None = None,
 ) -> Iterator[ErrorPayload]:
     """The error payloads a returned expression carries to the client.
 
@@ -49,27 +52,35 @@ def error_payloads(
             yield ErrorPayload(expression, "dict")
     elif isinstance(expression, cst.List):  # a content list; `(False, "Error")` is a status pair
         for element in expression.elements:
-            yield from error_payloads(element.value, imports, local_values, resolving)
+            yield from error_payloads(element.value, imports, local_values, resolving, helper_kind)
     elif isinstance(expression, cst.IfExp):
-        yield from error_payloads(expression.body, imports, local_values, resolving)
-        yield from error_payloads(expression.orelse, imports, local_values, resolving)
+        yield from error_payloads(expression.body, imports, local_values, resolving, helper_kind)
+        yield from error_payloads(expression.orelse, imports, local_values, resolving, helper_kind)
     elif isinstance(expression, cst.Name):
         name = expression.value
         if name not in resolving:
             for value in local_values(name):
-                yield from error_payloads(value, imports, local_values, resolving | {name})
+                yield from error_payloads(value, imports, local_values, resolving | {name}, helper_kind)
     elif isinstance(expression, cst.Call):
-        yield from _call_payloads(expression, imports, local_values, resolving)
+        yield from _call_payloads(expression, imports, local_values, resolving, helper_kind)
     elif is_error_text(expression):
         yield ErrorPayload(expression, "text")
 
 
 def _call_payloads(
-    call: cst.Call, imports: ImportTable, local_values: LocalValues, resolving: frozenset[str]
+    call: cst.Call,
+    imports: ImportTable,
+    local_values: LocalValues,
+    resolving: frozenset[str],
+    helper_kind: HelperKind | None,
 ) -> Iterator[ErrorPayload]:
     qualified = imports.qualified_name(call.func) or ""
     if qualified in JSON_SERIALISERS and call.args:
-        yield from error_payloads(call.args[0].value, imports, local_values, resolving)
+        yield from error_payloads(call.args[0].value, imports, local_values, resolving, helper_kind)
+        return
+    kind = helper_kind(call) if helper_kind is not None else None
+    if kind is not None:  # `return tool_error(e)`: a function that builds the payload
+        yield ErrorPayload(call, kind)
         return
     if _is_mcp_type(qualified, "TextContent"):
         text = _keyword(call, "text")
@@ -78,7 +89,7 @@ def _call_payloads(
         if _is_error_text_value(text, local_values):
             yield ErrorPayload(call, "text")
         else:  # TextContent(text=json.dumps({"error": ...}))
-            yield from error_payloads(text, imports, local_values, resolving)
+            yield from error_payloads(text, imports, local_values, resolving, helper_kind)
         return
     if _is_mcp_type(qualified, "CallToolResult") or _is_mcp_type(qualified, "ToolResult"):
         flag = _keyword(call, "isError") or _keyword(call, "is_error")
@@ -86,10 +97,28 @@ def _call_payloads(
             return  # the correct form: an isError result
         content = _keyword(call, "content")
         if content is not None:
-            yield from error_payloads(content, imports, local_values, resolving)
+            yield from error_payloads(content, imports, local_values, resolving, helper_kind)
         return
     if is_error_text(call):
         yield ErrorPayload(call, "text")
+    elif _is_failure_model(call, qualified):
+        yield ErrorPayload(call, "dict")
+
+
+def _is_failure_model(call: cst.Call, qualified: str) -> bool:
+    """`Envelope(success=False, ...)`, `Response(status="error", ...)`: a result object (or
+    `dict(...)`) that says it failed, of a class that is not the SDK's."""
+    if qualified.split(".", 1)[0] in MCP_PACKAGES:
+        return False
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        key, value = arg.keyword.value, arg.value
+        if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
+            return True
+        if key == "status" and (_string_value(value) or "").lower() == "error":
+            return True
+    return False
 
 
 def _is_error_text_value(expression: cst.BaseExpression, local_values: LocalValues) -> bool:

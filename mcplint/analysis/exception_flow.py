@@ -138,6 +138,18 @@ class Summary:
     sinks: dict[str, Sink] = field(default_factory=dict)
 
 
+# (positional parameters, keyword-only parameters, the parameters whose text is returned)
+TextHelper = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def text_helper(summary: Summary, function: cst.FunctionDef) -> TextHelper | None:
+    """What other modules need of a function's summary to follow text through its calls."""
+    if not summary.returned:
+        return None
+    parameters = _parameters(function)
+    return parameters.positional, parameters.keyword_only, tuple(sorted(summary.returned))
+
+
 @dataclass(frozen=True)
 class FunctionSource:
     key: str
@@ -171,6 +183,8 @@ class ExceptionFlow:
         self.helper_names = frozenset(helper_names)
         self.stdio = stdio
         self.functions: dict[str, list[FunctionSource]] = {}
+        # Other modules' functions by qualified name: which parameters' text they return.
+        self.imported_text_helpers: dict[str, TextHelper] = {}
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
@@ -515,6 +529,9 @@ class _FunctionRun:
         callee = self.flow.resolve(func, self.source)
         if callee is not None:
             return self._through_function(call, callee, arguments)
+        imported = self.flow.imported_text_helpers.get(qualified or "")
+        if imported is not None:
+            return self._through_imported(call, imported, arguments)
         if isinstance(func, cst.Attribute):
             return receiver | self._method(call, func, environment, everything)
         if name.rpartition(".")[2][:1].isupper():  # a class: its instance carries its arguments
@@ -554,6 +571,24 @@ class _FunctionRun:
             inner = summary.sinks.get(parameter or "")
             if inner is not None:
                 self._sink(origins, Sink(call, f"{inner.description} in `{callee.key}`", False))
+        return result
+
+    def _through_imported(self, call: cst.Call, helper: TextHelper, arguments: list) -> frozenset:
+        """A function of another module whose summary says which parameters' text it returns."""
+        positional, keyword_only, returned = helper
+        if positional[:1] in (("self",), ("cls",)):
+            positional = positional[1:]
+        result = _CLEAN
+        index = 0
+        for arg, taint in arguments:
+            if arg.star or arg.keyword is not None:
+                parameter = arg.keyword.value if arg.keyword is not None else None
+            elif index < len(positional):
+                parameter, index = positional[index], index + 1
+            else:
+                parameter = None
+            if taint and (parameter is None or parameter in returned):
+                result |= _as_text(taint, call)
         return result
 
     def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: frozenset) -> None:

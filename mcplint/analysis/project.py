@@ -29,6 +29,11 @@ class ProjectContext:
     # (`def create_server() -> FastMCP`) that this module imports, by the name it imports.
     imported_server_classes: tuple[tuple[str, str, str], ...] = ()
     imported_server_factories: tuple[tuple[str, str, str], ...] = ()
+    # Summaries of imported functions: error helpers (name, payload kind: "dict" or "text")
+    # and text helpers (name, positional parameters, keyword-only ones, those whose text
+    # reaches the return value).
+    imported_error_helpers: tuple[tuple[str, str], ...] = ()
+    imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
 

@@ -112,12 +112,17 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
 
     joined = {}
     for path, context in contexts.items():
-        servers, classes, factories = [], [], []
+        servers, classes, factories, error_helpers, text_helpers = [], [], [], [], []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
                 continue
             other, key = found
+            if key in results[other].error_helpers:
+                error_helpers.append((name, results[other].error_helpers[key]))
+            if key in results[other].text_helpers:
+                positional, keyword_only, returned = results[other].text_helpers[key]
+                text_helpers.append((name, tuple(positional), tuple(keyword_only), tuple(returned)))
             for table, into in (
                 (results[other].module_servers, servers),
                 (results[other].server_classes, classes),
@@ -133,6 +138,8 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             imported_servers=tuple(sorted(servers)),
             imported_server_classes=tuple(sorted(classes)),
             imported_server_factories=tuple(sorted(factories)),
+            imported_error_helpers=tuple(sorted(error_helpers)),
+            imported_text_helpers=tuple(sorted(text_helpers)),
             entry_points=tuple(sorted(calls[path])),
             return_entry_points=tuple(sorted(returns[path])),
         )

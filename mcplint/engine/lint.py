@@ -139,6 +139,8 @@ def _rule_findings(
     result.defined_names = _defined_names(module)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
+    result.error_helpers = context.exports.get("error_helpers", {})
+    result.text_helpers = context.exports.get("text_helpers", {})
     return result
 
 
@@ -183,6 +185,8 @@ def _may_produce_findings(
         return True
     if project.imported_server_classes or project.imported_server_factories:
         return True
+    if project.imported_error_helpers or project.imported_text_helpers:
+        return True
     if any(not rule.handler_scope for rule in rules):
         return True
     if settings.handler_decorators or settings.handler_functions:
@@ -197,6 +201,7 @@ def _collect(
     context = RuleContext(
         ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
     )
+    context.project = project
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
     context.ancestors = walker.ancestors

@@ -33,6 +33,8 @@ class FileResult:
     defined_names: list[str] = field(default_factory=list)
     server_classes: dict[str, tuple[str, str]] = field(default_factory=dict)  # class key -> (level, framework)
     server_factories: dict[str, tuple[str, str]] = field(default_factory=dict)  # function -> (level, framework)
+    error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
+    text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
 
 #: The fields the run's join reads; the cache keeps them beside the findings.
@@ -48,4 +50,6 @@ JOIN_FIELDS = (
     "defined_names",
     "server_classes",
     "server_factories",
+    "error_helpers",
+    "text_helpers",
 )

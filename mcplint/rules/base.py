@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import libcst as cst
 
 from mcplint.analysis.handlers import HandlerFactsCollector
+from mcplint.analysis.project import NO_PROJECT
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
@@ -88,6 +89,11 @@ class RuleContext:
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path
+        # The rest of the project as the run's join sees it (imported helpers' summaries).
+        self.project = NO_PROJECT
+        # Facts about this module's functions that other modules' analyses need (the join
+        # hands them to the modules that import them): "error_helpers", "text_helpers".
+        self.exports: dict[str, dict] = {}
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
 
     def visit_Raise(self, node: cst.Raise) -> None:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
@@ -9,7 +9,8 @@ from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
-from mcplint.rules.base import Rule
+from mcplint.analysis.imports import dotted_name
+from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
@@ -155,6 +156,68 @@ class BareErrorReturn(Rule):
         self._reported: set[int] = set()
         # `result = {...}` as the last statement of an except clause: id(value) -> (assign, clause, try).
         self._clause_results: dict[int, tuple[cst.Assign, cst.ExceptHandler, cst.Try]] = {}
+        self._returns: list[tuple[str, cst.BaseExpression]] = []  # (function, returned value)
+
+    def finish(self) -> None:
+        """A call of another module's error helper returned as a success (`return
+        tool_error(e)`) is a bare error return where it is returned; the module's own error
+        helpers (every return an error payload) are exported for the modules importing them."""
+        helpers = self._error_helpers()
+        self.context.exports["error_helpers"] = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
+
+        def helper_kind(call: cst.Call) -> str | None:
+            return _helper_kind(call, helpers, self.context)
+
+        for function, value in self._returns:
+            local_values = self._values_in(function)
+            for payload in error_payloads(value, self.context.imports, local_values, helper_kind=helper_kind):
+                if id(payload.node) in self._reported or not isinstance(payload.node, cst.Call):
+                    continue
+                # A module's own helper is reported where it builds the payload (as before);
+                # another module's, where this module returns what it built.
+                if _helper_kind(payload.node, {}, self.context) is None:
+                    continue
+                self._reported.add(id(payload.node))
+                self.report(
+                    payload.node,
+                    f"Error {'dict' if payload.kind == 'dict' else 'text'} from an error helper returned "
+                    "as a successful result; return an isError result (or raise a registry error) instead",
+                    function=function,
+                    handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
+                    through_return=True,
+                )
+
+    def _error_helpers(self) -> dict[str, str]:
+        """Functions of the module every return of which is an error payload: their kind."""
+        by_function: dict[str, list[cst.BaseExpression]] = {}
+        for function, value in self._returns:
+            by_function.setdefault(function, []).append(value)
+        helpers: dict[str, str] = {}
+        changed = True
+        while changed:  # helpers may call helpers defined anywhere in the module
+            changed = False
+            for function, values in by_function.items():
+                if function in helpers:
+                    continue
+                local_values = self._values_in(function)
+                kinds = []
+                for value in values:
+                    found = list(
+                        error_payloads(
+                            value, self.context.imports, local_values,
+                            helper_kind=lambda call: _helper_kind(call, helpers, self.context),
+                        )
+                    )  # fmt: skip
+                    if not found:
+                        break
+                    kinds.extend(payload.kind for payload in found)
+                else:
+                    helpers[function] = "dict" if "dict" in kinds else "text"
+                    changed = True
+        return helpers
+
+    def _values_in(self, function: str) -> Callable[[str], Sequence[cst.BaseExpression]]:
+        return lambda name: self.context.locals.values(function, name)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         ancestors = self.context.ancestors
@@ -175,6 +238,9 @@ class BareErrorReturn(Rule):
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is None:
             return
+        function = self.context.scopes.current_function
+        if function is not None:
+            self._returns.append((function, node.value))
         for payload in error_payloads(node.value, self.context.imports, self._local_values):
             if id(payload.node) in self._reported:
                 continue
@@ -254,6 +320,20 @@ class BareErrorReturn(Rule):
 
     def _local_values(self, name: str) -> Sequence[cst.BaseExpression]:
         return self.context.locals.values(self.context.scopes.current_function, name)
+
+
+def _helper_kind(call: cst.Call, helpers: dict[str, str], context: RuleContext) -> str | None:
+    """The payload kind a call of a module function or an imported error helper returns."""
+    name = dotted_name(call.func)
+    if name is None:
+        return None
+    if name in helpers:
+        return helpers[name]
+    qualified = context.imports.qualify(name)
+    for imported, kind in context.project.imported_error_helpers:
+        if imported == qualified:
+            return kind
+    return None
 
 
 def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name
+from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
@@ -141,6 +141,17 @@ class StackTraceLeak(Rule):
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         self._flow.project_imports = frozenset(self._project_imports)
+        self._flow.imported_text_helpers = {
+            name: (positional, keyword_only, returned)
+            for name, positional, keyword_only, returned in self.context.project.imported_text_helpers
+        }
+        exported = {}
+        for key, sources in self._flow.functions.items():
+            if "." not in key:  # module-level functions: what other modules import
+                helper = text_helper(self._flow.summary(key), sources[-1].node)
+                if helper is not None:
+                    exported[key] = [list(part) for part in helper]
+        self.context.exports["text_helpers"] = exported
         for leak in self._flow.leaks():
             plain_fix = _sanitising_fix(leak.origin.node)
             site = self._raise_site(leak)
