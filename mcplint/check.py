@@ -89,12 +89,25 @@ def run_check(options: CheckOptions) -> int:
     result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
     for warning in result.warnings:
         _warn(warning, options)
+    if result.unseen_framework_modules:
+        shown = ", ".join(result.unseen_framework_modules[:3])
+        more = len(result.unseen_framework_modules) - 3
+        _warn(
+            f"no MCP handler found, yet {len(result.unseen_framework_modules)} module(s) import an MCP "
+            f"server framework ({shown}{f', and {more} more' if more > 0 else ''}): the handler-scope rules "
+            "(MCP001, MCP002, MCP005, MCP006, MCP007) checked nothing; `mcplint handlers` shows what mcplint "
+            "sees, and `handler-decorators` / `handler-functions` name handlers it cannot find",
+            options,
+        )
     findings = sorted(result.findings + registry_findings)
     if options.diff:
         return _report_diff(options, result.diffs, result.fixed, internal_errors=result.internal_errors)
     if options.show_fixes and result.fixed:
         _show_fixes(result.fixed)
-    code = _finish(options, findings, root, baseline, internal_errors=result.internal_errors, fixed=len(result.fixed))
+    code = _finish(
+        options, findings, root, baseline, internal_errors=result.internal_errors, fixed=len(result.fixed),
+        no_handlers=bool(result.unseen_framework_modules),
+    )  # fmt: skip
     if code == EXIT_CLEAN and options.exit_non_zero_on_fix and result.fixed:
         return EXIT_FINDINGS
     return code
@@ -194,6 +207,7 @@ def _finish(
     *,
     internal_errors: int,
     fixed: int = 0,
+    no_handlers: bool = False,
 ) -> int:
     """Baseline, report, exit code: the same for files and standard input."""
     if options.write_baseline is not None:
@@ -214,7 +228,7 @@ def _finish(
                 options,
             )
 
-    _report(options, findings, root, fixed)
+    _report(options, findings, root, fixed, no_handlers)
     if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
@@ -240,7 +254,7 @@ def _load_baseline(path: str | None) -> set[str] | None:
     return load_baseline(Path(path))
 
 
-def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0) -> None:
+def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False) -> None:
     from mcplint.report import render, render_statistics
 
     to_terminal = options.output_file is None and sys.stdout.isatty()
@@ -256,6 +270,7 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0) -
             with_summary=not options.quiet,
             fixed=fixed,
             unsafe_fixes=options.unsafe_fixes,
+            no_handlers=no_handlers,
         )
     if options.output_file is not None:
         Path(options.output_file).write_text(report, encoding="utf-8")

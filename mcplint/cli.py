@@ -102,6 +102,17 @@ def check(
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--reach", is_flag=True, help="Also list the functions each handler reaches, across modules.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
+def handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> None:
+    """List the servers and handlers mcplint finds (what handler scope starts from)."""
+    from mcplint.handlers_command import list_handlers
+
+    sys.exit(list_handlers(paths, reach, jobs))
+
+
+@main.command()
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names cache-dir.")
 def clean(config_file: str | None) -> None:
     """Remove the result cache of the project in the working directory."""

@@ -43,3 +43,43 @@ def test_shape_findings_match_the_markers(shape, tmp_path):
     found = {(f["filename"], f["location"]["row"], f["code"]) for f in json_findings(result)}
     assert found == expected(root)
     assert any(silent_cases(path.read_text()) for path in root.rglob("*.py"))
+
+
+def test_handlers_lists_servers_classes_and_handlers_across_modules(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(MODEL / "subclass_two_levels", root)
+    result = run_cli("handlers", "--reach", ".", cwd=root)
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "server class  Base (high-level, mcp1)" in lines
+    assert "server class  App (high-level, mcp1)" in lines
+    assert "server        app (high-level, mcp1)" in lines
+    assert "tool          find_contact" in lines
+    assert lines[-1] == "2 handler(s) in 4 file(s)."
+
+
+def test_no_handler_found_is_said_not_passed_over(tmp_path):
+    """A project importing an MCP framework where mcplint finds no handler gets a warning,
+    and the summary does not claim that all checks passed."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\n\nfrom app.registry import register\n\n"
+        'mcp = FastMCP("x")\nregister(mcp, "lookup")\n'
+    )
+    result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert "All checks passed!" not in result.stdout
+    assert "no MCP handler was found" in result.stdout
+    assert "no MCP handler found, yet 1 module(s) import an MCP server framework (app/server.py)" in result.stderr
+    handlers = run_cli("handlers", ".", cwd=tmp_path)
+    assert "server        mcp (high-level, mcp1)" in handlers.stdout
+    assert "app/server.py" in handlers.stderr
+
+
+def test_a_project_with_handlers_passes_without_a_warning(tmp_path):
+    (tmp_path / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\ndef ping() -> str:\n    return "pong"\n'
+    )
+    result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.stdout == "All checks passed!\n"
+    assert "warning" not in result.stderr

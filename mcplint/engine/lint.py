@@ -139,9 +139,22 @@ def _rule_findings(
     result.defined_names = _defined_names(module)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
+    result.handlers = sorted((key, handler.kind) for key, handler in scope.handlers.items())
+    result.reached = {
+        function: sorted({project.label(h.key) if h.key in scope.handlers else h.key for h in handlers})
+        for function, handlers in scope.reached_by.items()
+    }
+    result.imports_server_framework = any(
+        _is_server_framework(name) for name in context.imports.imported().values()
+    )
     result.error_helpers = context.exports.get("error_helpers", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
+
+
+def _is_server_framework(qualified: str) -> bool:
+    """`mcp.server...` or `fastmcp...` (not `mcp.types` or a client): what servers are built from."""
+    return qualified.startswith(("mcp.server", "fastmcp")) and not qualified.startswith("fastmcp.client")
 
 
 def _defined_names(module: cst.Module) -> list[str]:

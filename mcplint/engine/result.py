@@ -33,11 +33,16 @@ class FileResult:
     defined_names: list[str] = field(default_factory=list)
     server_classes: dict[str, tuple[str, str]] = field(default_factory=dict)  # class key -> (level, framework)
     server_factories: dict[str, tuple[str, str]] = field(default_factory=dict)  # function -> (level, framework)
+    # What the project model saw here: the handlers registered, and the MCP server framework
+    # modules imported (a module importing one with no handler anywhere is a blind spot).
+    handlers: list[tuple[str, str]] = field(default_factory=list)  # (function key, kind)
+    imports_server_framework: bool = False
+    reached: dict[str, list[str]] = field(default_factory=dict)  # function -> handlers reaching it
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
 
-#: The fields the run's join reads; the cache keeps them beside the findings.
+#: What the run's join (and `mcplint handlers`) read; the cache keeps them beside the findings.
 JOIN_FIELDS = (
     "module_servers",
     "imported_names",
@@ -52,4 +57,7 @@ JOIN_FIELDS = (
     "server_factories",
     "error_helpers",
     "text_helpers",
+    "handlers",
+    "imports_server_framework",
+    "reached",
 )

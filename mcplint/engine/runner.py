@@ -39,6 +39,9 @@ class RunResult:
     files: int
     fixed: list = field(default_factory=list)  # findings whose fixes were applied (or would be)
     diffs: list[str] = field(default_factory=list)
+    # Modules that import an MCP server framework, when no handler was found anywhere.
+    unseen_framework_modules: list[str] = field(default_factory=list)
+    results: dict = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
 
 
 def _lint_task(task: FileTask) -> FileResult:
@@ -98,7 +101,11 @@ def run(
     internal_errors = sum(result.internal_error for result in results.values())
     all_fixed = sorted(finding for found in fixed.values() for finding in found)
     diffs = sorted(result.diff for result in results.values() if result.diff)
-    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs)
+    unseen = []
+    if not any(result.handlers for result in results.values()):
+        displays = {task.path: task.display for task in tasks}
+        unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
+    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results)
 
 
 def _lint_round(

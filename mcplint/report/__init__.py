@@ -21,13 +21,14 @@ def render(
     with_summary: bool = True,
     fixed: int = 0,
     unsafe_fixes: bool = False,
+    no_handlers: bool = False,
 ) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
     formats that need stable paths (SARIF, baselines) make them relative to it.
     ``show_source`` overrides the text formats' default (full: yes, concise: no);
     ``with_summary=False`` (``--quiet``) leaves out their closing summary line;
     ``fixed`` (with ``--fix``) and ``unsafe_fixes`` shape the summary's fix counts."""
-    summary = Summary(fixed=fixed, unsafe_fixes=unsafe_fixes) if with_summary else None
+    summary = Summary(fixed=fixed, unsafe_fixes=unsafe_fixes, no_handlers=no_handlers) if with_summary else None
     # Each format's module is imported only when chosen, so ``mcplint check``
     # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":

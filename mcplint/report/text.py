@@ -35,10 +35,14 @@ class Summary:
 
     fixed: int = 0
     unsafe_fixes: bool = False
+    # Modules import an MCP framework but no handler was found: the handler-scope rules saw nothing.
+    no_handlers: bool = False
 
     def render(self, findings: Sequence[Finding], color: bool) -> str:
         remaining = len(findings)
         if remaining == 0 and self.fixed == 0:
+            if self.no_handlers:
+                return "No findings, but no MCP handler was found: the handler-scope rules checked nothing.\n"
             return "All checks passed!\n"
         if self.fixed:
             line = f"Found {_plural(remaining + self.fixed)} ({self.fixed} fixed, {remaining} remaining)."
