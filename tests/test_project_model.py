@@ -83,3 +83,11 @@ def test_a_project_with_handlers_passes_without_a_warning(tmp_path):
     result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
     assert result.stdout == "All checks passed!\n"
     assert "warning" not in result.stderr
+
+
+def test_handlers_reach_names_the_methods_a_tool_reaches_in_another_module(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(MODEL / "local_instance", root)
+    lines = [line.strip() for line in run_cli("handlers", "--reach", ".", cwd=root).stdout.splitlines()]
+    assert "reached       Report.build  <- reports.server.monthly_report" in lines
+    assert "reached       Report._check  <- reports.server.monthly_report" in lines
