@@ -34,3 +34,12 @@ def silent_cases(text: str) -> set[tuple[int, str]]:
 
 def fixture_files(directory: str) -> list[Path]:
     return sorted((FIXTURES / directory).glob("*.py"))
+
+
+def project_expectations(root: Path) -> set[tuple[str, int, str]]:
+    """(path relative to root, line, code) for every `# expect:` marker in a fixture project."""
+    sites = set()
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        sites |= {(relative, line, code) for line, code in expected_findings(path.read_text())}
+    return sites

@@ -4,11 +4,10 @@ modules reached from tools, imported wrapper decorators, module-level instances.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
-from fixture_expectations import FIXTURES, expected_findings, silent_cases
+from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
 from mcplint.engine import runner as engine_runner
 from test_cli import json_findings, run_cli
 
@@ -20,13 +19,6 @@ def project(tmp_path):
     shutil.copytree(PROJECT, tmp_path / "project")
     return tmp_path / "project"
 
-
-def expected(root: Path) -> set[tuple[str, int, str]]:
-    sites = set()
-    for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root).as_posix()
-        sites |= {(relative, line, code) for line, code in expected_findings(path.read_text())}
-    return sites
 
 
 def found(result) -> set[tuple[str, int, str]]:

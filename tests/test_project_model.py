@@ -4,11 +4,10 @@ shape under fixtures/projects/model/, markers written from the shape, not the co
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
-from fixture_expectations import FIXTURES, expected_findings, silent_cases
+from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
 from test_cli import json_findings, run_cli
 
 MODEL = FIXTURES / "projects" / "model"
@@ -23,13 +22,6 @@ NOT_YET: dict[str, str] = {
     "server_into_class": "a server passed into another module's class is not seen",
 }
 
-
-def expected(root: Path) -> set[tuple[str, int, str]]:
-    sites = set()
-    for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root).as_posix()
-        sites |= {(relative, line, code) for line, code in expected_findings(path.read_text())}
-    return sites
 
 
 @pytest.mark.parametrize(
