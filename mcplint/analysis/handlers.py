@@ -15,11 +15,12 @@ definitions in the file does not matter.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcplint.analysis.catching import Guards, stops
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
@@ -101,6 +102,13 @@ TOOL_FACTORIES = {
 }
 
 
+#: A call path's guards: every `try` around a call on the way from a handler to a function.
+PathState = frozenset[Guards]
+#: Beyond this many distinct path states a function counts as reached unguarded (the analysis
+#: stays linear; a raise is then reported, never hidden).
+MAX_PATH_STATES = 8
+
+
 @dataclass(frozen=True)
 class ServerBinding:
     level: str  # "high" (FastMCP/MCPServer), "low" (Server), "any" (untyped parameter)
@@ -121,6 +129,14 @@ class FunctionInfo:
     # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
     returned_calls: list[str] = field(default_factory=list)
     returned_names: list[str] = field(default_factory=list)
+    # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
+    call_guards: dict[str, list[Guards]] = field(default_factory=dict)
+
+    def guards_for(self, callee: str) -> list[Guards]:
+        """The guards of each call of ``callee`` here: () for a call no `try` surrounds."""
+        guarded = self.call_guards.get(callee, [])
+        unguarded = self.calls.count(callee) - len(guarded)
+        return [*guarded, *([()] if unguarded > 0 else [])]
 
 
 @dataclass(frozen=True)
@@ -158,8 +174,10 @@ class _Registration:
 class HandlerFactsCollector:
     """Collects, during the walk, the raw facts handler detection needs."""
 
-    def __init__(self, scopes: ScopeTracker) -> None:
+    def __init__(self, scopes: ScopeTracker, guards_of: Callable[[cst.CSTNode], Guards] | None = None) -> None:
         self._scopes = scopes
+        self._guards_of = guards_of
+        self._open_trys = 0  # guards are looked up only for calls inside a `try`
         self.functions: dict[str, FunctionInfo] = {}
         self.class_bases: dict[str, Sequence[cst.Arg]] = {}
         # Where a name or `self.x` gets a value (a constructor call) or a type:
@@ -261,11 +279,23 @@ class HandlerFactsCollector:
             elif not isinstance(expression, _PROJECTIONS):
                 pending.extend(expression.children)
 
+    def visit_Try(self, node: cst.Try) -> None:
+        self._open_trys += 1
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self._open_trys -= 1
+
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
         calls = self.functions[function].calls if function in self.functions else self.module_calls
         calls.extend(ref for ref in references if ref is not None)
+        if self._open_trys and self._guards_of is not None and function in self.functions:
+            guards = self._guards_of(node)
+            if guards:
+                callee = references[0]
+                if callee is not None:
+                    self.functions[function].call_guards.setdefault(callee, []).append(guards)
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
@@ -338,6 +368,20 @@ class HandlerScope:
     #: Per function, the other modules' functions it reaches through this module (any handler).
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
+
+    #: Per (function, handler key): the `try`s on each call path from the handler down to the
+    #: function (a path state is the set of guards of its call sites; see analysis/catching.py).
+    paths: dict[tuple[str, str], set[PathState]] = field(default_factory=dict)
+    #: Per (other module's function, handler key): the path states of the calls into it.
+    outgoing_states: dict[tuple[str, str], set[PathState]] = field(default_factory=dict)
+
+    def escapes(self, function_key: str | None, handler: Handler, raised: str) -> bool:
+        """Whether ``raised``, raised in the function (and not stopped there), reaches the
+        handler on some call path: no `try` around a call on that path stops it."""
+        states = self.paths.get((function_key or "", handler.key))
+        if not states:
+            return True
+        return any(not any(stops(guards, raised) for guards in state) for state in states)
 
     def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:
@@ -888,28 +932,35 @@ def resolve_handler_scope(
         add_handler(key, kind, level=level)
 
     for key, handler in scope.handlers.items():
-        for table, through_return in ((scope.reached_by, False), (scope.returns_to, True)):
-            _reach(resolver, table, roots[key], handler, through_return)
+        _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
+        _reach(resolver, scope.returns_to, roots[key], handler, True)
         for decorator in external_wrappers.get(key, ()):
             # An imported wrapper's inner function runs per call and returns to the client.
             target = f"{decorator}.<locals>.*"
             for table in (scope.outgoing_calls, scope.outgoing_returns):
                 _add(table.setdefault(target, []), handler)
+            scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
     # Functions that handlers of other modules reach (the run's join says which).
     for entries, table, through_return in (
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),
     ):
         outgoing = scope.outgoing_returns if through_return else scope.outgoing_calls
-        for pattern, label, kind in entries:
+        for pattern, label, kind, state in entries:
             handler = Handler.from_join(label, kind)
+            initial = frozenset(state)
             keys = _matching_keys(facts, pattern)
             if not keys:  # `Client.fetch` inherited, `get_client().post`: a call to resolve here
                 keys = resolver.resolve_callee(pattern, None, None)
                 if not keys:
                     for target in _call_externals(resolver, pattern, None, None):
                         _add(outgoing.setdefault(target, []), handler)
-            _reach(resolver, table, keys, handler, through_return)
+                        if not through_return:
+                            scope.outgoing_states.setdefault((target, handler.key), set()).add(initial)
+            if through_return:
+                _reach(resolver, table, keys, handler, through_return)
+            else:
+                _reach_paths(resolver, scope, keys, handler, {initial})
     _collect_outgoing(resolver, scope)
     _collect_local_reach(resolver, scope)
     scope.module_servers = resolver.module_servers()
@@ -925,6 +976,33 @@ def _reach(
         _add(table.setdefault(function, []), handler)
 
 
+def _reach_paths(
+    resolver: _Resolver, scope: HandlerScope, roots: Sequence[str], handler: Handler, initial: set[PathState]
+) -> None:
+    """Calls reach: every function the handler reaches, with the guards of each call path."""
+    functions = resolver.facts.functions
+    pending = [(root, state) for root in roots if root in functions for state in initial]
+    while pending:
+        key, state = pending.pop()
+        states = scope.paths.setdefault((key, handler.key), set())
+        if state in states:
+            continue
+        if len(states) >= MAX_PATH_STATES:
+            if frozenset() in states:
+                continue
+            state = frozenset()
+        states.add(state)
+        _add(scope.reached_by.setdefault(key, []), handler)
+        info = functions[key]
+        for callee in set(info.calls):
+            targets = resolver.resolve_callee(callee, key, info.class_key)
+            if not targets:
+                continue
+            for guards in info.guards_for(callee):
+                next_state = state | {guards} if guards else state
+                pending.extend((target, next_state) for target in targets)
+
+
 def _add(handlers: list[Handler], handler: Handler) -> None:
     if handler not in handlers:
         handlers.append(handler)
@@ -938,26 +1016,39 @@ def _matching_keys(facts: HandlerFactsCollector, pattern: str) -> list[str]:
 
 
 def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
-    """Calls from reached functions to functions of other modules, with who reaches them."""
+    """Calls from reached functions to functions of other modules, with who reaches them
+    (and, for calls, the guards on the way)."""
     for table, outgoing, through_return in (
         (scope.reached_by, scope.outgoing_calls, False),
         (scope.returns_to, scope.outgoing_returns, True),
     ):
         for function, handlers in table.items():
-            for target in _external_targets(resolver, function, through_return):
+            info = resolver.facts.functions.get(function)
+            for callee, target in _external_calls(resolver, function, through_return):
                 for handler in handlers:
                     _add(outgoing.setdefault(target, []), handler)
+                    if through_return or info is None:
+                        continue
+                    states = scope.outgoing_states.setdefault((target, handler.key), set())
+                    for state in scope.paths.get((function, handler.key), {frozenset()}):
+                        for guards in info.guards_for(callee):
+                            states.add(state | {guards} if guards else state)
 
 
 def _external_targets(resolver: _Resolver, function: str, through_return: bool) -> list[str]:
-    """The functions of other modules that ``function`` itself calls (or returns the result of)."""
+    return [target for _, target in _external_calls(resolver, function, through_return)]
+
+
+def _external_calls(resolver: _Resolver, function: str, through_return: bool) -> list[tuple[str, str]]:
+    """(callee as written, qualified target) for the functions of other modules that
+    ``function`` itself calls (or returns the result of)."""
     info = resolver.facts.functions.get(function)
     if info is None:
         return []
     targets = []
-    for callee in _returned_callees(resolver, info) if through_return else info.calls:
+    for callee in _returned_callees(resolver, info) if through_return else dict.fromkeys(info.calls):
         if not resolver.resolve_callee(callee, function, info.class_key):
-            targets.extend(_call_externals(resolver, callee, function, info.class_key))
+            targets.extend((callee, target) for target in _call_externals(resolver, callee, function, info.class_key))
     return targets
 
 

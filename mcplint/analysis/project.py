@@ -15,8 +15,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-# An entry point: (function key or "<key>.<locals>.*", the reaching handler's label, its kind).
-EntryPoint = tuple[str, str, str]
+# An entry point: (function key or "<key>.<locals>.*", the reaching handler's label, its kind,
+# the guards of the call path so far: the `try`s around its calls, see analysis/catching.py).
+EntryPoint = tuple[str, str, str, tuple]
 
 
 @dataclass(frozen=True)

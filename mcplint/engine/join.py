@@ -92,20 +92,22 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             for target, handlers in outgoing.items():
                 found = locate(target, path)
                 if found is not None:
-                    entries[found[0]].update((found[1], label, kind) for label, kind in handlers)
+                    entries[found[0]].update((found[1], label, kind, _frozen(state)) for label, kind, state in handlers)
 
     # Follow each entry point through the module it lands in, to the modules that
     # module calls on, so a chain of service modules is joined in one step.
     for entries, reach_of in ((calls, "local_reach_calls"), (returns, "local_reach_returns")):
         pending = [(path, entry) for path, found in entries.items() for entry in found]
         while pending:
-            path, (key, label, kind) = pending.pop()
+            # The guards of the calls inside the module passed through are not known here: the
+            # entry keeps its own (the next round, which analyses that module, adds the exact ones).
+            path, (key, label, kind, state) = pending.pop()
             reach: dict[str, list[str]] = getattr(results[path], reach_of)
             keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
             for target in {t for k in keys for t in reach.get(k, ())}:
                 found = locate(target, path)
                 if found is not None:
-                    entry = (found[1], label, kind)
+                    entry = (found[1], label, kind, state)
                     if entry not in entries[found[0]]:
                         entries[found[0]].add(entry)
                         pending.append((found[0], entry))
@@ -144,3 +146,10 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
+
+
+def _frozen(value: object) -> object:
+    """JSON's lists (a cached analysis) back into the tuples the analysis made."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(item) for item in value)
+    return value

@@ -130,7 +130,7 @@ def _rule_findings(
     result = FileResult(findings=_findings(module, text, candidates, scope, display))
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
-    result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project)
+    result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
     result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
@@ -176,13 +176,22 @@ def _defined_names(module: cst.Module) -> list[str]:
     return sorted(names)
 
 
-def _handler_pairs(scope: HandlerScope, table: dict[str, list[Handler]], project: ProjectContext) -> dict:
-    """Handlers as other modules will name them: this module's are module-qualified,
-    those that reached here from other modules already are."""
-    return {
-        target: [(project.label(h.key) if h.key in scope.handlers else h.key, h.joined_kind) for h in handlers]
-        for target, handlers in table.items()
-    }
+def _handler_pairs(
+    scope: HandlerScope,
+    table: dict[str, list[Handler]],
+    project: ProjectContext,
+    states: dict[tuple[str, str], set] | None = None,
+) -> dict:
+    """(handler, kind, call path's guards) as other modules will name them: this module's
+    handlers are module-qualified, those that reached here from other modules already are."""
+    pairs: dict[str, list] = {}
+    for target, handlers in table.items():
+        found = pairs[target] = []
+        for handler in handlers:
+            label = project.label(handler.key) if handler.key in scope.handlers else handler.key
+            paths = (states or {}).get((target, handler.key)) or {frozenset()}
+            found.extend((label, handler.joined_kind, tuple(sorted(state))) for state in sorted(paths, key=sorted))
+    return pairs
 
 
 def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
@@ -240,6 +249,8 @@ def _findings(
         reaching = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.handler_kinds is not None:
             reaching = [handler for handler in reaching if handler.kind in candidate.handler_kinds]
+        if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
+            reaching = [handler for handler in reaching if scope.escapes(candidate.function, handler, candidate.escapes)]
         if rule.handler_scope and not reaching:
             continue
         kept.append((candidate, reaching))

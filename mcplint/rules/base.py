@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
+from mcplint.analysis.catching import Guards, guard_of
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.project import NO_PROJECT
 from mcplint.analysis.imports import ImportTable
@@ -68,6 +69,8 @@ class Candidate:
     fix: FixSpec | None = None
     # The hand-written error message, for `mcplint migrate` to turn into a registry entry.
     error_message: cst.BaseExpression | None = None
+    # A raised class: the finding counts only for handlers it reaches uncaught by their calls.
+    escapes: str | None = None
 
 
 class RuleContext:
@@ -83,7 +86,7 @@ class RuleContext:
         self.default_symbol = default_symbol  # `default-symbol`: what a guessed failure is
         self.scopes = ScopeTracker()
         self.imports = ImportTable(package)
-        self.facts = HandlerFactsCollector(self.scopes)
+        self.facts = HandlerFactsCollector(self.scopes, self.enclosing_guards)
         self.loggers = ModuleLoggers(self.imports, self.scopes)
         self.locals = LocalAssignments(self.scopes)
         self.ancestors = ancestors
@@ -124,6 +127,20 @@ class RuleContext:
                 child = ancestors[index + 1] if index + 1 < len(ancestors) else node
                 if child is ancestor.body:
                     found.append(tuple(ancestor.handlers))
+        return tuple(found)
+
+    def enclosing_guards(self, node: cst.CSTNode) -> Guards:
+        """The `try`s whose body holds the node being visited, innermost first, as guards."""
+        ancestors = self.ancestors
+        found = []
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(ancestor, cst.Try):
+                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
+                if child is ancestor.body:
+                    found.append(guard_of(ancestor))
         return tuple(found)
 
     def enclosing_clause(self) -> cst.ExceptHandler | None:
@@ -184,11 +201,12 @@ class Rule:
         through_return: bool = False,
         fix: FixSpec | None = None,
         error_message: cst.BaseExpression | None = None,
+        escapes: str | None = None,
     ) -> None:
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
-            Candidate(self.code, node, message, function, handler_kinds, through_return, fix, error_message)
+            Candidate(self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes)
         )
 
     def finish(self) -> None:

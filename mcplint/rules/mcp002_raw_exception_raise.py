@@ -4,6 +4,7 @@ import builtins
 
 import libcst as cst
 
+from mcplint.analysis.catching import stops
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
@@ -19,7 +20,6 @@ BUILTIN_EXCEPTIONS = frozenset(
     if isinstance(value, type) and issubclass(value, BaseException)
 )
 # What a bare `except:` or `except BaseException` catches, by name.
-_CATCH_ALL = frozenset({"BaseException"})
 
 
 class RawExceptionRaise(Rule):
@@ -105,21 +105,15 @@ class RawExceptionRaise(Rule):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._raw = frozenset(self.settings["builtins"])
         self._pending: list[tuple[cst.Raise, str, str | None]] = []
-        # Calls of the module's private functions (`_name`, `self._name`): the `try` handlers around each.
-        self._private_calls: dict[str, list[tuple[tuple[cst.ExceptHandler, ...], ...]]] = {}
-
-    def visit_Call(self, node: cst.Call) -> None:
-        name = dotted_name(node.func)
-        short = name.rpartition(".")[2] if name is not None else ""
-        if short.startswith("_") and not short.startswith("__"):
-            self._private_calls.setdefault(short, []).append(self.context.enclosing_try_handlers(node))
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
             return
         raised = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
         name = dotted_name(raised)
-        if name is None or self._is_caught_name(name) or self._caught_locally(node, _unqualified(name)):
+        if name is None or self._is_caught_name(name):
+            return
+        if stops(self.context.enclosing_guards(node), _unqualified(name).rpartition(".")[2]):
             return
         # Whether the name is shadowed is only known once the whole module is read.
         self._pending.append((node, name, self.context.scopes.current_function))
@@ -128,7 +122,7 @@ class RawExceptionRaise(Rule):
         for node, name, function in self._pending:
             clause, annotation = self.context.raise_place(node)
             builtin = self._builtin_class(name, function)
-            if builtin is not None and builtin in self._raw and not self._caught_by_every_caller(function, builtin):
+            if builtin is not None and builtin in self._raw:
                 caught = bound_name(clause) if clause is not None else None
                 message = self._through_local(_message_argument(node), function, clause)
                 site = ErrorSite(
@@ -148,6 +142,7 @@ class RawExceptionRaise(Rule):
                     # when the message carried the caught exception's text: the client loses it.
                     fix=registry_error_fix(self.context, site, UNSAFE if site.hides_cause else SAFE),
                     error_message=site.message,
+                    escapes=builtin,
                 )
 
     def _builtin_class(self, name: str, function: str | None) -> str | None:
@@ -197,52 +192,6 @@ class RawExceptionRaise(Rule):
                 return in_clause[0]
         values = self.context.locals.values(function, message.value)
         return values[0] if len(values) == 1 else message
-
-    def _caught_by_every_caller(self, function: str | None, raised: str) -> bool:
-        """A private function (`_request`) whose every call in the module sits in a `try` that
-        catches the class: the raise is the module's own control flow, not the client's error.
-        (A private function is not called from other modules, by convention.)"""
-        short = (function or "").rpartition(".")[2]
-        calls = self._private_calls.get(short) if short.startswith("_") else None
-        return bool(calls) and all(
-            any(_catches(handler, raised) for handlers in enclosing for handler in handlers) for enclosing in calls
-        )
-
-    def _caught_locally(self, node: cst.Raise, name: str) -> bool:
-        """A `try` around the raise, in the same function, that catches its class."""
-        ancestors = self.context.ancestors
-        for index in range(len(ancestors) - 1, -1, -1):
-            ancestor = ancestors[index]
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                return False
-            if isinstance(ancestor, cst.Try):
-                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
-                if child is ancestor.body and any(_catches(h, name) for h in ancestor.handlers):
-                    return True
-        return False
-
-
-def _catches(handler: cst.ExceptHandler, raised: str) -> bool:
-    if handler.type is None:
-        return True
-    caught = (
-        [element.value for element in handler.type.elements]
-        if isinstance(handler.type, cst.Tuple)
-        else [handler.type]
-    )
-    raised_class = getattr(builtins, raised, None)
-    for expression in caught:
-        name = _unqualified(dotted_name(expression) or "")
-        if name in _CATCH_ALL or name == raised:
-            return True
-        caught_class = getattr(builtins, name, None)
-        if (
-            isinstance(raised_class, type)
-            and isinstance(caught_class, type)
-            and issubclass(raised_class, caught_class)
-        ):
-            return True
-    return False
 
 
 def _message_argument(node: cst.Raise) -> cst.BaseExpression | None:

@@ -1,0 +1,81 @@
+"""Which exceptions a `try` stops on their way up, and which it passes on.
+
+A raise reaches the client unless something between it and the handler stops
+it: a `try` around the raise in its own function, or a `try` around a call on
+the way from the handler down to it. A clause *stops* the classes it catches
+unless it passes the exception on (a bare `raise`, or `raise e` of its own
+name); a clause that raises a new error stops the old one (the new one is a
+finding of its own). The first clause that catches the class decides, as in
+Python. Classes are compared by their last name; builtin classes by their
+hierarchy (`except LookupError` catches `KeyError`).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from mcplint.analysis.empty_values import own_nodes
+from mcplint.analysis.imports import dotted_name
+
+#: One clause: (the names it catches, () for a bare `except:`; whether it passes the exception on).
+Clause = tuple[tuple[str, ...], bool]
+#: One `try`: its clauses in order.
+TryGuard = tuple[Clause, ...]
+#: Where a call (or a raise) sits: the `try`s around it in its function, innermost first.
+Guards = tuple[TryGuard, ...]
+
+CATCH_ALL = frozenset({"BaseException", "Exception"})
+
+
+def clause_of(handler: cst.ExceptHandler) -> Clause:
+    if handler.type is None:
+        names: tuple[str, ...] = ()
+    else:
+        types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+        names = tuple((dotted_name(t) or "?").rpartition(".")[2] for t in types)
+    return names, _passes_on(handler)
+
+
+def _passes_on(handler: cst.ExceptHandler) -> bool:
+    bound = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
+    for node in own_nodes(handler.body):
+        if isinstance(node, cst.Raise) and node.cause is None:
+            if node.exc is None or (bound is not None and isinstance(node.exc, cst.Name) and node.exc.value == bound):
+                return True
+    return False
+
+
+def guard_of(try_node: cst.Try) -> TryGuard:
+    return tuple(clause_of(handler) for handler in try_node.handlers)
+
+
+def catches(names: tuple[str, ...], raised: str) -> bool:
+    if not names:
+        return True
+    raised_class = getattr(builtins, raised, None)
+    for name in names:
+        if name == raised or (name in CATCH_ALL and not _is_base_only(raised)):
+            return True
+        caught_class = getattr(builtins, name, None)
+        if isinstance(raised_class, type) and isinstance(caught_class, type) and issubclass(raised_class, caught_class):
+            return True
+    return False
+
+
+def _is_base_only(raised: str) -> bool:
+    """`KeyboardInterrupt`, `SystemExit`: not caught by `except Exception`."""
+    raised_class = getattr(builtins, raised, None)
+    return isinstance(raised_class, type) and not issubclass(raised_class, Exception)
+
+
+def stops(guards: Guards, raised: str) -> bool:
+    """Whether one of these `try`s (innermost first) stops ``raised``."""
+    for guard in guards:
+        for names, passes_on in guard:
+            if catches(names, raised):
+                if not passes_on:
+                    return True
+                break  # passed on: the next `try` out may stop it
+    return False
