@@ -403,6 +403,7 @@ class _Resolver:
         self.imports = imports
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
+        self.project = project
         self.imported_servers = {name: ServerBinding(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
         self.imported_server_classes = {
@@ -662,6 +663,10 @@ class _Resolver:
         """The qualified name an unresolved callee stands for: `helper()` imported from
         `pkg.util`, `storage.load()` on an imported module, or `svc.get()` on a
         module-level instance of an imported class."""
+        table, brackets, rest_of_table = dotted.partition("[]")
+        if brackets and "." not in table:  # `OPS[op]["handler"](...)` on an imported table
+            owner = self.imports.qualify(table)
+            return f"{owner}[]{rest_of_table}" if owner is not None and not owner.startswith(".") else None
         qualified = self.imports.qualify(dotted)
         if qualified is None:
             root, _, rest = dotted.partition(".")
@@ -845,37 +850,43 @@ class _Resolver:
             return [f"{owner_class}.{method}"]
         return self.inherited_externally(owner_class, method)
 
-    def inherited_externally(self, class_key: str, method: str, depth: int = 0) -> list[str]:
-        """`Class.method` where Class does not define it: the imported bases that may."""
-        if depth > 10 or self._method(class_key, method) is not None:
+    def inherited_externally(self, class_key: str, method: str) -> list[str]:
+        """`Class.method` resolved through bases of other modules: one target, the bases that
+        may define it in method-resolution order (`pkg.mixins.HttpMixin.request|...`), ending
+        with this module's definition if a later base has one; the run's join picks the first
+        that defines it."""
+        candidates = self._method_candidates(class_key, method, 0)
+        if not candidates or candidates[0] in self.facts.functions:
             return []
-        targets = []
+        return ["|".join(self.project.label(c) if c in self.facts.functions else c for c in candidates)]
+
+    def _method(self, class_key: str, method: str) -> str | None:
+        """This module's definition of the method, unless a base of another module may come first."""
+        candidates = self._method_candidates(class_key, method, 0)
+        return candidates[0] if candidates and candidates[0] in self.facts.functions else None
+
+    def _method_candidates(self, class_key: str, method: str, depth: int) -> list[str]:
+        """Where `class_key.method` may be defined, in (depth-first) resolution order, up to the
+        first definition in this module: this module's keys, other modules' qualified names."""
+        own = f"{class_key}.{method}"
+        if own in self.facts.functions:
+            return [own]
+        if depth > 10:
+            return []
+        found: list[str] = []
         for base in self.facts.class_bases.get(class_key, ()):
-            expression = base.value.value if isinstance(base.value, cst.Subscript) else base.value
-            base_name = dotted_name(expression)
+            base_name = dotted_name(base.value.value if isinstance(base.value, cst.Subscript) else base.value)
             if base_name is None:
                 continue
             if base_name in self.facts.class_bases:
-                targets.extend(self.inherited_externally(base_name, method, depth + 1))
-                continue
-            qualified = self.imports.qualify(base_name)
-            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
-                targets.append(f"{qualified}.{method}")
-        return targets
-
-    def _method(self, class_key: str, method: str, depth: int = 0) -> str | None:
-        candidate = f"{class_key}.{method}"
-        if candidate in self.facts.functions:
-            return candidate
-        if depth > 10:
-            return None
-        for base in self.facts.class_bases.get(class_key, ()):
-            base_name = dotted_name(base.value.value if isinstance(base.value, cst.Subscript) else base.value)
-            if base_name in self.facts.class_bases:
-                found = self._method(base_name, method, depth + 1)
-                if found is not None:
-                    return found
-        return None
+                found.extend(self._method_candidates(base_name, method, depth + 1))
+            else:
+                qualified = self.imports.qualify(base_name)
+                if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+                    found.append(f"{qualified}.{method}")
+            if found and found[-1] in self.facts.functions:
+                break
+        return found
 
 
 # Packages that are never the project's own: a call on their objects is not followed.

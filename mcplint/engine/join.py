@@ -15,6 +15,7 @@ file of the importer's own project.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -48,6 +49,9 @@ class NameResolver:
             self._resolved[key] = self._resolve(qualified, importer, 0)
         return self._resolved[key]
 
+    def defines(self, path: str, key: str) -> bool:
+        return key in self._defined[path]
+
     def _resolve(self, qualified: str, importer: str, hops: int) -> tuple[str, str] | None:
         found = self._index.locate(qualified, importer)
         if found is None:
@@ -55,8 +59,7 @@ class NameResolver:
         path, key = found
         if hops >= MAX_REEXPORT_HOPS:
             return found
-        head, dot, rest = key.partition(".")
-        head = head.removesuffix("()")
+        head = _head(key)
         if head in self._defined[path]:
             return found
         result = self._results[path]
@@ -68,7 +71,7 @@ class NameResolver:
                 return deeper
         for star in result.star_imports:
             deeper = self._resolve(f"{star}.{key}", path, hops + 1)
-            if deeper is not None and deeper[1].partition(".")[0].removesuffix("()") in self._defined[deeper[0]]:
+            if deeper is not None and _head(deeper[1]) in self._defined[deeper[0]]:
                 return deeper
         return found
 
@@ -78,7 +81,12 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
     names = NameResolver(results, contexts)
 
     def locate(target: str, importer: str) -> tuple[str, str] | None:
-        """(file, function key or `key.<locals>.*` pattern) of a qualified target."""
+        """(file, function key or `key.<locals>.*` pattern) of a qualified target; of a choice
+        (`a.Mixin.m|b.Base.m`, a method by resolution order) the first that is defined."""
+        if "|" in target:
+            choices = [found for found in (names.resolve(t, importer) for t in target.split("|")) if found]
+            defined = [found for found in choices if names.defines(*found)]
+            return (defined or choices or [None])[0]
         found = names.resolve(target.removesuffix(".<locals>.*"), importer)
         if found is None:
             return None
@@ -146,6 +154,12 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
+
+
+def _head(key: str) -> str:
+    """The module-level name a key starts with: `Client` of `Client.fetch`, `OPS` of `OPS[]`,
+    `get_client` of `get_client().post`."""
+    return re.split(r"[.(\[]", key, maxsplit=1)[0]
 
 
 def _frozen(value: object) -> object:

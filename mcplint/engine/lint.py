@@ -158,13 +158,21 @@ def _is_server_framework(qualified: str) -> bool:
 
 
 def _defined_names(module: cst.Module) -> list[str]:
-    """The names a module's top-level statements define (what `from m import name` finds there)."""
+    """The names a module's top-level statements define (what `from m import name` finds
+    there), and its top-level classes' methods (`Class.method`)."""
     names = set()
     pending: list[cst.CSTNode] = list(module.body)
     while pending:
         statement = pending.pop()
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             names.add(statement.name.value)
+            if isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+                # `Class.method`: which module defines a method a subclass elsewhere inherits
+                names.update(
+                    f"{statement.name.value}.{member.name.value}"
+                    for member in statement.body.body
+                    if isinstance(member, cst.FunctionDef)
+                )
         elif isinstance(statement, (cst.If, cst.Try, cst.With)):
             pending.extend(statement.body.body)
         elif isinstance(statement, cst.SimpleStatementLine):
