@@ -16,7 +16,6 @@ SHAPES = sorted(path.name for path in MODEL.iterdir() if path.is_dir())
 NOT_YET: dict[str, str] = {
     "class_registry": "instances collected by a registration function are not followed",
     "decorator_factory_add_tool": "a wrapper decorator on a call-registered tool is not in scope",
-    "server_into_class": "a server passed into another module's class is not seen",
 }
 
 

@@ -362,6 +362,9 @@ class HandlerScope:
     outgoing_returns: dict[str, list[Handler]] = field(default_factory=dict)
     #: Module-level names bound to servers, for the modules that import them.
     module_servers: dict[str, ServerBinding] = field(default_factory=dict)
+    #: Servers this module passes to other modules' functions and classes (qualified target ->
+    #: (parameter position or keyword, level, framework)).
+    outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     #: The module's server classes and server factories, for the modules that import them.
     server_classes: dict[str, ServerBinding] = field(default_factory=dict)
     server_factories: dict[str, ServerBinding] = field(default_factory=dict)
@@ -416,8 +419,14 @@ class _Resolver:
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
         )
         self._typing_depth = 0  # class_of and resolve_function call each other
+        # (function key, parameter name or position) -> the server a caller passes there.
+        self.server_parameters: dict[tuple[str, str], ServerBinding] = {
+            (function, slot): ServerBinding(level, framework)
+            for function, slot, level, framework in project.server_parameters
+        }
         self.server_subclasses = self._server_subclasses()
         self.bindings = self._bindings()
+        self._local_server_parameters()
         self._bind_attribute_parameters()
 
     # -- what is a server ------------------------------------------------
@@ -509,10 +518,66 @@ class _Resolver:
         """`self.mcp = mcp` in `__init__(self, mcp)`: `self.mcp` is what the parameter is."""
         for class_key, target, parameter, function in self.facts.attribute_parameters:
             if self.bindings.get((class_key, target)) is None:
-                annotation = self.facts.functions[function].parameters.get(parameter)
-                binding = self._server_parameter(annotation)
+                binding = self.parameter_binding(function, parameter)
                 if binding is not None:
                     self.bindings[(class_key, target)] = binding
+
+    def parameter_binding(self, function: str, parameter: str) -> ServerBinding | None:
+        """The server a parameter holds: one a caller passes (`Handlers(mcp)`, here or in
+        another module), or by its annotation."""
+        passed = self.server_parameters.get((function, parameter))
+        if passed is None:
+            names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
+            if parameter in names:
+                passed = self.server_parameters.get((function, str(names.index(parameter))))
+        if passed is not None:
+            return passed
+        return self._server_parameter(self.facts.functions[function].parameters.get(parameter))
+
+    def _passed_servers(self) -> Iterator[tuple[str, str, ServerBinding]]:
+        """(callee as written, parameter position or keyword, server) for each server passed
+        as an argument: `Handlers(mcp)`, `register_tools(mcp)`, `setup(server=mcp)`."""
+        for registration in self.facts.registrations:
+            call = registration.call
+            callee = dotted_name(call.func)
+            if callee is None:
+                continue
+            for position, arg in enumerate(call.args):
+                if arg.star:
+                    break
+                binding = self.receiver(arg.value, registration.context_key, registration.context_class)
+                if binding is not None and binding is not UNTYPED_SERVER:
+                    slot = arg.keyword.value if arg.keyword is not None else str(position)
+                    yield callee, slot, binding
+
+    def _local_server_parameters(self) -> None:
+        """Servers passed to this module's own functions and classes."""
+        for callee, slot, binding in self._passed_servers():
+            function = self._constructed(callee)
+            if function is not None and slot.isdigit():
+                slot = str(int(slot) + 1)  # `self` comes first
+            function = function or self.resolve_function(callee, None, None)
+            if function is not None:
+                self.server_parameters.setdefault((function, slot), binding)
+
+    def _constructed(self, callee: str) -> str | None:
+        """`Handlers` called: its `__init__` (here or in a base of this module)."""
+        if callee not in self.facts.class_bases:
+            return None
+        return self._method(callee, "__init__")
+
+    def outgoing_servers(self) -> dict[str, list[tuple[str, str, str]]]:
+        """Servers passed to other modules' functions and classes: target -> (slot, level, framework)."""
+        passed: dict[str, list[tuple[str, str, str]]] = {}
+        for callee, slot, binding in self._passed_servers():
+            if self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None:
+                continue
+            target = self.external_target(callee)
+            if target is not None:
+                entry = (slot, binding.level, binding.framework)
+                if entry not in passed.setdefault(target, []):
+                    passed[target].append(entry)
+        return passed
 
     def receiver(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -530,7 +595,7 @@ class _Resolver:
                 return self.bindings[(scope, dotted)]
             parameters = self.facts.functions[scope].parameters if scope in self.facts.functions else {}
             if dotted in parameters:
-                return self._server_parameter(parameters[dotted])
+                return self.parameter_binding(scope, dotted)
         if (None, dotted) in self.bindings:
             return self.bindings[(None, dotted)]
         # `from .server import mcp`: a server another module builds.
@@ -977,6 +1042,7 @@ def resolve_handler_scope(
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
     scope.server_factories = resolver.module_factories()
+    scope.outgoing_servers = resolver.outgoing_servers()
     return scope
 
 

@@ -33,6 +33,9 @@ class ProjectContext:
     # Summaries of imported functions: error helpers (name, payload kind: "dict" or "text")
     # and text helpers (name, positional parameters, keyword-only ones, those whose text
     # reaches the return value).
+    # Servers other modules pass to this module's functions: (function key, parameter
+    # position or keyword, level, framework); a constructor's position counts `self`.
+    server_parameters: tuple[tuple[str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts

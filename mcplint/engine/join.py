@@ -120,6 +120,21 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
                         entries[found[0]].add(entry)
                         pending.append((found[0], entry))
 
+    # Servers passed into other modules' functions and classes (`Handlers(mcp)`).
+    server_parameters: dict[str, set[tuple[str, str, str, str]]] = {path: set() for path in results}
+    for path, result in results.items():
+        for target, slots in result.outgoing_servers.items():
+            found = names.resolve(target, path)
+            if found is None:
+                continue
+            other, key = found
+            is_class = key in results[other].defined_names and f"{key}.__init__" in results[other].defined_names
+            for slot, level, framework in slots:
+                if is_class and slot.isdigit():
+                    server_parameters[other].add((f"{key}.__init__", str(int(slot) + 1), level, framework))
+                else:
+                    server_parameters[other].add((f"{key}.__init__" if is_class else key, slot, level, framework))
+
     joined = {}
     for path, context in contexts.items():
         servers, classes, factories, error_helpers, text_helpers = [], [], [], [], []
@@ -148,6 +163,7 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             imported_servers=tuple(sorted(servers)),
             imported_server_classes=tuple(sorted(classes)),
             imported_server_factories=tuple(sorted(factories)),
+            server_parameters=tuple(sorted(server_parameters[path])),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
             entry_points=tuple(sorted(calls[path])),

@@ -147,6 +147,7 @@ def _rule_findings(
     result.imports_server_framework = any(
         _is_server_framework(name) for name in context.imports.imported().values()
     )
+    result.outgoing_servers = scope.outgoing_servers
     result.error_helpers = context.exports.get("error_helpers", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
@@ -215,7 +216,7 @@ def _may_produce_findings(
         return True
     if project.imported_server_classes or project.imported_server_factories:
         return True
-    if project.imported_error_helpers or project.imported_text_helpers:
+    if project.imported_error_helpers or project.imported_text_helpers or project.server_parameters:
         return True
     if any(not rule.handler_scope for rule in rules):
         return True

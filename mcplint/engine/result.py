@@ -38,6 +38,7 @@ class FileResult:
     handlers: list[tuple[str, str]] = field(default_factory=list)  # (function key, kind)
     imports_server_framework: bool = False
     reached: dict[str, list[str]] = field(default_factory=dict)  # function -> handlers reaching it
+    outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # target -> slots
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
@@ -55,6 +56,7 @@ JOIN_FIELDS = (
     "defined_names",
     "server_classes",
     "server_factories",
+    "outgoing_servers",
     "error_helpers",
     "text_helpers",
     "handlers",
