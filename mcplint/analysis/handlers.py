@@ -1005,7 +1005,10 @@ def resolve_handler_scope(
         ):
             add_handler(info.key, "tool")
     for key, kind, level in resolver.registered_by_calls():
-        add_handler(key, kind, level=level)
+        # The function object registered is the decorated one: all its decorators wrap it.
+        info = facts.functions[key]
+        add_handler(key, kind, _wrappers(resolver, info.decorators, info), level=level)
+        external_wrappers.setdefault(key, _imported_decorators(resolver, info.decorators))
 
     for key, handler in scope.handlers.items():
         _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
