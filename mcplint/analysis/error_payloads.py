@@ -31,8 +31,10 @@ class ErrorPayload:
 
 
 LocalValues = Callable[[str], Sequence[cst.BaseExpression]]
-#: The payload kind a call to a known error helper returns (`tool_error(e)`), or None.
+#: The payload kind a call to a known error helper returns (`tool_error(e)`), PASS_THROUGH for
+#: a function that returns its first argument serialised (`dump_json(payload)`), or None.
 HelperKind = Callable[[cst.Call], "str | None"]
+PASS_THROUGH = "through"
 
 
 def error_payloads(
@@ -79,6 +81,10 @@ def _call_payloads(
         yield from error_payloads(call.args[0].value, imports, local_values, resolving, helper_kind)
         return
     kind = helper_kind(call) if helper_kind is not None else None
+    if kind == PASS_THROUGH:  # `return dump_json({...})`: the project's own serialiser
+        if call.args:
+            yield from error_payloads(call.args[0].value, imports, local_values, resolving, helper_kind)
+        return
     if kind is not None:  # `return tool_error(e)`: a function that builds the payload
         yield ErrorPayload(call, kind)
         return

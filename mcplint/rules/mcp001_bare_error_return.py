@@ -4,7 +4,13 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
-from mcplint.analysis.error_payloads import ERROR_KEYS, FAILURE_FLAG_KEYS, error_payloads
+from mcplint.analysis.error_payloads import (
+    ERROR_KEYS,
+    FAILURE_FLAG_KEYS,
+    JSON_SERIALISERS,
+    PASS_THROUGH,
+    error_payloads,
+)
 from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
@@ -171,16 +177,18 @@ class BareErrorReturn(Rule):
         for function, value in self._returns:
             local_values = self._values_in(function)
             for payload in error_payloads(value, self.context.imports, local_values, helper_kind=helper_kind):
-                if id(payload.node) in self._reported or not isinstance(payload.node, cst.Call):
+                if id(payload.node) in self._reported:
                     continue
+                from_helper = isinstance(payload.node, cst.Call) and helper_kind(payload.node) is not None
                 # A module's own helper is reported where it builds the payload (as before);
                 # another module's, where this module returns what it built.
-                if _helper_kind(payload.node, {}, self.context) is None:
+                if from_helper and _helper_kind(payload.node, {}, self.context) is None:
                     continue
                 self._reported.add(id(payload.node))
                 self.report(
                     payload.node,
-                    f"Error {'dict' if payload.kind == 'dict' else 'text'} from an error helper returned "
+                    f"Error {'dict' if payload.kind == 'dict' else 'text'} "
+                    f"{'from an error helper' if from_helper else 'serialised by a helper and'} returned "
                     "as a successful result; return an isError result (or raise a registry error) instead",
                     function=function,
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
@@ -188,7 +196,8 @@ class BareErrorReturn(Rule):
                 )
 
     def _error_helpers(self) -> dict[str, str]:
-        """Functions of the module every return of which is an error payload: their kind."""
+        """Functions of the module every return of which is an error payload (their kind), and
+        those that return their first argument serialised (PASS_THROUGH: `dump_json(payload)`)."""
         by_function: dict[str, list[cst.BaseExpression]] = {}
         for function, value in self._returns:
             by_function.setdefault(function, []).append(value)
@@ -198,6 +207,10 @@ class BareErrorReturn(Rule):
             changed = False
             for function, values in by_function.items():
                 if function in helpers:
+                    continue
+                if self._passes_through(function, values, helpers):
+                    helpers[function] = PASS_THROUGH
+                    changed = True
                     continue
                 local_values = self._values_in(function)
                 kinds = []
@@ -215,6 +228,25 @@ class BareErrorReturn(Rule):
                     helpers[function] = "dict" if "dict" in kinds else "text"
                     changed = True
         return helpers
+
+    def _passes_through(self, function: str, values: list[cst.BaseExpression], helpers: dict[str, str]) -> bool:
+        """Every return is the first parameter, serialised (`json.dumps(p, ...)`) or through
+        another such function."""
+        info = self.context.facts.functions.get(function)
+        parameters = [name for name in (info.parameters if info else {}) if name not in ("self", "cls")]
+        if not parameters:
+            return False
+        first = parameters[0]
+        for value in values:
+            while isinstance(value, cst.Call) and value.args:
+                name = dotted_name(value.func) or ""
+                qualified = self.context.imports.qualify(name) or name
+                if qualified not in JSON_SERIALISERS and helpers.get(name) != PASS_THROUGH:
+                    return False
+                value = value.args[0].value
+            if not (isinstance(value, cst.Name) and value.value == first):
+                return False
+        return True
 
     def _values_in(self, function: str) -> Callable[[str], Sequence[cst.BaseExpression]]:
         return lambda name: self.context.locals.values(function, name)
