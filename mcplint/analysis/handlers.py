@@ -191,6 +191,7 @@ class HandlerFactsCollector:
         # `self.x = x` in a method: (class, "self.x", parameter name, method key); the
         # object a constructor receives (a server, a client) is what `self.x` holds.
         self.attribute_parameters: list[tuple[str | None, str, str, str]] = []
+        self.parameter_stores: set[str] = set()  # functions that keep their first parameter in a container
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -232,6 +233,8 @@ class HandlerFactsCollector:
         return self._scopes.current_function, target
 
     def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Subscript):
+            self._stores_first_parameter([value])
         name = dotted_name(target)
         if name is None:
             return
@@ -279,6 +282,29 @@ class HandlerFactsCollector:
             elif not isinstance(expression, _PROJECTIONS):
                 pending.extend(expression.children)
 
+    def _stores_first_parameter(self, values: Iterable[cst.BaseExpression]) -> None:
+        """`_tools.append({"func": func, ...})`, `TOOLS[name] = func`: the function keeps its
+        first parameter in a container (a registration decorator does that)."""
+        function = self._scopes.current_function
+        info = self.functions.get(function or "")
+        if info is None:
+            return
+        first = next((name for name in info.parameters if name not in ("self", "cls")), None)
+        if first is None:
+            return
+        pending = list(values)
+        while pending:
+            value = pending.pop()
+            if isinstance(value, cst.Name) and value.value == first:
+                self.parameter_stores.add(info.key)
+                return
+            if isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
+                pending.extend(
+                    element.value for element in value.elements if isinstance(element, (cst.DictElement, cst.Element))
+                )
+            elif isinstance(value, cst.Call):
+                pending.extend(arg.value for arg in value.args)
+
     def visit_Try(self, node: cst.Try) -> None:
         self._open_trys += 1
 
@@ -287,6 +313,8 @@ class HandlerFactsCollector:
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CONTAINER_ADDERS:
+            self._stores_first_parameter(arg.value for arg in node.args)
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
         calls = self.functions[function].calls if function in self.functions else self.module_calls
         calls.extend(ref for ref in references if ref is not None)
@@ -299,6 +327,9 @@ class HandlerFactsCollector:
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
+
+
+_CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
 
 
 def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
@@ -365,6 +396,10 @@ class HandlerScope:
     #: Servers this module passes to other modules' functions and classes (qualified target ->
     #: (parameter position or keyword, level, framework)).
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    #: Kinds registered with an argument that names no function (a loop over a registry), and
+    #: the module's registration decorators: the run's join pairs the two across modules.
+    dynamic_registrations: list[str] = field(default_factory=list)
+    registry_decorators: list[str] = field(default_factory=list)
     #: The module's server classes and server factories, for the modules that import them.
     server_classes: dict[str, ServerBinding] = field(default_factory=dict)
     server_factories: dict[str, ServerBinding] = field(default_factory=dict)
@@ -419,6 +454,11 @@ class _Resolver:
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
         )
         self._typing_depth = 0  # class_of and resolve_function call each other
+        self.dynamic_registrations: set[str] = set()
+        # The project's registration decorators (`@mcp_for_unity_tool(...)`) when its servers
+        # register what such registries collect: qualified name -> handler kind.
+        self.registry_decorators_in_use = dict(project.registry_decorators)
+        self.local_registry_decorators: dict[str, str] = {}
         # (function key, parameter name or position) -> the server a caller passes there.
         self.server_parameters: dict[tuple[str, str], ServerBinding] = {
             (function, slot): ServerBinding(level, framework)
@@ -628,6 +668,11 @@ class _Resolver:
             return STANDALONE_DECORATORS[qualified]
         if self._configured_decorator(target, qualified):
             return "tool"
+        if qualified in self.registry_decorators_in_use:
+            return self.registry_decorators_in_use[qualified]
+        local = dotted_name(target)
+        if local in self.local_registry_decorators:
+            return self.local_registry_decorators[local]
         if isinstance(target, cst.Attribute):
             binding = self.receiver(target.value, context_key, context_class)
             if binding is not None:
@@ -657,11 +702,31 @@ class _Resolver:
 
     def registered_by_calls(self) -> Iterator[tuple[str, str, str]]:
         """(function key, kind, level) for every imperative registration in the module; the
-        level is "high", "low" (mcp 1.x's decorators) or LOW_LEVEL_2 (mcp 2.x's `on_*=`)."""
+        level is "high", "low" (mcp 1.x's decorators) or LOW_LEVEL_2 (mcp 2.x's `on_*=`).
+        A registration of something that names no function (`mcp.tool()(info["func"])` in a
+        loop over a registry) is kept in ``dynamic_registrations``."""
         for registration in self.facts.registrations:
             for expression, kind, level in self._registered_arguments(registration):
+                found = False
                 for key in self.function_references(expression, registration.context_key, registration.context_class):
+                    found = True
                     yield key, kind, level
+                if not found and not isinstance(expression, (cst.Lambda, cst.SimpleString)):
+                    self.dynamic_registrations.add(kind)
+
+    def registry_decorators(self) -> list[str]:
+        """Module functions that work as registration decorators: `@register` keeping the
+        function it decorates, or `@register(...)` whose inner function does."""
+        found = []
+        for key in self.facts.functions:
+            if "." in key:
+                continue
+            prefix = f"{key}.<locals>."
+            if key in self.facts.parameter_stores or any(
+                stored.startswith(prefix) and stored.count(".<locals>.") == 1 for stored in self.facts.parameter_stores
+            ):
+                found.append(key)
+        return found
 
     def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, str]]:
         call, context_key, context_class = registration.call, registration.context_key, registration.context_class
@@ -981,6 +1046,11 @@ def resolve_handler_scope(
 ) -> HandlerScope:
     resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
     scope = HandlerScope()
+    registered = list(resolver.registered_by_calls())
+    if resolver.dynamic_registrations:
+        # A registry and the loop registering what it collects, in one module.
+        kind = "tool" if "tool" in resolver.dynamic_registrations else sorted(resolver.dynamic_registrations)[0]
+        resolver.local_registry_decorators = {key: kind for key in resolver.registry_decorators()}
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
     external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
@@ -1004,7 +1074,7 @@ def resolve_handler_scope(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
         ):
             add_handler(info.key, "tool")
-    for key, kind, level in resolver.registered_by_calls():
+    for key, kind, level in registered:
         # The function object registered is the decorated one: all its decorators wrap it.
         info = facts.functions[key]
         add_handler(key, kind, _wrappers(resolver, info.decorators, info), level=level)
@@ -1046,6 +1116,8 @@ def resolve_handler_scope(
     scope.server_classes = resolver.module_server_classes()
     scope.server_factories = resolver.module_factories()
     scope.outgoing_servers = resolver.outgoing_servers()
+    scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
+    scope.registry_decorators = resolver.registry_decorators()
     return scope
 
 

@@ -36,6 +36,9 @@ class ProjectContext:
     # Servers other modules pass to this module's functions: (function key, parameter
     # position or keyword, level, framework); a constructor's position counts `self`.
     server_parameters: tuple[tuple[str, str, str, str], ...] = ()
+    # The project's registration decorators this module uses, when a server registers what
+    # their registry collects (qualified name, handler kind).
+    registry_decorators: tuple[tuple[str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts

@@ -135,14 +135,20 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
                 else:
                     server_parameters[other].add((f"{key}.__init__" if is_class else key, slot, level, framework))
 
+    # Registration decorators count once a server registers, in a loop, what a registry holds.
+    dynamic = sorted({kind for result in results.values() for kind in result.dynamic_registrations})
+    registry_kind = ("tool" if "tool" in dynamic else dynamic[0]) if dynamic else None
+
     joined = {}
     for path, context in contexts.items():
-        servers, classes, factories, error_helpers, text_helpers = [], [], [], [], []
+        servers, classes, factories, error_helpers, text_helpers, decorators = [], [], [], [], [], []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
                 continue
             other, key = found
+            if registry_kind is not None and key in results[other].registry_decorators:
+                decorators.append((name, registry_kind))
             if key in results[other].error_helpers:
                 error_helpers.append((name, results[other].error_helpers[key]))
             if key in results[other].text_helpers:
@@ -164,6 +170,7 @@ def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContex
             imported_server_classes=tuple(sorted(classes)),
             imported_server_factories=tuple(sorted(factories)),
             server_parameters=tuple(sorted(server_parameters[path])),
+            registry_decorators=tuple(sorted(decorators)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
             entry_points=tuple(sorted(calls[path])),

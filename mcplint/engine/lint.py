@@ -148,6 +148,8 @@ def _rule_findings(
         _is_server_framework(name) for name in context.imports.imported().values()
     )
     result.outgoing_servers = scope.outgoing_servers
+    result.dynamic_registrations = scope.dynamic_registrations
+    result.registry_decorators = scope.registry_decorators
     result.error_helpers = context.exports.get("error_helpers", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
@@ -217,6 +219,8 @@ def _may_produce_findings(
     if project.imported_server_classes or project.imported_server_factories:
         return True
     if project.imported_error_helpers or project.imported_text_helpers or project.server_parameters:
+        return True
+    if project.registry_decorators:
         return True
     if any(not rule.handler_scope for rule in rules):
         return True

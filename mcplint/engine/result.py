@@ -39,6 +39,8 @@ class FileResult:
     imports_server_framework: bool = False
     reached: dict[str, list[str]] = field(default_factory=dict)  # function -> handlers reaching it
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # target -> slots
+    dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
+    registry_decorators: list[str] = field(default_factory=list)  # functions
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
@@ -57,6 +59,8 @@ JOIN_FIELDS = (
     "server_classes",
     "server_factories",
     "outgoing_servers",
+    "dynamic_registrations",
+    "registry_decorators",
     "error_helpers",
     "text_helpers",
     "handlers",
