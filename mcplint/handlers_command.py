@@ -46,7 +46,8 @@ def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
     if result.unseen_framework_modules:
         click.echo(
             "mcplint: warning: these modules import an MCP server framework, but no handler was found: "
-            + ", ".join(result.unseen_framework_modules),
+            + ", ".join(result.unseen_framework_modules[:10])
+            + (f", and {len(result.unseen_framework_modules) - 10} more" if len(result.unseen_framework_modules) > 10 else ""),
             err=True,
         )
     return 0

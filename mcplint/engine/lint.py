@@ -112,6 +112,7 @@ def lint_text(
             exports=facts.exports,
             star_imports=facts.star_imports,
             defined_names=facts.defined_names,
+            registry_decorators=facts.registry_decorators,
         )
     if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
         result.findings = apply_suppressions(text, result.findings, display, settings)

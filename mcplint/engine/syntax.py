@@ -45,6 +45,7 @@ class ModuleFacts:
     exports: dict[str, str] = field(default_factory=dict)  # bound name -> qualified name
     star_imports: list[str] = field(default_factory=list)
     defined_names: list[str] = field(default_factory=list)
+    registry_decorators: list[str] = field(default_factory=list)
 
 
 def syntax_check_only(
@@ -81,6 +82,8 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
     facts = ModuleFacts()
     defined = set()
     for node in _module_level_statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_registry_decorator(node):
+            facts.registry_decorators.append(node.name)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)
             if isinstance(node, ast.ClassDef):
@@ -116,6 +119,35 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
                 facts.exports[alias.asname or alias.name] = f"{module}.{alias.name}" if module else alias.name
     facts.defined_names = sorted(defined)
     return facts
+
+
+_CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+
+
+def _is_registry_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`def register(fn): TOOLS.append(fn)`, or a factory whose inner function keeps its
+    first parameter in a container (the same test as the LibCST analysis makes)."""
+    candidates = [function] + [
+        inner for inner in function.body if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    return any(_stores_first_parameter(candidate) for candidate in candidates)
+
+
+def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    names = [arg.arg for arg in (*function.args.posonlyargs, *function.args.args) if arg.arg not in ("self", "cls")]
+    if not names:
+        return False
+    first = names[0]
+    for node in ast.walk(function):
+        values: list[ast.expr] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_ADDERS:
+            values = list(node.args)
+        elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Subscript) for target in node.targets):
+            values = [node.value]
+        for value in values:
+            if any(isinstance(inner, ast.Name) and inner.id == first for inner in ast.walk(value)):
+                return True
+    return False
 
 
 def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:
