@@ -454,6 +454,12 @@ class _Resolver:
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
         )
         self._typing_depth = 0  # class_of and resolve_function call each other
+        # The facts' bindings by (scope, target): looked up once per name, not scanned.
+        self._bindings_at: dict[tuple[str | None, str], list[tuple[cst.BaseExpression, bool]]] = {}
+        for binding_scope, target, expression, is_annotation in facts.bindings:
+            self._bindings_at.setdefault((binding_scope, target), []).append((expression, is_annotation))
+        self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
+        self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
         # The project's registration decorators (`@mcp_for_unity_tool(...)`) when its servers
         # register what such registries collect: qualified name -> handler kind.
@@ -532,8 +538,8 @@ class _Resolver:
         if factory.returns is not None:
             return next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
         for name in factory.returned_names:
-            for scope, target, expression, is_annotation in self.facts.bindings:
-                if scope == key and target == name and not is_annotation:
+            for expression, is_annotation in self._bindings_at.get((key, name), ()):
+                if not is_annotation:
                     binding = self.server_class(expression)
                     if binding is None and dotted_name(expression) in self.facts.functions:
                         binding = self.factory_binding(dotted_name(expression) or "", depth + 1)
@@ -812,6 +818,12 @@ class _Resolver:
 
     def resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         """The functions a call may run: a direct target, or every entry of a dispatch table."""
+        key = (dotted, context_key, context_class)
+        if key not in self._callees:
+            self._callees[key] = self._resolve_callee(dotted, context_key, context_class)
+        return self._callees[key]
+
+    def _resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         direct = self.resolve_function(dotted, context_key, context_class)
         if direct is not None:
             return [direct]
@@ -870,6 +882,13 @@ class _Resolver:
         (its key) or an imported one (its qualified name); None when unknown."""
         if depth > 4:
             return None
+        if depth == 0:  # the top-level question is asked again and again: remember its answer
+            key = (dotted, context_key, context_class)
+            if key not in self._classes:
+                self._classes[key] = None  # a cycle asks again: unknown
+                self._classes[key] = self.class_of(dotted, context_key, context_class, depth=-1)
+            return self._classes[key]
+        depth = max(depth, 0)
         if dotted.endswith("()"):
             return self._returned_class(dotted[:-2], context_key, context_class, depth)
         if dotted in ("self", "cls"):
@@ -893,19 +912,18 @@ class _Resolver:
             found = self._value_class(value, scope, depth)
             if found is not None:
                 return found
-        for binding_scope, target, expression, is_annotation in self.facts.bindings:
-            if binding_scope == scope and target == name and is_annotation:
+        for expression, is_annotation in self._bindings_at.get((scope, name), ()):
+            if is_annotation:
                 return self._annotation_class(expression)
         return None
 
     def _attribute_class(self, target: str, class_key: str | None, depth: int) -> str | None:
         """`self.client`: from `self.client = Client(...)`, `self.client: Client` or
         `self.client = client` with `client: Client`, in the class or its bases."""
-        for binding_scope, bound, expression, is_annotation in self.facts.bindings:
-            if binding_scope == class_key and bound == target:
-                found = self._annotation_class(expression) if is_annotation else self._callable_class(expression, None, None, depth)
-                if found is not None:
-                    return found
+        for expression, is_annotation in self._bindings_at.get((class_key, target), ()):
+            found = self._annotation_class(expression) if is_annotation else self._callable_class(expression, None, None, depth)
+            if found is not None:
+                return found
         for owner, bound, parameter, function in self.facts.attribute_parameters:
             if owner == class_key and bound == target:
                 annotation = self.facts.functions[function].parameters.get(parameter)
@@ -1214,18 +1232,31 @@ def _call_externals(resolver: _Resolver, callee: str, function: str | None, clas
 def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
     """For each function, the other modules' functions it reaches through this module's
     calls: what lets the run's join follow a chain of modules in one step."""
+    functions = resolver.facts.functions
     for through_return, table in ((False, scope.local_reach_calls), (True, scope.local_reach_returns)):
-        direct = {key: _external_targets(resolver, key, through_return) for key in resolver.facts.functions}
+        direct = {key: _external_targets(resolver, key, through_return) for key in functions}
         if not any(direct.values()):
             continue
-        for key in resolver.facts.functions:
-            reached = {
-                target
-                for function in _reachable(resolver, [key], through_return=through_return)
-                for target in direct.get(function, ())
-            }
-            if reached:
-                table[key] = sorted(reached)
+        # Each external target flows back to every function that reaches its caller.
+        callers: dict[str, set[str]] = {}
+        for key, info in functions.items():
+            for callee in set(_returned_callees(resolver, info) if through_return else info.calls):
+                for target in resolver.resolve_callee(callee, key, info.class_key):
+                    callers.setdefault(target, set()).add(key)
+        reached: dict[str, set[str]] = {}
+        for key, targets in direct.items():
+            if not targets:
+                continue
+            pending, seen = [key], {key}
+            while pending:
+                function = pending.pop()
+                reached.setdefault(function, set()).update(targets)
+                for caller in callers.get(function, ()):
+                    if caller not in seen:
+                        seen.add(caller)
+                        pending.append(caller)
+        for key, targets in reached.items():
+            table[key] = sorted(targets)
 
 
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:

@@ -7,7 +7,6 @@ import libcst as cst
 from mcplint.analysis.empty_values import (
     ClauseReturn,
     clause_returns,
-    is_generator,
     never_returns,
     own_nodes,
     returns_values,
@@ -137,16 +136,29 @@ class SilentEmptyFallback(Rule):
         self._lookup = _tails(self.settings["lookup-exceptions"])
         self._loop = _tails(self.settings["loop-exceptions"])
         self._functions: list[tuple[str, cst.FunctionDef]] = []
+        # Marked during the walk, so that finish() reads only the functions that matter:
+        # those with a `try` of their own, minus generators.
+        self._with_try: set[str] = set()
+        self._generators: set[str] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # Judged after the walk, once every function of the module is known
         # (a clause ending in `_raise_tool_error(e)` does not fall through).
         self._functions.append((self.context.scopes.qualname_for(node.name.value), node))
 
+    def visit_Try(self, node: cst.Try) -> None:
+        self._with_try.add(self.context.scopes.current_function or "")
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self._generators.add(self.context.scopes.current_function or "")
+
     def finish(self) -> None:
+        judged = [(key, node) for key, node in self._functions if key in self._with_try and key not in self._generators]
+        if not judged:
+            return
         exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))
-        for key, node in self._functions:
-            if _is_probe(node) or is_generator(node):
+        for key, node in judged:
+            if _is_probe(node):
                 continue
             returns_something = returns_values(node)
             annotation = node.returns.annotation if node.returns is not None else None
