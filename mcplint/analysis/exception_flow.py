@@ -189,6 +189,12 @@ class ExceptionFlow:
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
 
+    def forget(self) -> None:
+        """Drop the summaries and leaks computed so far (the imported helpers changed)."""
+        self._summaries.clear()
+        self._leaks.clear()
+        self._running.clear()
+
     def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -120,14 +123,46 @@ def lint_text(
     return result
 
 
+@dataclass
+class _Walked:
+    """A module parsed and walked once: what the cross-module rounds analyse again."""
+
+    module: cst.Module
+    context: RuleContext
+    instances: list[Rule]
+    walk_candidates: list[Candidate]
+
+
+# Per process, the modules walked so far in this run, by (file, text, settings): a module the
+# run's join hands a new project context is not parsed and walked again, only resolved.
+_WALKED: OrderedDict[tuple[str, int, int, bytes], _Walked] = OrderedDict()
+MAX_WALKED = 4096
+
+
+def forget_walked_modules() -> None:
+    """A run ends (or starts): what it walked is not valid for the next (the registry, the
+    config or the files may change in between)."""
+    _WALKED.clear()
+
+
 def _rule_findings(
     text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
 ) -> FileResult:
-    try:
-        module = cst.parse_module(text)
-    except cst.ParserSyntaxError as error:
-        return FileResult(findings=parse_failure(text, display, settings, error))
-    candidates, scope, context = _collect(module, rules, settings, project)
+    key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps(settings)).digest())
+    walked = _WALKED.get(key)
+    if walked is None:
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            return FileResult(findings=parse_failure(text, display, settings, error))
+        walked = _walk(module, rules, settings, project)
+        _WALKED[key] = walked
+        if len(_WALKED) > MAX_WALKED:
+            _WALKED.popitem(last=False)
+    else:
+        _WALKED.move_to_end(key)
+    module = walked.module
+    candidates, scope, context = _resolve(walked, settings, project)
     result = FileResult(findings=_findings(module, text, candidates, scope, display))
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
@@ -230,19 +265,29 @@ def _may_produce_findings(
     return _FRAMEWORK_IMPORT.search(text) is not None
 
 
-def _collect(
-    module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
-) -> tuple[list[Candidate], HandlerScope, RuleContext]:
+def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext) -> _Walked:
+    """The one walk: every rule and shared analysis sees each node once. What it gathers does
+    not depend on the project context (only ``finish`` and the handler scope do)."""
     ancestors: list[cst.CSTNode] = []
     context = RuleContext(
         ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
     )
-    context.project = project
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
     context.ancestors = walker.ancestors
     walker.walk(module)
-    for instance in instances:
+    return _Walked(module, context, instances, list(context.candidates))
+
+
+def _resolve(
+    walked: _Walked, settings: FileSettings, project: ProjectContext
+) -> tuple[list[Candidate], HandlerScope, RuleContext]:
+    """The rules' whole-module judgements and the handler scope, in this project context."""
+    context = walked.context
+    context.project = project
+    context.exports = {}
+    context.candidates = list(walked.walk_candidates)
+    for instance in walked.instances:
         instance.finish()
     scope = resolve_handler_scope(
         context.facts,

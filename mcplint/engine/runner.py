@@ -78,6 +78,21 @@ def run(
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file."""
+    from mcplint.engine.lint import forget_walked_modules
+
+    forget_walked_modules()
+    try:
+        return _run(tasks, jobs, cache, progress)
+    finally:
+        forget_walked_modules()
+
+
+def _run(
+    tasks: Sequence[FileTask],
+    jobs: int,
+    cache: ResultCache | None,
+    progress: Callable[[int], Callable[[], None]] | None,
+) -> RunResult:
     from mcplint.engine.join import initial_contexts, join
 
     contexts = initial_contexts([task.path for task in tasks])

@@ -210,7 +210,10 @@ class Rule:
         )
 
     def finish(self) -> None:
-        """Called after the walk; rules that need whole-module facts report here."""
+        """Called after the walk; rules that need whole-module facts report here.
+
+        It may run again on the same walk when the run's join gives the module another
+        project context: it must start from what the walk left, not from its last run."""
 
     @classmethod
     def prescreen(cls, text: str, settings: FileSettings) -> bool:

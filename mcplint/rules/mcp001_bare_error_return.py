@@ -163,11 +163,16 @@ class BareErrorReturn(Rule):
         # `result = {...}` as the last statement of an except clause: id(value) -> (assign, clause, try).
         self._clause_results: dict[int, tuple[cst.Assign, cst.ExceptHandler, cst.Try]] = {}
         self._returns: list[tuple[str, cst.BaseExpression]] = []  # (function, returned value)
+        self._walk_reported: set[int] | None = None
 
     def finish(self) -> None:
         """A call of another module's error helper returned as a success (`return
         tool_error(e)`) is a bare error return where it is returned; the module's own error
         helpers (every return an error payload) are exported for the modules importing them."""
+        # finish() runs again when the project context changes: start from what the walk reported.
+        if self._walk_reported is None:
+            self._walk_reported = set(self._reported)
+        self._reported = set(self._walk_reported)
         helpers = self._error_helpers()
         self.context.exports["error_helpers"] = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
 

@@ -138,6 +138,7 @@ class StackTraceLeak(Rule):
         self._stdio.visit_Call(node)
 
     def finish(self) -> None:
+        self._flow.forget()  # finish() runs again when the project context changes
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         self._flow.project_imports = frozenset(self._project_imports)
