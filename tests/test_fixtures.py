@@ -42,3 +42,21 @@ def test_rule_fixtures_cover_enough_cases(code):
     valid = sum(len({c for c in silent_cases(text) if c[1] == code}) for text in texts)
     assert invalid >= MINIMUM_CASES, f"{code}: only {invalid} invalid cases"
     assert valid >= MINIMUM_CASES, f"{code}: only {valid} valid cases"
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_walked_module_judged_again_gives_the_same_findings(path):
+    """The cross-module rounds re-run the rules' finish() on the walk of the first round:
+    it must start from what the walk left, so the second judgement equals the first."""
+    from mcplint.engine.lint import forget_walked_modules
+
+    text = path.read_text(encoding="utf-8")
+    registry = path.parent / "mcp-errors.toml"
+    settings = FileSettings(codes=frozenset(RULES_BY_CODE), registry=str(registry) if registry.is_file() else None)
+    forget_walked_modules()
+    try:
+        first = lint_text(text, str(path), settings).findings
+        again = lint_text(text, str(path), settings).findings
+    finally:
+        forget_walked_modules()
+    assert again == first
