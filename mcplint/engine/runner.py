@@ -13,6 +13,7 @@ from mcplint.config import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
 
 if TYPE_CHECKING:
+    from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
 
 # Below this much source a pool costs more to start than it saves
@@ -100,15 +101,24 @@ def _run(
     results: dict[str, FileResult] = {}
     fixed: dict[str, list] = {}
     digests: dict[tuple[int, bool], str] = {}
-    for round_number in range(MAX_ROUNDS):
-        for task, result in _lint_round(pending, jobs, cache, digests, progress if round_number == 0 else None):
-            results[task.path] = result
-            fixed.setdefault(task.path, []).extend(result.fixed)
-        wanted = join(results, contexts)
-        pending = [replace(task, project=wanted[task.path]) for task in tasks if wanted[task.path] != contexts[task.path]]
-        contexts = wanted
-        if not pending:
-            break
+    workers = _Workers(jobs)
+    try:
+        for round_number in range(MAX_ROUNDS):
+            rounds_progress = progress if round_number == 0 else None
+            for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
+                results[task.path] = result
+                fixed.setdefault(task.path, []).extend(result.fixed)
+            wanted = join(results, contexts)
+            pending = [
+                replace(task, project=wanted[task.path]) for task in tasks if wanted[task.path] != contexts[task.path]
+            ]
+            contexts = wanted
+            if not pending:
+                break
+    except BaseException:
+        workers.terminate()
+        raise
+    workers.close()
     if cache is not None:
         cache.save()
     findings = sorted(finding for result in results.values() for finding in result.findings)
@@ -125,7 +135,7 @@ def _run(
 
 def _lint_round(
     tasks: Sequence[FileTask],
-    jobs: int,
+    workers: _Workers,
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
     progress: Callable[[int], Callable[[], None]] | None,
@@ -140,7 +150,7 @@ def _lint_round(
         else:
             yield task, hit
     advance = progress(len(misses)) if progress is not None and misses else None
-    for task, result in _lint_all(misses, jobs):
+    for task, result in workers.lint(misses):
         if cache is not None and result.content_hash is not None and result.stat_key is not None:
             cache.store(task.path, task.display, digests[_digest_key(task)], task.project, result)
         if advance is not None:
@@ -175,12 +185,41 @@ def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
     return False
 
 
+class _Workers:
+    """Where a round's files are linted: in this process, or in worker processes that the
+    first round big enough starts and every later round of the run reuses (each file stays
+    with its worker, which keeps what it walked)."""
+
+    def __init__(self, jobs: int) -> None:
+        self._jobs = jobs
+        self._pool: PinnedPool[FileTask] | None = None
+
+    def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
+        """(task, result) as results arrive; the caller sorts the findings."""
+        if self._pool is None and _worth_a_pool(tasks, self._jobs):
+            from mcplint.engine import pool
+
+            if not pool.available():
+                yield from _lint_all(tasks, self._jobs)
+                return
+            self._pool = pool.PinnedPool(self._jobs, _lint_task, key=lambda task: task.path)
+        if self._pool is None:
+            for task in tasks:
+                yield task, _lint_task(task)
+            return
+        yield from self._pool.map(tasks, size=lambda task: _size(task.path))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    def terminate(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+
+
 def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, FileResult]]:
-    """(task, result) as results arrive; the caller sorts the findings."""
-    if not _worth_a_pool(tasks, jobs):
-        for task in tasks:
-            yield task, _lint_task(task)
-        return
+    """A plain process pool for one round, where `fork` is not available."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
