@@ -37,9 +37,11 @@ def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
 class NameResolver:
     """Qualified names to (file, key in that file), through re-exports and star imports."""
 
-    def __init__(self, results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> None:
+    def __init__(
+        self, results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext], index: ModuleIndex
+    ) -> None:
         self._results = results
-        self._index = ModuleIndex({path: contexts[path] for path in results})
+        self._index = index
         self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._defined = {path: set(result.defined_names) for path, result in results.items()}
 
@@ -76,9 +78,14 @@ class NameResolver:
         return found
 
 
-def join(results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext]) -> dict[str, ProjectContext]:
-    """The contexts the files should have been analysed with, given these results."""
-    names = NameResolver(results, contexts)
+def join(
+    results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext], index: ModuleIndex | None = None
+) -> dict[str, ProjectContext]:
+    """The contexts the files should have been analysed with, given these results (``index``:
+    the run's module names, the same every round)."""
+    if index is None:
+        index = ModuleIndex({path: contexts[path] for path in results})
+    names = NameResolver(results, contexts, index)
 
     def locate(target: str, importer: str) -> tuple[str, str] | None:
         """(file, function key or `key.<locals>.*` pattern) of a qualified target; of a choice

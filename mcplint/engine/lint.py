@@ -15,7 +15,7 @@ import re
 import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -131,6 +131,7 @@ class _Walked:
     context: RuleContext
     instances: list[Rule]
     walk_candidates: list[Candidate]
+    ranges: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # by id(node), once placed
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -163,7 +164,7 @@ def _rule_findings(
         _WALKED.move_to_end(key)
     module = walked.module
     candidates, scope, context = _resolve(walked, settings, project)
-    result = FileResult(findings=_findings(module, text, candidates, scope, display))
+    result = FileResult(findings=_findings(walked, text, candidates, scope, display))
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
@@ -300,8 +301,9 @@ def _resolve(
 
 
 def _findings(
-    module: cst.Module, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
+    walked: _Walked, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
 ) -> list[Finding]:
+    module = walked.module
     kept: list[tuple[Candidate, list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
@@ -316,7 +318,10 @@ def _findings(
     if not kept:
         return []
     fix_targets = [node for candidate, _ in kept for node in _fix_nodes(candidate.fix)]
-    ranges = node_ranges(module, [*(candidate.node for candidate, _ in kept), *fix_targets])
+    ranges = walked.ranges
+    missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
+    if missing:  # one codegen pass places them; the next rounds on this module reuse it
+        ranges.update(node_ranges(module, missing))
     lines = text.splitlines()
     findings = []
     for candidate, reaching in kept:

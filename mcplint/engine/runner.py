@@ -95,8 +95,10 @@ def _run(
     progress: Callable[[int], Callable[[], None]] | None,
 ) -> RunResult:
     from mcplint.engine.join import initial_contexts, join
+    from mcplint.engine.module_index import ModuleIndex
 
     contexts = initial_contexts([task.path for task in tasks])
+    index = ModuleIndex(contexts)
     pending = [replace(task, project=contexts[task.path]) for task in tasks]
     results: dict[str, FileResult] = {}
     fixed: dict[str, list] = {}
@@ -108,7 +110,7 @@ def _run(
             for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
                 results[task.path] = result
                 fixed.setdefault(task.path, []).extend(result.fixed)
-            wanted = join(results, contexts)
+            wanted = join(results, contexts, index)
             pending = [
                 replace(task, project=wanted[task.path]) for task in tasks if wanted[task.path] != contexts[task.path]
             ]

@@ -117,6 +117,9 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
+        # (imported text helpers, exported helpers, leaks) of the last judgement: a later round
+        # with the same imported helpers reports the same leaks without judging again.
+        self._judged: tuple[tuple, dict[str, list[list[str]]], list[Leak]] | None = None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self.context.scopes.qualname_for(node.name.value)
@@ -138,22 +141,13 @@ class StackTraceLeak(Rule):
         self._stdio.visit_Call(node)
 
     def finish(self) -> None:
-        self._flow.forget()  # finish() runs again when the project context changes
-        self._flow.stdio = self._stdio.is_stdio()
-        self._flow.project_classes = frozenset(self.context.facts.class_bases)
-        self._flow.project_imports = frozenset(self._project_imports)
-        self._flow.imported_text_helpers = {
-            name: (positional, keyword_only, returned)
-            for name, positional, keyword_only, returned in self.context.project.imported_text_helpers
-        }
-        exported = {}
-        for key, sources in self._flow.functions.items():
-            if "." not in key:  # module-level functions: what other modules import
-                helper = text_helper(self._flow.summary(key), sources[-1].node)
-                if helper is not None:
-                    exported[key] = [list(part) for part in helper]
+        helpers = self.context.project.imported_text_helpers
+        if self._judged is None or self._judged[0] != helpers:
+            # The first judgement, or the imported helpers changed in a later round.
+            self._judged = (helpers, *self._judge(helpers))
+        exported, leaks = self._judged[1], self._judged[2]
         self.context.exports["text_helpers"] = exported
-        for leak in self._flow.leaks():
+        for leak in leaks:
             plain_fix = _sanitising_fix(leak.origin.node)
             site = self._raise_site(leak)
             self.report(
@@ -164,6 +158,23 @@ class StackTraceLeak(Rule):
                 fix=registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix,
                 error_message=site.message if site is not None else None,
             )
+
+    def _judge(self, helpers: tuple) -> tuple[dict[str, list[list[str]]], list[Leak]]:
+        """The module's leaks, and its text helpers for the modules importing them."""
+        self._flow.forget()
+        self._flow.stdio = self._stdio.is_stdio()
+        self._flow.project_classes = frozenset(self.context.facts.class_bases)
+        self._flow.project_imports = frozenset(self._project_imports)
+        self._flow.imported_text_helpers = {
+            name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers
+        }
+        exported = {}
+        for key, sources in self._flow.functions.items():
+            if "." not in key:  # module-level functions: what other modules import
+                helper = text_helper(self._flow.summary(key), sources[-1].node)
+                if helper is not None:
+                    exported[key] = [list(part) for part in helper]
+        return exported, self._flow.leaks()
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error
