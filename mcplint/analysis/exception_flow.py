@@ -198,10 +198,12 @@ class ExceptionFlow:
     def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
 
-    def leaks(self) -> list[Leak]:
-        """Every origin that reaches a sink, once, with its most telling sink."""
+    def leaks(self, only: Iterable[str] | None = None) -> list[Leak]:
+        """Every origin that reaches a sink, once, with its most telling sink (in the ``only``
+        functions, when given)."""
         found: list[Leak] = []
-        for key in self.functions:
+        keys = self.functions if only is None else [key for key in self.functions if key in set(only)]
+        for key in keys:
             self._analyse(key)
             by_origin: dict[cst.CSTNode, list[Leak]] = {}
             for leak in self._leaks[key]:

@@ -132,6 +132,8 @@ class _Walked:
     instances: list[Rule]
     walk_candidates: list[Candidate]
     ranges: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # by id(node), once placed
+    # Per rule (its index): the project inputs of its last finish(), what it reported and exported.
+    finished: dict[int, tuple[object, list[Candidate], dict[str, dict]]] = field(default_factory=dict)
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -288,8 +290,6 @@ def _resolve(
     context.project = project
     context.exports = {}
     context.candidates = list(walked.walk_candidates)
-    for instance in walked.instances:
-        instance.finish()
     scope = resolve_handler_scope(
         context.facts,
         context.imports,
@@ -297,6 +297,22 @@ def _resolve(
         handler_functions=settings.handler_functions,
         project=project,
     )
+    # Rules whose judgement is costly judge only the functions a handler reaches.
+    context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
+    for index, instance in enumerate(walked.instances):
+        inputs = instance.project_inputs(project)
+        replay = walked.finished.get(index)
+        if replay is not None and replay[0] == inputs:
+            context.candidates.extend(replay[1])
+            context.exports.update(replay[2])
+            continue
+        before, exported = len(context.candidates), set(context.exports)
+        instance.finish()
+        walked.finished[index] = (
+            inputs,
+            context.candidates[before:],
+            {key: value for key, value in context.exports.items() if key not in exported},
+        )
     return context.candidates, scope, context
 
 

@@ -20,7 +20,7 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, guard_of
 from mcplint.analysis.handlers import HandlerFactsCollector
-from mcplint.analysis.project import NO_PROJECT
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
@@ -97,6 +97,9 @@ class RuleContext:
         # Facts about this module's functions that other modules' analyses need (the join
         # hands them to the modules that import them): "error_helpers", "text_helpers".
         self.exports: dict[str, dict] = {}
+        # The functions a handler reaches (through calls or returns), once the handler scope is
+        # resolved; None: not known, judge every function.
+        self.reached: frozenset[str] | None = None
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
 
     def visit_Raise(self, node: cst.Raise) -> None:
@@ -208,6 +211,11 @@ class Rule:
         self.context.candidates.append(
             Candidate(self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes)
         )
+
+    def project_inputs(self, project: ProjectContext) -> object:
+        """What of the project context ``finish`` reads (it reads none by default): a later
+        round whose context gives the same inputs replays the last ``finish``."""
+        return None
 
     def finish(self) -> None:
         """Called after the walk; rules that need whole-module facts report here.

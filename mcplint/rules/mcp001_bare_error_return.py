@@ -16,6 +16,7 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.project import ProjectContext
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
@@ -199,6 +200,9 @@ class BareErrorReturn(Rule):
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
                     through_return=True,
                 )
+
+    def project_inputs(self, project: ProjectContext) -> object:
+        return project.imported_error_helpers
 
     def _error_helpers(self) -> dict[str, str]:
         """Functions of the module every return of which is an error payload (their kind), and

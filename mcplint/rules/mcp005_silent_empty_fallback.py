@@ -13,6 +13,7 @@ from mcplint.analysis.empty_values import (
 )
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.project import ProjectContext
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
 from mcplint.rules.base import FixSpec, Rule
@@ -152,8 +153,16 @@ class SilentEmptyFallback(Rule):
     def visit_Yield(self, node: cst.Yield) -> None:
         self._generators.add(self.context.scopes.current_function or "")
 
+    def project_inputs(self, project: ProjectContext) -> object:
+        return self.context.reached
+
     def finish(self) -> None:
-        judged = [(key, node) for key, node in self._functions if key in self._with_try and key not in self._generators]
+        reached = self.context.reached
+        judged = [
+            (key, node)
+            for key, node in self._functions
+            if key in self._with_try and key not in self._generators and (reached is None or key in reached)
+        ]
         if not judged:
             return
         exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))

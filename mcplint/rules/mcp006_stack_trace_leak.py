@@ -4,6 +4,7 @@ import libcst as cst
 
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.project import ProjectContext
 from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
@@ -117,9 +118,7 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
-        # (imported text helpers, exported helpers, leaks) of the last judgement: a later round
-        # with the same imported helpers reports the same leaks without judging again.
-        self._judged: tuple[tuple, dict[str, list[list[str]]], list[Leak]] | None = None
+
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self.context.scopes.qualname_for(node.name.value)
@@ -141,11 +140,7 @@ class StackTraceLeak(Rule):
         self._stdio.visit_Call(node)
 
     def finish(self) -> None:
-        helpers = self.context.project.imported_text_helpers
-        if self._judged is None or self._judged[0] != helpers:
-            # The first judgement, or the imported helpers changed in a later round.
-            self._judged = (helpers, *self._judge(helpers))
-        exported, leaks = self._judged[1], self._judged[2]
+        exported, leaks = self._judge(self.context.project.imported_text_helpers)
         self.context.exports["text_helpers"] = exported
         for leak in leaks:
             plain_fix = _sanitising_fix(leak.origin.node)
@@ -159,6 +154,9 @@ class StackTraceLeak(Rule):
                 error_message=site.message if site is not None else None,
             )
 
+    def project_inputs(self, project: ProjectContext) -> object:
+        return project.imported_text_helpers, self.context.reached
+
     def _judge(self, helpers: tuple) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
         self._flow.forget()
@@ -168,13 +166,15 @@ class StackTraceLeak(Rule):
         self._flow.imported_text_helpers = {
             name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers
         }
+        reached = self.context.reached
         exported = {}
         for key, sources in self._flow.functions.items():
-            if "." not in key:  # module-level functions: what other modules import
+            # Module-level functions a handler reaches: what other modules' handlers call.
+            if "." not in key and (reached is None or key in reached):
                 helper = text_helper(self._flow.summary(key), sources[-1].node)
                 if helper is not None:
                     exported[key] = [list(part) for part in helper]
-        return exported, self._flow.leaks()
+        return exported, self._flow.leaks(reached)
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error
