@@ -13,6 +13,7 @@ hierarchy (`except LookupError` catches `KeyError`).
 from __future__ import annotations
 
 import builtins
+from functools import lru_cache
 
 import libcst as cst
 
@@ -79,3 +80,29 @@ def stops(guards: Guards, raised: str) -> bool:
                     return True
                 break  # passed on: the next `try` out may stop it
     return False
+
+
+# -- a compact text form, for what crosses modules (and the cache) -------------------------
+# `ValueError,KeyError;+*/Exception`: clauses of a `try` split by `;` (`+`: passes the exception
+# on, `*`: a bare `except:`), the `try`s around a call split by `/`, innermost first.
+def encode(guards: Guards) -> str:
+    return "/".join(";".join(("+" if passes else "") + (",".join(names) or "*") for names, passes in guard) for guard in guards)
+
+
+@lru_cache(maxsize=4096)
+def decode(text: str) -> Guards:
+    if not text:
+        return ()
+    guards = []
+    for guard in text.split("/"):
+        clauses = []
+        for clause in guard.split(";"):
+            passes = clause.startswith("+")
+            names = clause.removeprefix("+")
+            clauses.append((() if names == "*" else tuple(names.split(",")), passes))
+        guards.append(tuple(clauses))
+    return tuple(guards)
+
+
+def stops_encoded(text: str, raised: str) -> bool:
+    return stops(decode(text), raised)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from mcplint.analysis.catching import Guards, stops
+from mcplint.analysis.catching import Guards, encode, stops_encoded
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
@@ -102,8 +102,9 @@ TOOL_FACTORIES = {
 }
 
 
-#: A call path's guards: every `try` around a call on the way from a handler to a function.
-PathState = frozenset[Guards]
+#: A call path's guards: every `try` around a call on the way from a handler to a function,
+#: each call site's guards in their text form (analysis/catching.py `encode`).
+PathState = frozenset[str]
 #: Beyond this many distinct path states a function counts as reached unguarded (the analysis
 #: stays linear; a raise is then reported, never hidden).
 MAX_PATH_STATES = 8
@@ -130,13 +131,13 @@ class FunctionInfo:
     returned_calls: list[str] = field(default_factory=list)
     returned_names: list[str] = field(default_factory=list)
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
-    call_guards: dict[str, list[Guards]] = field(default_factory=dict)
+    call_guards: dict[str, list[str]] = field(default_factory=dict)
 
-    def guards_for(self, callee: str) -> list[Guards]:
-        """The guards of each call of ``callee`` here: () for a call no `try` surrounds."""
+    def guards_for(self, callee: str) -> list[str]:
+        """The guards of each call of ``callee`` here (encoded): "" for a call no `try` surrounds."""
         guarded = self.call_guards.get(callee, [])
         unguarded = self.calls.count(callee) - len(guarded)
-        return [*guarded, *([()] if unguarded > 0 else [])]
+        return [*dict.fromkeys(guarded), *([""] if unguarded > 0 else [])]
 
 
 @dataclass(frozen=True)
@@ -323,7 +324,7 @@ class HandlerFactsCollector:
             if guards:
                 callee = references[0]
                 if callee is not None:
-                    self.functions[function].call_guards.setdefault(callee, []).append(guards)
+                    self.functions[function].call_guards.setdefault(callee, []).append(encode(guards))
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
@@ -419,7 +420,7 @@ class HandlerScope:
         states = self.paths.get((function_key or "", handler.key))
         if not states:
             return True
-        return any(not any(stops(guards, raised) for guards in state) for state in states)
+        return any(not any(stops_encoded(guards, raised) for guards in state) for state in states)
 
     def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:

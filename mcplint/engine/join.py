@@ -107,7 +107,7 @@ def join(
             for target, handlers in outgoing.items():
                 found = locate(target, path)
                 if found is not None:
-                    entries[found[0]].update((found[1], label, kind, _frozen(state)) for label, kind, state in handlers)
+                    entries[found[0]].update((found[1], label, kind, tuple(state)) for label, kind, state in handlers)
 
     # Follow each entry point through the module it lands in, to the modules that
     # module calls on, so a chain of service modules is joined in one step.
@@ -190,10 +190,3 @@ def _head(key: str) -> str:
     """The module-level name a key starts with: `Client` of `Client.fetch`, `OPS` of `OPS[]`,
     `get_client` of `get_client().post`."""
     return re.split(r"[.(\[]", key, maxsplit=1)[0]
-
-
-def _frozen(value: object) -> object:
-    """JSON's lists (a cached analysis) back into the tuples the analysis made."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(item) for item in value)
-    return value
