@@ -80,22 +80,28 @@ class ResultCache:
         self.directory = directory
         self._indexes: dict[str, dict[str, dict]] = {}
         self._dirty: set[str] = set()
+        self._remembered_runs: dict[str, dict[str, str]] | None = None
+        self._runs_dirty = False
 
     # -- lookups -------------------------------------------------------------------
     def lookup(self, path: str, display: str, digest: str, project: ProjectContext) -> FileResult | None:
         """The cached analysis of the file with this project context, if the file is unchanged."""
+        return self.lookup_key(path, display, digest, context_key(project))
+
+    def lookup_key(self, path: str, display: str, digest: str, key: str) -> FileResult | None:
         entry = self._index(digest).get(os.path.abspath(path))
         if entry is None:
             return None
-        analysis = entry["analyses"].get(context_key(project))
+        analysis = entry["analyses"].get(key)
         if analysis is None or not self._unchanged(path, entry, digest):
             return None
-        if any(name not in analysis for name in JOIN_FIELDS):
+        if any(name not in analysis for name in (*STORED_FIELDS, *PACKED_FIELDS)):
             return None  # written by an older mcplint
         return FileResult(
             findings=[Finding.from_dict({**fields, "path": display}) for fields in analysis["findings"]],
             warnings=[warning.replace("{path}", display) for warning in analysis["warnings"]],
-            **{name: analysis[name] for name in JOIN_FIELDS},
+            **{name: analysis[name] for name in STORED_FIELDS},
+            **_unpacked_outgoing(analysis),
         )
 
     def _unchanged(self, path: str, entry: dict, digest: str) -> bool:
@@ -129,8 +135,34 @@ class ResultCache:
             "findings": [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings],
             "warnings": [warning.replace(display, "{path}") for warning in result.warnings],
             **{name: getattr(result, name) for name in JOIN_FIELDS},
+            **_packed_outgoing(result),
         }
         self._dirty.add(digest)
+
+    # -- whole runs ------------------------------------------------------------------
+    # A run over files none of which changed ends where the last one ended: the cache keeps,
+    # per set of files (paths, sizes, mtimes, settings), the context each file ended with, so
+    # that run is replayed without its cross-module rounds.
+    def final_contexts(self, run_key: str) -> dict[str, str] | None:
+        found = self._runs().get(run_key)
+        return found if isinstance(found, dict) else None
+
+    def remember_run(self, run_key: str, contexts: dict[str, str]) -> None:
+        runs = self._runs()
+        runs.pop(run_key, None)
+        runs[run_key] = contexts
+        while len(runs) > MAX_REMEMBERED_RUNS:
+            runs.pop(next(iter(runs)))
+        self._runs_dirty = True
+
+    def _runs(self) -> dict[str, dict[str, str]]:
+        if self._remembered_runs is None:
+            try:
+                loaded = json.loads((self.directory / __version__ / "runs.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                loaded = {}
+            self._remembered_runs = loaded if isinstance(loaded, dict) else {}
+        return self._remembered_runs
 
     # -- storage ---------------------------------------------------------------------
     def _index_path(self, digest: str) -> Path:
@@ -146,15 +178,18 @@ class ResultCache:
         return self._indexes[digest]
 
     def save(self) -> None:
-        if not self._dirty:
+        if not self._dirty and not self._runs_dirty:
             return
         try:
             self._prepare_directory()
             for digest in sorted(self._dirty):
                 _write_text(self._index_path(digest), json.dumps(self._indexes[digest]))
+            if self._runs_dirty:
+                _write_text(self.directory / __version__ / "runs.json", json.dumps(self._runs()))
         except OSError:
             return  # a cache that cannot be written only costs speed
         self._dirty.clear()
+        self._runs_dirty = False
 
     def _prepare_directory(self) -> None:
         (self.directory / __version__).mkdir(parents=True, exist_ok=True)
@@ -164,6 +199,42 @@ class ResultCache:
         ignore = self.directory / ".gitignore"
         if not ignore.exists():
             _write_text(ignore, "# Created by mcplint.\n*\n")
+
+
+MAX_REMEMBERED_RUNS = 8
+
+# The outgoing calls name every handler that reaches each target: in a project whose many tools
+# share helpers that is most of the cache. They are kept grouped, with each label once.
+PACKED_FIELDS = ("outgoing_calls", "outgoing_returns")
+STORED_FIELDS = tuple(name for name in JOIN_FIELDS if name not in PACKED_FIELDS)
+
+
+def _packed_outgoing(result: FileResult) -> dict[str, object]:
+    labels: dict[str, int] = {}
+    packed: dict[str, object] = {"labels": []}
+    for name in PACKED_FIELDS:
+        table: dict[str, dict[str, list[int]]] = {}
+        for target, handlers in getattr(result, name).items():
+            groups = table[target] = {}
+            for label, kind, state in handlers:
+                number = labels.setdefault(label, len(labels))
+                groups.setdefault("\t".join((kind, *state)), []).append(number)
+        packed[name] = table
+    packed["labels"] = list(labels)
+    return packed
+
+
+def _unpacked_outgoing(analysis: dict) -> dict[str, dict[str, list[tuple[str, str, tuple[str, ...]]]]]:
+    labels = analysis["labels"]
+    unpacked = {}
+    for name in PACKED_FIELDS:
+        table = unpacked[name] = {}
+        for target, groups in analysis[name].items():
+            found = table[target] = []
+            for group, numbers in groups.items():
+                kind, *state = group.split("\t")
+                found.extend((labels[number], kind, tuple(state)) for number in numbers)
+    return unpacked
 
 
 def _write_text(path: Path, text: str) -> None:

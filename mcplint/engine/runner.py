@@ -97,30 +97,45 @@ def _run(
     from mcplint.engine.join import initial_contexts, join
     from mcplint.engine.module_index import ModuleIndex
 
-    contexts = initial_contexts([task.path for task in tasks])
-    index = ModuleIndex(contexts)
-    pending = [replace(task, project=contexts[task.path]) for task in tasks]
     results: dict[str, FileResult] = {}
     fixed: dict[str, list] = {}
     digests: dict[tuple[int, bool], str] = {}
-    workers = _Workers(jobs)
-    try:
-        for round_number in range(MAX_ROUNDS):
-            rounds_progress = progress if round_number == 0 else None
-            for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
-                results[task.path] = result
-                fixed.setdefault(task.path, []).extend(result.fixed)
-            wanted = join(results, contexts, index)
-            pending = [
-                replace(task, project=wanted[task.path]) for task in tasks if wanted[task.path] != contexts[task.path]
-            ]
-            contexts = wanted
-            if not pending:
-                break
-    except BaseException:
-        workers.terminate()
-        raise
-    workers.close()
+    run_key = _run_key(tasks, digests) if cache is not None and all(t.fix_mode is None for t in tasks) else None
+    replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
+    if replayed is not None:
+        results = replayed
+    else:
+        contexts = initial_contexts([task.path for task in tasks])
+        index = ModuleIndex(contexts)
+        pending = [replace(task, project=contexts[task.path]) for task in tasks]
+        analysed_with: dict[str, ProjectContext] = {}
+        workers = _Workers(jobs)
+        try:
+            for round_number in range(MAX_ROUNDS):
+                rounds_progress = progress if round_number == 0 else None
+                for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
+                    results[task.path] = result
+                    analysed_with[task.path] = task.project
+                    fixed.setdefault(task.path, []).extend(result.fixed)
+                wanted = join(results, contexts, index)
+                pending = [
+                    replace(task, project=wanted[task.path])
+                    for task in tasks
+                    if wanted[task.path] != contexts[task.path]
+                ]
+                contexts = wanted
+                if not pending:
+                    break
+        except BaseException:
+            workers.terminate()
+            raise
+        workers.close()
+        if cache is not None and run_key is not None:
+            from mcplint.engine.cache import context_key
+
+            cache.remember_run(
+                run_key, {os.path.abspath(path): context_key(project) for path, project in analysed_with.items()}
+            )
     if cache is not None:
         cache.save()
     findings = sorted(finding for result in results.values() for finding in result.findings)
@@ -158,6 +173,39 @@ def _lint_round(
         if advance is not None:
             advance()
         yield task, result
+
+
+def _run_key(tasks: Sequence[FileTask], digests: dict[tuple[int, bool], str]) -> str | None:
+    """What a run's outcome depends on: the files (path, size, mtime) and their settings."""
+    import hashlib
+
+    parts = []
+    for task in tasks:
+        try:
+            status = os.stat(task.path)
+        except OSError:
+            return None
+        if _digest_key(task) not in digests:
+            digests[_digest_key(task)] = settings_digest(task.settings, task.skip_generated)
+        parts.append(f"{os.path.abspath(task.path)}\0{status.st_size}\0{status.st_mtime_ns}\0{digests[_digest_key(task)]}")
+    return hashlib.sha256("\n".join(sorted(parts)).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _replay(
+    tasks: Sequence[FileTask], cache: ResultCache, digests: dict[tuple[int, bool], str], run_key: str
+) -> dict[str, FileResult] | None:
+    """The results of the last run over exactly these unchanged files, from the cache alone."""
+    final = cache.final_contexts(run_key)
+    if final is None:
+        return None
+    results = {}
+    for task in tasks:
+        key = final.get(os.path.abspath(task.path))
+        found = cache.lookup_key(task.path, task.display, digests[_digest_key(task)], key) if key else None
+        if found is None:
+            return None
+        results[task.path] = found
+    return results
 
 
 def _has_applicable_fix(task: FileTask, findings: list) -> bool:
