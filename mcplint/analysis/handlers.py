@@ -193,6 +193,7 @@ class HandlerFactsCollector:
         # object a constructor receives (a server, a client) is what `self.x` holds.
         self.attribute_parameters: list[tuple[str | None, str, str, str]] = []
         self.parameter_stores: set[str] = set()  # functions that keep their first parameter in a container
+        self.loop_sources: dict[tuple[str | None, str], list[str]] = {}  # loop variable -> the lists it walks
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -247,7 +248,7 @@ class HandlerFactsCollector:
         if name.startswith("self.") and isinstance(value, cst.Name) and function in self.functions:
             if value.value in self.functions[function].parameters:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
-        if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call)):
+        if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES)):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
@@ -259,6 +260,10 @@ class HandlerFactsCollector:
         if isinstance(node.target, cst.Name) and isinstance(node.iter, (cst.List, cst.Tuple, cst.Set)):
             key = (self._scopes.current_function, node.target.value)
             self.aliases.setdefault(key, []).extend(element.value for element in node.iter.elements)
+        elif isinstance(node.target, cst.Name) and dotted_name(node.iter) is not None:
+            # `for tool in read_tools:`: the loop variable is an element of that list.
+            key = (self._scopes.current_function, node.target.value)
+            self.loop_sources.setdefault(key, []).append(dotted_name(node.iter) or "")
 
     def visit_Return(self, node: cst.Return) -> None:
         info = self.functions.get(self._scopes.current_function or "")
@@ -331,6 +336,16 @@ class HandlerFactsCollector:
 
 
 _CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+_SEQUENCES = (cst.List, cst.Tuple, cst.Set)
+
+
+def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument a call passes to a parameter, by keyword or by position."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position] if 0 <= position < len(positional) else None
 
 
 def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
@@ -401,6 +416,10 @@ class HandlerScope:
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
+    #: Functions of other modules registered here (target, kind, level), and this module's
+    #: functions that register a parameter (key -> [position, name, kind, level]).
+    outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)
+    registrars: dict[str, list[str]] = field(default_factory=dict)
     #: The module's server classes and server factories, for the modules that import them.
     server_classes: dict[str, ServerBinding] = field(default_factory=dict)
     server_factories: dict[str, ServerBinding] = field(default_factory=dict)
@@ -462,6 +481,10 @@ class _Resolver:
         self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
+        # Functions of this module that register a parameter: key -> (position, name, kind, level).
+        self.registrars: dict[str, tuple[int, str, str, str]] = {}
+        # Functions (or lists of them, `name[]`) of other modules registered here: (target, kind, level).
+        self.outgoing_registrations: set[tuple[str, str, str]] = set()
         # The project's registration decorators (`@mcp_for_unity_tool(...)`) when its servers
         # register what such registries collect: qualified name -> handler kind.
         self.registry_decorators_in_use = dict(project.registry_decorators)
@@ -710,16 +733,95 @@ class _Resolver:
     def registered_by_calls(self) -> Iterator[tuple[str, str, str]]:
         """(function key, kind, level) for every imperative registration in the module; the
         level is "high", "low" (mcp 1.x's decorators) or LOW_LEVEL_2 (mcp 2.x's `on_*=`).
-        A registration of something that names no function (`mcp.tool()(info["func"])` in a
-        loop over a registry) is kept in ``dynamic_registrations``."""
-        for registration in self.facts.registrations:
-            for expression, kind, level in self._registered_arguments(registration):
-                found = False
-                for key in self.function_references(expression, registration.context_key, registration.context_class):
-                    found = True
-                    yield key, kind, level
-                if not found and not isinstance(expression, (cst.Lambda, cst.SimpleString)):
-                    self.dynamic_registrations.add(kind)
+
+        What is registered may be a parameter (`def add_tool(mcp, fn): mcp.add_tool(fn)`: the
+        calls of that function register their arguments, here or, through the run's join, in
+        the modules importing it), an element of a list (`for fn in read_tools:`), or a function
+        of another module (`outgoing_registrations`). A registration of something that names
+        no function (`mcp.tool()(info["func"])` in a loop over a registry) is kept in
+        ``dynamic_registrations``."""
+        pending = [
+            (expression, kind, level, registration.context_key, registration.context_class)
+            for registration in self.facts.registrations
+            for expression, kind, level in self._registered_arguments(registration)
+        ]
+        pending += self._registered_elsewhere()
+        seen: set[tuple[int, str | None]] = set()
+        while pending:
+            expression, kind, level, context_key, context_class = pending.pop()
+            if (id(expression), context_key) in seen:
+                continue
+            seen.add((id(expression), context_key))
+            found = False
+            for key in self.function_references(expression, context_key, context_class):
+                found = True
+                yield key, kind, level
+            if found or isinstance(expression, (cst.Lambda, cst.SimpleString)):
+                continue
+            if self._registered_through(expression, kind, level, context_key, pending):
+                continue
+            self.dynamic_registrations.add(kind)
+
+    def _registered_through(
+        self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list
+    ) -> bool:
+        """A registered expression that is a parameter, a loop over a list, or an import."""
+        name = dotted_name(expression)
+        if name is None:
+            return False
+        info = self.facts.functions.get(context_key or "")
+        if info is not None and name in info.parameters:
+            slot = list(info.parameters).index(name)
+            self.registrars[context_key or ""] = (slot, name, kind, level)
+            for registration in self.facts.registrations:  # the calls of this registrar here
+                call = registration.call
+                if self.resolve_function(dotted_name(call.func) or "", registration.context_key, registration.context_class) == context_key:
+                    argument = _argument(call, slot - (1 if info.class_key else 0), name)
+                    if argument is not None:
+                        pending.append((argument, kind, level, registration.context_key, registration.context_class))
+            return True
+        for scope in (*enclosing_function_keys(context_key), None):
+            sources = self.facts.loop_sources.get((scope, name))
+            if not sources:
+                continue
+            for source in sources:
+                values = [v for s in (scope, None) for v in self.facts.aliases.get((s, source), ())]
+                for value in values:
+                    for element in getattr(value, "elements", ()):
+                        pending.append((element.value, kind, level, None, None))
+                if not values:
+                    qualified = self.imports.qualify(source)
+                    if qualified is not None and not qualified.startswith("."):
+                        self.outgoing_registrations.add((f"{qualified}[]", kind, level))
+            return True
+        qualified = self.imports.qualify(name)
+        if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+            self.outgoing_registrations.add((qualified, kind, level))
+            return True
+        return False
+
+    def _registered_elsewhere(self) -> list:
+        """What other modules register here: a function, a list of them (`read_tools[]`), or
+        the arguments of calls to another module's registrar."""
+        pending: list = []
+        for target, kind, level in self.project.registered_here:
+            name = target.removesuffix("[]")
+            if target.endswith("[]"):
+                for value in self.facts.aliases.get((None, name), ()):
+                    pending.extend((element.value, kind, level, None, None) for element in getattr(value, "elements", ()))
+            else:
+                pending.append((cst.parse_expression(name), kind, level, None, None))
+        imported = {name: (int(slot), parameter, kind, level) for name, slot, parameter, kind, level in self.project.imported_registrars}
+        if imported:
+            for registration in self.facts.registrations:
+                call = registration.call
+                found = imported.get(self.imports.qualified_name(call.func) or "")
+                if found is not None:
+                    slot, parameter, kind, level = found
+                    argument = _argument(call, slot, parameter)
+                    if argument is not None:
+                        pending.append((argument, kind, level, registration.context_key, registration.context_class))
+        return pending
 
     def registry_decorators(self) -> list[str]:
         """Module functions that work as registration decorators: `@register` keeping the
@@ -1136,6 +1238,8 @@ def resolve_handler_scope(
     scope.server_factories = resolver.module_factories()
     scope.outgoing_servers = resolver.outgoing_servers()
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
+    scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
+    scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
     scope.registry_decorators = resolver.registry_decorators()
     return scope
 

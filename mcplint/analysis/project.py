@@ -39,6 +39,11 @@ class ProjectContext:
     # The project's registration decorators this module uses, when a server registers what
     # their registry collects (qualified name, handler kind).
     registry_decorators: tuple[tuple[str, str], ...] = ()
+    # Functions of this module (or lists of them, `name[]`) that other modules register on a
+    # server: (key, kind, level); and the imported functions that register an argument:
+    # (qualified name, position, parameter, kind, level).
+    registered_here: tuple[tuple[str, str, str], ...] = ()
+    imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts

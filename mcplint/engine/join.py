@@ -142,13 +142,21 @@ def join(
                 else:
                     server_parameters[other].add((f"{key}.__init__" if is_class else key, slot, level, framework))
 
+    # Functions (and lists of them) registered on a server by another module.
+    registered_here: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
+    for path, result in results.items():
+        for target, kind, level in result.outgoing_registrations:
+            found = names.resolve(target.removesuffix("[]"), path)
+            if found is not None:
+                registered_here[found[0]].add((found[1] + ("[]" if target.endswith("[]") else ""), kind, level))
+
     # Registration decorators count once a server registers, in a loop, what a registry holds.
     dynamic = sorted({kind for result in results.values() for kind in result.dynamic_registrations})
     registry_kind = ("tool" if "tool" in dynamic else dynamic[0]) if dynamic else None
 
     joined = {}
     for path, context in contexts.items():
-        servers, classes, factories, error_helpers, text_helpers, decorators = [], [], [], [], [], []
+        servers, classes, factories, error_helpers, text_helpers, decorators, registrars = [], [], [], [], [], [], []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
@@ -156,6 +164,8 @@ def join(
             other, key = found
             if registry_kind is not None and key in results[other].registry_decorators:
                 decorators.append((name, registry_kind))
+            if key in results[other].registrars:
+                registrars.append((name, *results[other].registrars[key]))
             if key in results[other].error_helpers:
                 error_helpers.append((name, results[other].error_helpers[key]))
             if key in results[other].text_helpers:
@@ -178,6 +188,8 @@ def join(
             imported_server_factories=tuple(sorted(factories)),
             server_parameters=tuple(sorted(server_parameters[path])),
             registry_decorators=tuple(sorted(decorators)),
+            registered_here=tuple(sorted(registered_here[path])),
+            imported_registrars=tuple(sorted(tuple(entry) for entry in registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
             entry_points=tuple(sorted(calls[path])),

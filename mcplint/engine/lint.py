@@ -189,6 +189,8 @@ def _rule_findings(
     result.outgoing_servers = scope.outgoing_servers
     result.dynamic_registrations = scope.dynamic_registrations
     result.registry_decorators = scope.registry_decorators
+    result.outgoing_registrations = scope.outgoing_registrations
+    result.registrars = scope.registrars
     result.error_helpers = context.exports.get("error_helpers", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
@@ -259,7 +261,7 @@ def _may_produce_findings(
         return True
     if project.imported_error_helpers or project.imported_text_helpers or project.server_parameters:
         return True
-    if project.registry_decorators:
+    if project.registry_decorators or project.registered_here or project.imported_registrars:
         return True
     if any(not rule.handler_scope for rule in rules):
         return True

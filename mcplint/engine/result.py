@@ -41,6 +41,8 @@ class FileResult:
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # target -> slots
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
     registry_decorators: list[str] = field(default_factory=list)  # functions
+    outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
+    registrars: dict[str, list[str]] = field(default_factory=dict)  # function -> [position, name, kind, level]
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
@@ -61,6 +63,8 @@ JOIN_FIELDS = (
     "outgoing_servers",
     "dynamic_registrations",
     "registry_decorators",
+    "outgoing_registrations",
+    "registrars",
     "error_helpers",
     "text_helpers",
     "handlers",
