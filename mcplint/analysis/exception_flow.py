@@ -32,7 +32,7 @@ stdio server, ``print`` to stdout. Logging, ``warnings.warn`` and files are not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -185,6 +185,8 @@ class ExceptionFlow:
         self.functions: dict[str, list[FunctionSource]] = {}
         # Other modules' functions by qualified name: which parameters' text they return.
         self.imported_text_helpers: dict[str, TextHelper] = {}
+        # Which functions of other modules a call in a function may run (the handler scope's).
+        self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
@@ -538,6 +540,9 @@ class _FunctionRun:
         if callee is not None:
             return self._through_function(call, callee, arguments)
         imported = self.flow.imported_text_helpers.get(qualified or "")
+        if imported is None and self.flow.imported_text_helpers:
+            targets = self.flow.external_calls(name, self.source.key)
+            imported = next(filter(None, map(self.flow.imported_text_helpers.get, targets)), None)
         if imported is not None:
             return self._through_imported(call, imported, arguments)
         if isinstance(func, cst.Attribute):

@@ -336,6 +336,8 @@ class HandlerFactsCollector:
 
 
 _CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+# Calls whose arguments tell nothing about a project function's parameters.
+_NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
 
 
@@ -412,6 +414,8 @@ class HandlerScope:
     #: Servers this module passes to other modules' functions and classes (qualified target ->
     #: (parameter position or keyword, level, framework)).
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    #: Classes of the objects this module passes to other modules' functions (target -> (slot, class)).
+    outgoing_arguments: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: Kinds registered with an argument that names no function (a loop over a registry), and
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
@@ -432,6 +436,9 @@ class HandlerScope:
     paths: dict[tuple[str, str], set[PathState]] = field(default_factory=dict)
     #: Per (other module's function, handler key): the path states of the calls into it.
     outgoing_states: dict[tuple[str, str], set[PathState]] = field(default_factory=dict)
+
+    #: Which functions of other modules a call may run (set by ``resolve_handler_scope``).
+    external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
 
     def escapes(self, function_key: str | None, handler: Handler, raised: str) -> bool:
         """Whether ``raised``, raised in the function (and not stopped there), reaches the
@@ -479,6 +486,7 @@ class _Resolver:
         for binding_scope, target, expression, is_annotation in facts.bindings:
             self._bindings_at.setdefault((binding_scope, target), []).append((expression, is_annotation))
         self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
+        self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
         # Functions of this module that register a parameter: key -> (position, name, kind, level).
@@ -1007,8 +1015,85 @@ class _Resolver:
             info = self.facts.functions.get(scope or "")
             if info is not None and dotted in info.parameters:
                 annotation = info.parameters[dotted]
-                return self._annotation_class(annotation) if annotation is not None else None
+                if annotation is not None:
+                    return self._annotation_class(annotation)
+                return self._passed_class(scope or "", dotted)
         return None
+
+    def _passed_class(self, function: str, parameter: str) -> str | None:
+        """The class of what callers pass to an untyped parameter (`register(mcp, service)`
+        with `service = Service()`, `mcp_error=MCPError`), here or in other modules."""
+        if self._parameter_classes is None:
+            self._parameter_classes = {}
+            for key, slot, class_name in self.project.parameter_classes:
+                self._parameter_classes.setdefault((key, slot), class_name)
+            self._local_parameter_classes()
+        names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
+        found = self._parameter_classes.get((function, parameter))
+        if found is None and parameter in names:
+            found = self._parameter_classes.get((function, str(names.index(parameter))))
+        return found
+
+    def _passed_arguments(self) -> Iterator[tuple[str, str, str]]:
+        """(callee as written, parameter position or keyword, class) for each argument whose
+        class is known: an instance built here, a typed local, a class itself."""
+        if self._parameter_classes is None:
+            self._parameter_classes = {}  # what is passed is not judged by what is passed
+        for registration in self.facts.registrations:
+            call = registration.call
+            callee = dotted_name(call.func)
+            if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
+                continue
+            for position, arg in enumerate(call.args):
+                if arg.star:
+                    break
+                found = self._argument_class(arg.value, registration.context_key, registration.context_class)
+                if found is not None and not found.endswith("()"):
+                    yield callee, arg.keyword.value if arg.keyword is not None else str(position), found
+
+    def _argument_class(
+        self, value: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> str | None:
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            return self._callable_class(value.func, context_key, context_class, 1)
+        dotted = dotted_name(value)
+        if dotted is None:
+            return None
+        if dotted in self.facts.class_bases:
+            return dotted
+        found = self.class_of(dotted, context_key, context_class)
+        if found is None and dotted.rpartition(".")[2][:1].isupper():  # a class passed as a value
+            qualified = self.imports.qualify(dotted)
+            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+                found = qualified
+        return found
+
+    def _local_parameter_classes(self) -> None:
+        assert self._parameter_classes is not None
+        for callee, slot, class_name in list(self._passed_arguments()):
+            function = self._constructed(callee)
+            if function is not None and slot.isdigit():
+                slot = str(int(slot) + 1)
+            function = function or self.resolve_function(callee, None, None)
+            if function is not None:
+                self._parameter_classes.setdefault((function, slot), class_name)
+
+    def outgoing_arguments(self) -> dict[str, list[tuple[str, str]]]:
+        """Classes passed to other modules' functions: target -> (slot, qualified class)."""
+        passed: dict[str, list[tuple[str, str]]] = {}
+        for callee, slot, class_name in self._passed_arguments():
+            if self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None:
+                continue
+            target = self.external_target(callee)
+            if target is None:
+                continue
+            qualified = self.project.label(class_name) if class_name in self.facts.class_bases else class_name
+            entry = (slot, qualified)
+            if entry not in passed.setdefault(target, []):
+                passed[target].append(entry)
+        return passed
 
     def _name_class(self, scope: str | None, name: str, depth: int) -> str | None:
         for value in self.facts.aliases.get((scope, name), ()):
@@ -1237,6 +1322,13 @@ def resolve_handler_scope(
     scope.server_classes = resolver.module_server_classes()
     scope.server_factories = resolver.module_factories()
     scope.outgoing_servers = resolver.outgoing_servers()
+
+    def external_calls(callee: str, function: str | None) -> list[str]:
+        info = facts.functions.get(function or "")
+        return _call_externals(resolver, callee, function, info.class_key if info else None)
+
+    scope.external_calls = external_calls
+    scope.outgoing_arguments = resolver.outgoing_arguments()
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}

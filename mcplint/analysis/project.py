@@ -43,6 +43,9 @@ class ProjectContext:
     # server: (key, kind, level); and the imported functions that register an argument:
     # (qualified name, position, parameter, kind, level).
     registered_here: tuple[tuple[str, str, str], ...] = ()
+    # The classes of what other modules pass to this module's functions: (function key,
+    # parameter position or keyword, qualified class); a constructor's position counts `self`.
+    parameter_classes: tuple[tuple[str, str, str], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()

@@ -142,6 +142,23 @@ def join(
                 else:
                     server_parameters[other].add((f"{key}.__init__" if is_class else key, slot, level, framework))
 
+    # The classes of objects passed into other modules' functions (`register(mcp, Service())`).
+    parameter_classes: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
+    for path, result in results.items():
+        for target, slots in result.outgoing_arguments.items():
+            found = names.resolve(target, path)
+            if found is None:
+                continue
+            other, key = found
+            is_class = key in results[other].defined_names and f"{key}.__init__" in results[other].defined_names
+            for slot, class_name in slots:
+                defined = names.resolve(class_name, path)
+                canonical = contexts[defined[0]].label(defined[1]) if defined is not None else class_name
+                if is_class and slot.isdigit():
+                    parameter_classes[other].add((f"{key}.__init__", str(int(slot) + 1), canonical))
+                elif not is_class:
+                    parameter_classes[other].add((key, slot, canonical))
+
     # Functions (and lists of them) registered on a server by another module.
     registered_here: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
     for path, result in results.items():
@@ -179,6 +196,19 @@ def join(
                 if key in table:
                     level, framework = table[key]
                     into.append((name, level, framework))
+        # Error and text helpers reached through an object's method (`errors.tool_error(...)`).
+        for target in (*results[path].outgoing_returns, *results[path].outgoing_calls):
+            found = names.resolve(target, path)
+            if found is None or found[0] == path:
+                continue
+            other, key = found
+            if key in results[other].error_helpers and (target, results[other].error_helpers[key]) not in error_helpers:
+                error_helpers.append((target, results[other].error_helpers[key]))
+            if key in results[other].text_helpers:
+                positional, keyword_only, returned = results[other].text_helpers[key]
+                helper = (target, tuple(positional), tuple(keyword_only), tuple(returned))
+                if helper not in text_helpers:
+                    text_helpers.append(helper)
         joined[path] = ProjectContext(
             module=context.module,
             is_package=context.is_package,
@@ -189,6 +219,7 @@ def join(
             server_parameters=tuple(sorted(server_parameters[path])),
             registry_decorators=tuple(sorted(decorators)),
             registered_here=tuple(sorted(registered_here[path])),
+            parameter_classes=tuple(sorted(parameter_classes[path])),
             imported_registrars=tuple(sorted(tuple(entry) for entry in registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),

@@ -187,6 +187,7 @@ def _rule_findings(
         _is_server_framework(name) for name in context.imports.imported().values()
     )
     result.outgoing_servers = scope.outgoing_servers
+    result.outgoing_arguments = scope.outgoing_arguments
     result.dynamic_registrations = scope.dynamic_registrations
     result.registry_decorators = scope.registry_decorators
     result.outgoing_registrations = scope.outgoing_registrations
@@ -263,6 +264,8 @@ def _may_produce_findings(
         return True
     if project.registry_decorators or project.registered_here or project.imported_registrars:
         return True
+    if project.parameter_classes:
+        return True
     if any(not rule.handler_scope for rule in rules):
         return True
     if settings.handler_decorators or settings.handler_functions:
@@ -301,6 +304,7 @@ def _resolve(
     )
     # Rules whose judgement is costly judge only the functions a handler reaches.
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
+    context.external_calls = scope.external_calls
     for index, instance in enumerate(walked.instances):
         inputs = instance.project_inputs(project)
         replay = walked.finished.get(index)

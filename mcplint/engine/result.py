@@ -39,6 +39,7 @@ class FileResult:
     imports_server_framework: bool = False
     reached: dict[str, list[str]] = field(default_factory=dict)  # function -> handlers reaching it
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # target -> slots
+    outgoing_arguments: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (slot, class)
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
     registry_decorators: list[str] = field(default_factory=list)  # functions
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
@@ -61,6 +62,7 @@ JOIN_FIELDS = (
     "server_classes",
     "server_factories",
     "outgoing_servers",
+    "outgoing_arguments",
     "dynamic_registrations",
     "registry_decorators",
     "outgoing_registrations",

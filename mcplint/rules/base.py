@@ -11,7 +11,7 @@ module is known.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -100,6 +100,9 @@ class RuleContext:
         # The functions a handler reaches (through calls or returns), once the handler scope is
         # resolved; None: not known, judge every function.
         self.reached: frozenset[str] | None = None
+        # The functions of other modules a call in a function may run (the handler scope's
+        # resolution: imports, objects' classes); none until the scope is resolved.
+        self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
 
     def visit_Raise(self, node: cst.Raise) -> None:

@@ -177,10 +177,11 @@ class BareErrorReturn(Rule):
         helpers = self._error_helpers()
         self.context.exports["error_helpers"] = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
 
-        def helper_kind(call: cst.Call) -> str | None:
-            return _helper_kind(call, helpers, self.context)
-
         for function, value in self._returns:
+
+            def helper_kind(call: cst.Call, function: str = function) -> str | None:
+                return _helper_kind(call, helpers, self.context, function)
+
             local_values = self._values_in(function)
             for payload in error_payloads(value, self.context.imports, local_values, helper_kind=helper_kind):
                 if id(payload.node) in self._reported:
@@ -188,7 +189,7 @@ class BareErrorReturn(Rule):
                 from_helper = isinstance(payload.node, cst.Call) and helper_kind(payload.node) is not None
                 # A module's own helper is reported where it builds the payload (as before);
                 # another module's, where this module returns what it built.
-                if from_helper and _helper_kind(payload.node, {}, self.context) is None:
+                if from_helper and _helper_kind(payload.node, {}, self.context, function) is None:
                     continue
                 self._reported.add(id(payload.node))
                 self.report(
@@ -202,7 +203,7 @@ class BareErrorReturn(Rule):
                 )
 
     def project_inputs(self, project: ProjectContext) -> object:
-        return project.imported_error_helpers
+        return project.imported_error_helpers, project.parameter_classes
 
     def _error_helpers(self) -> dict[str, str]:
         """Functions of the module every return of which is an error payload (their kind), and
@@ -227,7 +228,7 @@ class BareErrorReturn(Rule):
                     found = list(
                         error_payloads(
                             value, self.context.imports, local_values,
-                            helper_kind=lambda call: _helper_kind(call, helpers, self.context),
+                            helper_kind=lambda call: _helper_kind(call, helpers, self.context, function),
                         )
                     )  # fmt: skip
                     if not found:
@@ -363,18 +364,21 @@ class BareErrorReturn(Rule):
         return self.context.locals.values(self.context.scopes.current_function, name)
 
 
-def _helper_kind(call: cst.Call, helpers: dict[str, str], context: RuleContext) -> str | None:
-    """The payload kind a call of a module function or an imported error helper returns."""
+def _helper_kind(
+    call: cst.Call, helpers: dict[str, str], context: RuleContext, function: str | None = None
+) -> str | None:
+    """The payload kind a call of a module function or another module's error helper returns
+    (imported, or a method of an object whose class is known: `errors.tool_error(...)`)."""
     name = dotted_name(call.func)
     if name is None:
         return None
     if name in helpers:
         return helpers[name]
-    qualified = context.imports.qualify(name)
-    for imported, kind in context.project.imported_error_helpers:
-        if imported == qualified:
-            return kind
-    return None
+    known = dict(context.project.imported_error_helpers)
+    if not known:
+        return None
+    targets = [context.imports.qualify(name), *context.external_calls(name, function)]
+    return next((known[target] for target in targets if target in known), None)
 
 
 def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:

@@ -155,11 +155,12 @@ class StackTraceLeak(Rule):
             )
 
     def project_inputs(self, project: ProjectContext) -> object:
-        return project.imported_text_helpers, self.context.reached
+        return project.imported_text_helpers, project.parameter_classes, self.context.reached
 
     def _judge(self, helpers: tuple) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
         self._flow.forget()
+        self._flow.external_calls = self.context.external_calls
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         self._flow.project_imports = frozenset(self._project_imports)
@@ -169,8 +170,8 @@ class StackTraceLeak(Rule):
         reached = self.context.reached
         exported = {}
         for key, sources in self._flow.functions.items():
-            # Module-level functions a handler reaches: what other modules' handlers call.
-            if "." not in key and (reached is None or key in reached):
+            # Module-level functions and methods a handler reaches: what other modules call.
+            if "<locals>" not in key and (reached is None or key in reached):
                 helper = text_helper(self._flow.summary(key), sources[-1].node)
                 if helper is not None:
                     exported[key] = [list(part) for part in helper]
