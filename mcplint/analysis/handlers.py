@@ -1014,10 +1014,12 @@ class _Resolver:
                 return found
             info = self.facts.functions.get(scope or "")
             if info is not None and dotted in info.parameters:
+                # What callers pass is concrete; an annotation may name a protocol or a base.
+                passed = self._passed_class(scope or "", dotted)
                 annotation = info.parameters[dotted]
-                if annotation is not None:
-                    return self._annotation_class(annotation)
-                return self._passed_class(scope or "", dotted)
+                if passed is not None or annotation is None:
+                    return passed
+                return self._annotation_class(annotation)
         return None
 
     def _passed_class(self, function: str, parameter: str) -> str | None:
