@@ -194,6 +194,8 @@ class HandlerFactsCollector:
         self.attribute_parameters: list[tuple[str | None, str, str, str]] = []
         self.parameter_stores: set[str] = set()  # functions that keep their first parameter in a container
         self.loop_sources: dict[tuple[str | None, str], list[str]] = {}  # loop variable -> the lists it walks
+        self.parameter_containers: dict[str, str] = {}  # function -> where it keeps its first parameter
+        self.returned_tables: dict[str, list[str]] = {}  # function -> containers it returns an item of
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -236,7 +238,7 @@ class HandlerFactsCollector:
 
     def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         if isinstance(target, cst.Subscript):
-            self._stores_first_parameter([value])
+            self._stores_first_parameter([value], dotted_name(_table_of(target)))
         name = dotted_name(target)
         if name is None:
             return
@@ -273,6 +275,13 @@ class HandlerFactsCollector:
         # the caller (`return f(x)`, `return [TextContent(text=f(x))]`,
         # `return result`), unless only a projection of it is returned
         # (`res["rows"]`, `res.get(...)`, `"a" if res["x"] else "b"`).
+        item = node.value
+        if isinstance(item, cst.Subscript) or (
+            isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get"
+        ):  # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
+            table = dotted_name(_table_of(item) if isinstance(item, cst.Subscript) else item.func.value)  # type: ignore[union-attr]
+            if table is not None:
+                self.returned_tables.setdefault(info.key, []).append(table)
         pending: list[cst.CSTNode] = [node.value]
         while pending:
             expression = pending.pop()
@@ -288,7 +297,7 @@ class HandlerFactsCollector:
             elif not isinstance(expression, _PROJECTIONS):
                 pending.extend(expression.children)
 
-    def _stores_first_parameter(self, values: Iterable[cst.BaseExpression]) -> None:
+    def _stores_first_parameter(self, values: Iterable[cst.BaseExpression], container: str | None = None) -> None:
         """`_tools.append({"func": func, ...})`, `TOOLS[name] = func`: the function keeps its
         first parameter in a container (a registration decorator does that)."""
         function = self._scopes.current_function
@@ -303,6 +312,8 @@ class HandlerFactsCollector:
             value = pending.pop()
             if isinstance(value, cst.Name) and value.value == first:
                 self.parameter_stores.add(info.key)
+                if container is not None:
+                    self.parameter_containers.setdefault(info.key, container)
                 return
             if isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
                 pending.extend(
@@ -320,7 +331,7 @@ class HandlerFactsCollector:
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CONTAINER_ADDERS:
-            self._stores_first_parameter(arg.value for arg in node.args)
+            self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
         calls = self.functions[function].calls if function in self.functions else self.module_calls
         calls.extend(ref for ref in references if ref is not None)
@@ -416,6 +427,8 @@ class HandlerScope:
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     #: Classes of the objects this module passes to other modules' functions (target -> (slot, class)).
     outgoing_arguments: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: Instances given to other modules' storing functions (`register(ExportTool())`): target -> classes.
+    outgoing_instances: dict[str, list[str]] = field(default_factory=dict)
     #: Kinds registered with an argument that names no function (a loop over a registry), and
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
@@ -487,6 +500,7 @@ class _Resolver:
             self._bindings_at.setdefault((binding_scope, target), []).append((expression, is_annotation))
         self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
+        self._collected: dict[str, list[str]] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
         # Functions of this module that register a parameter: key -> (position, name, kind, level).
@@ -940,7 +954,13 @@ class _Resolver:
             return [direct]
         table, brackets, method = dotted.partition("[]")
         if not brackets:
+            owner, dot, name = dotted.rpartition(".")
+            if dot and self._collected_at_all():
+                owner_class = self.class_of(owner, context_key, context_class) or ""
+                return self.collected_methods(owner_class, name)[0]
             return []
+        if method and table in self.collected():  # TOOLS[name].run() on a registry of instances
+            return self.collected_methods(f"<collected:{table}>", method[1:])[0]
         entries = [
             value
             for scope in (*enclosing_function_keys(context_key), None)
@@ -1021,6 +1041,68 @@ class _Resolver:
                     return passed
                 return self._annotation_class(annotation)
         return None
+
+    def _collected_at_all(self) -> bool:
+        return bool(self.facts.parameter_containers) and bool(self.collected())
+
+    def collected(self) -> dict[str, list[str]]:
+        """Per registry container, the classes whose instances are kept in it: by a call of a
+        function that stores its argument there (`register(ExportTool())`), here or, through
+        the run's join, in another module."""
+        if self._collected is None:
+            self._collected = {}
+            for function, class_name in self.project.collected_instances:
+                container = self.facts.parameter_containers.get(function)
+                if container is not None:
+                    self._collected.setdefault(container, []).append(class_name)
+            for callee, class_name, context_key in self._instances_passed():
+                function = self.resolve_function(callee, context_key, None)
+                container = self.facts.parameter_containers.get(function or "")
+                if container is not None and class_name not in self._collected.get(container, []):
+                    self._collected.setdefault(container, []).append(class_name)
+        return self._collected
+
+    def _instances_passed(self) -> Iterator[tuple[str, str, str | None]]:
+        """(callee, class, where) for calls given a new instance first: `register(ExportTool())`."""
+        for registration in self.facts.registrations:
+            call = registration.call
+            callee = dotted_name(call.func)
+            first = call.args[0].value if call.args and call.args[0].keyword is None else None
+            if callee is None or not isinstance(first, cst.Call):
+                continue
+            found = self._callable_class(first.func, registration.context_key, registration.context_class, 1)
+            if found is not None and not found.endswith("()"):
+                yield callee, found, registration.context_key
+
+    def outgoing_instances(self) -> dict[str, list[str]]:
+        """Instances given to other modules' storing functions: target -> qualified classes."""
+        passed: dict[str, list[str]] = {}
+        for callee, class_name, context_key in self._instances_passed():
+            if self.resolve_function(callee, context_key, None) is not None:
+                continue
+            target = self.external_target(callee)
+            if target is not None:
+                qualified = self.project.label(class_name) if class_name in self.facts.class_bases else class_name
+                if qualified not in passed.setdefault(target, []):
+                    passed[target].append(qualified)
+        return passed
+
+    def collected_methods(self, owner: str, method: str) -> tuple[list[str], list[str]]:
+        """A method called on an item of a registry (`lookup(name).execute()`, `TOOLS[n].run()`):
+        (this module's methods, other modules' targets) of every class kept there."""
+        if not owner.startswith("<collected:"):
+            return [], []
+        local, external = [], []
+        for class_name in self.collected().get(owner[len("<collected:") : -1], []):
+            if class_name in self.facts.class_bases:
+                found = self._method(class_name, method)
+                if found is not None:
+                    local.append(found)
+                else:
+                    external.extend(self.inherited_externally(class_name, method))
+            else:
+                external.append(f"{class_name}.{method}")
+        return local, external
 
     def _passed_class(self, function: str, parameter: str) -> str | None:
         """The class of what callers pass to an untyped parameter (`register(mcp, service)`
@@ -1152,6 +1234,9 @@ class _Resolver:
                 found = self._name_class(key, name, depth + 1) or self._name_class(None, name, depth + 1)
                 if found is not None:
                     return found
+            for table in self.facts.returned_tables.get(info.key, ()):  # a lookup in a registry of instances
+                if table in self.collected():
+                    return f"<collected:{table}>"
             return None
         qualified = self.imports.qualify(dotted)
         if qualified is None or qualified.startswith(".") or qualified.split(".", 1)[0] in _NOT_PROJECT:
@@ -1183,7 +1268,12 @@ class _Resolver:
             return []
         owner_class = owner if owner in self.facts.class_bases else self.class_of(owner, context_key, context_class)
         if owner_class is None:
-            return []
+            table, brackets, _ = owner.partition("[]")
+            if not brackets or table not in self.collected():
+                return []
+            owner_class = f"<collected:{table}>"
+        if owner_class.startswith("<collected:"):
+            return self.collected_methods(owner_class, method)[1]
         if owner_class not in self.facts.class_bases:
             return [f"{owner_class}.{method}"]
         return self.inherited_externally(owner_class, method)
@@ -1331,6 +1421,7 @@ def resolve_handler_scope(
 
     scope.external_calls = external_calls
     scope.outgoing_arguments = resolver.outgoing_arguments()
+    scope.outgoing_instances = resolver.outgoing_instances()
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}

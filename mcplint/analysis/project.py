@@ -46,6 +46,9 @@ class ProjectContext:
     # The classes of what other modules pass to this module's functions: (function key,
     # parameter position or keyword, qualified class); a constructor's position counts `self`.
     parameter_classes: tuple[tuple[str, str, str], ...] = ()
+    # Instances other modules give to this module's storing functions (`register(ExportTool())`):
+    # (function key, qualified class).
+    collected_instances: tuple[tuple[str, str], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()

@@ -159,6 +159,17 @@ def join(
                 elif not is_class:
                     parameter_classes[other].add((key, slot, canonical))
 
+    # Instances given to another module's function that keeps them (`register(ExportTool())`).
+    collected: dict[str, set[tuple[str, str]]] = {path: set() for path in results}
+    for path, result in results.items():
+        for target, classes in result.outgoing_instances.items():
+            found = names.resolve(target, path)
+            if found is None:
+                continue
+            for class_name in classes:
+                defined = names.resolve(class_name, path)
+                collected[found[0]].add((found[1], contexts[defined[0]].label(defined[1]) if defined else class_name))
+
     # Functions (and lists of them) registered on a server by another module.
     registered_here: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
     for path, result in results.items():
@@ -220,6 +231,7 @@ def join(
             registry_decorators=tuple(sorted(decorators)),
             registered_here=tuple(sorted(registered_here[path])),
             parameter_classes=tuple(sorted(parameter_classes[path])),
+            collected_instances=tuple(sorted(collected[path])),
             imported_registrars=tuple(sorted(tuple(entry) for entry in registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),

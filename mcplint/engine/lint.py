@@ -188,6 +188,7 @@ def _rule_findings(
     )
     result.outgoing_servers = scope.outgoing_servers
     result.outgoing_arguments = scope.outgoing_arguments
+    result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.registry_decorators = scope.registry_decorators
     result.outgoing_registrations = scope.outgoing_registrations
@@ -264,7 +265,7 @@ def _may_produce_findings(
         return True
     if project.registry_decorators or project.registered_here or project.imported_registrars:
         return True
-    if project.parameter_classes:
+    if project.parameter_classes or project.collected_instances:
         return True
     if any(not rule.handler_scope for rule in rules):
         return True

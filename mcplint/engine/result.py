@@ -40,6 +40,7 @@ class FileResult:
     reached: dict[str, list[str]] = field(default_factory=dict)  # function -> handlers reaching it
     outgoing_servers: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # target -> slots
     outgoing_arguments: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (slot, class)
+    outgoing_instances: dict[str, list[str]] = field(default_factory=dict)  # storing function -> classes
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
     registry_decorators: list[str] = field(default_factory=list)  # functions
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
@@ -63,6 +64,7 @@ JOIN_FIELDS = (
     "server_factories",
     "outgoing_servers",
     "outgoing_arguments",
+    "outgoing_instances",
     "dynamic_registrations",
     "registry_decorators",
     "outgoing_registrations",
