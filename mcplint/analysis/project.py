@@ -49,6 +49,9 @@ class ProjectContext:
     # Instances other modules give to this module's storing functions (`register(ExportTool())`):
     # (function key, qualified class).
     collected_instances: tuple[tuple[str, str], ...] = ()
+    # fastmcp server subclasses of other modules that this module imports and whose building
+    # call decides whether error details are masked: (name as imported, framework).
+    imported_unmasked_classes: tuple[tuple[str, str], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()

@@ -185,6 +185,7 @@ def join(
     joined = {}
     for path, context in contexts.items():
         servers, classes, factories, error_helpers, text_helpers, decorators, registrars = [], [], [], [], [], [], []
+        unmasked: list[tuple[str, str]] = []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
@@ -192,6 +193,8 @@ def join(
             other, key = found
             if registry_kind is not None and key in results[other].registry_decorators:
                 decorators.append((name, registry_kind))
+            if key in results[other].unmasked_classes:
+                unmasked.append((name, results[other].unmasked_classes[key]))
             if key in results[other].registrars:
                 registrars.append((name, *results[other].registrars[key]))
             if key in results[other].error_helpers:
@@ -232,6 +235,7 @@ def join(
             registered_here=tuple(sorted(registered_here[path])),
             parameter_classes=tuple(sorted(parameter_classes[path])),
             collected_instances=tuple(sorted(collected[path])),
+            imported_unmasked_classes=tuple(sorted(unmasked)),
             imported_registrars=tuple(sorted(tuple(entry) for entry in registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),

@@ -104,7 +104,9 @@ def lint_text(
         return FileResult()
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
-    rules = [rule for rule in rules if rule.handler_scope or rule.prescreen(text, settings)]
+    rules = [
+        rule for rule in rules if rule.handler_scope or rule.wanted_by(project) or rule.prescreen(text, settings)
+    ]
     if _may_produce_findings(text, rules, settings, project):
         result = _rule_findings(text, display, settings, rules, project)
     else:
@@ -151,7 +153,7 @@ def forget_walked_modules() -> None:
 def _rule_findings(
     text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
 ) -> FileResult:
-    key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps(settings)).digest())
+    key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps((settings, [r.code for r in rules]))).digest())
     walked = _WALKED.get(key)
     if walked is None:
         try:
@@ -194,6 +196,7 @@ def _rule_findings(
     result.outgoing_registrations = scope.outgoing_registrations
     result.registrars = scope.registrars
     result.error_helpers = context.exports.get("error_helpers", {})
+    result.unmasked_classes = context.exports.get("unmasked_classes", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
 
@@ -264,6 +267,8 @@ def _may_produce_findings(
     if project.imported_error_helpers or project.imported_text_helpers or project.server_parameters:
         return True
     if project.registry_decorators or project.registered_here or project.imported_registrars:
+        return True
+    if project.imported_unmasked_classes:
         return True
     if project.parameter_classes or project.collected_instances:
         return True

@@ -46,6 +46,7 @@ class FileResult:
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
     registrars: dict[str, list[str]] = field(default_factory=dict)  # function -> [position, name, kind, level]
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
+    unmasked_classes: dict[str, str] = field(default_factory=dict)  # fastmcp subclasses judged where built
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
 
@@ -70,6 +71,7 @@ JOIN_FIELDS = (
     "outgoing_registrations",
     "registrars",
     "error_helpers",
+    "unmasked_classes",
     "text_helpers",
     "handlers",
     "imports_server_framework",

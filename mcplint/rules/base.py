@@ -227,6 +227,12 @@ class Rule:
         project context: it must start from what the walk left, not from its last run."""
 
     @classmethod
+    def wanted_by(cls, project: ProjectContext) -> bool:
+        """Whether the run's join says the module needs the rule whatever its pre-screen says
+        (it uses something of another module the rule judges)."""
+        return False
+
+    @classmethod
     def prescreen(cls, text: str, settings: FileSettings) -> bool:
         """Whether the rule runs on a file, judged from its text before any parse.
 

@@ -8,6 +8,7 @@ import libcst as cst
 
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import Frame
 from mcplint.finding import UNSAFE
 from mcplint.rules.base import FixSpec, Rule
@@ -180,10 +181,22 @@ class UnmaskedErrorDetails(Rule):
         return False
 
     # -- after the walk ------------------------------------------------------------------
+    @classmethod
+    def wanted_by(cls, project: ProjectContext) -> bool:
+        """A module building another module's fastmcp server subclass: `AppMCP("billing")`."""
+        return bool(project.imported_unmasked_classes)
+
+    def project_inputs(self, project: ProjectContext) -> object:
+        return project.imported_unmasked_classes
+
     def finish(self) -> None:
         if self._handled or self._test_module:
             return
         servers = self._server_bases()
+        # The subclasses whose building calls decide, for the modules that import them.
+        self.context.exports["unmasked_classes"] = {
+            key: "fastmcp" for key in servers if "<locals>" not in key and self._judged_at(key, servers)
+        }
         for call, function in self._calls:
             built = self._built(call.func, servers)
             if built is not None and self._judged_at(built, servers):
@@ -228,7 +241,10 @@ class UnmaskedErrorDetails(Rule):
         if name in self.context.facts.class_bases:  # the module's own class shadows an import
             return name if name in servers else None
         qualified = self.context.imports.qualify(name)
-        return qualified if qualified in FASTMCP_SERVERS else None
+        if qualified in FASTMCP_SERVERS:
+            return qualified
+        imported = {name for name, _ in self.context.project.imported_unmasked_classes}
+        return qualified if qualified in imported else None
 
     def _server_inits(self, owner: str, servers: dict[str, str]) -> list[tuple[cst.Call, str | None]]:
         """The calls in a server subclass that run its server base's `__init__` (not a mixin's)."""
