@@ -40,7 +40,7 @@ CHECKS: tuple[RegistryCheck, ...] = (
         "a key the registry schema does not define",
         """
 ## What it does
-Finds keys that the registry format (DESIGN §5) does not know, at the top
+Finds keys that the registry format does not know, at the top
 level, in `[[reserved]]`, in `[domains.<name>]` and in
 `[domains.<name>.errors.<SYMBOL>]`, and suggests the closest known key.
 
