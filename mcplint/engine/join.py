@@ -135,12 +135,8 @@ def join(
             if found is None:
                 continue
             other, key = found
-            is_class = key in results[other].defined_names and f"{key}.__init__" in results[other].defined_names
             for slot, level, framework in slots:
-                if is_class and slot.isdigit():
-                    server_parameters[other].add((f"{key}.__init__", str(int(slot) + 1), level, framework))
-                else:
-                    server_parameters[other].add((f"{key}.__init__" if is_class else key, slot, level, framework))
+                server_parameters[other].add((*_parameter_of(results[other], key, slot), level, framework))
 
     # The classes of objects passed into other modules' functions (`register(mcp, Service())`).
     parameter_classes: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
@@ -150,14 +146,10 @@ def join(
             if found is None:
                 continue
             other, key = found
-            is_class = key in results[other].defined_names and f"{key}.__init__" in results[other].defined_names
             for slot, class_name in slots:
                 defined = names.resolve(class_name, path)
                 canonical = contexts[defined[0]].label(defined[1]) if defined is not None else class_name
-                if is_class and slot.isdigit():
-                    parameter_classes[other].add((f"{key}.__init__", str(int(slot) + 1), canonical))
-                elif not is_class:
-                    parameter_classes[other].add((key, slot, canonical))
+                parameter_classes[other].add((*_parameter_of(results[other], key, slot), canonical))
 
     # Instances given to another module's function that keeps them (`register(ExportTool())`).
     collected: dict[str, set[tuple[str, str]]] = {path: set() for path in results}
@@ -243,6 +235,14 @@ def join(
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
+
+
+def _parameter_of(result: FileResult, key: str, slot: str) -> tuple[str, str]:
+    """(function, parameter slot) an argument at ``slot`` of a call of ``key`` lands in: a
+    class called runs its `__init__`, whose positions count `self`."""
+    if key in result.defined_names and f"{key}.__init__" in result.defined_names:
+        return f"{key}.__init__", str(int(slot) + 1) if slot.isdigit() else slot
+    return key, slot
 
 
 def _head(key: str) -> str:

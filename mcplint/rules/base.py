@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from mcplint.analysis.catching import Guards, guard_of
+from mcplint.analysis.catching import Guards, clause_of
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.imports import ImportTable
@@ -137,17 +137,7 @@ class RuleContext:
 
     def enclosing_guards(self, node: cst.CSTNode) -> Guards:
         """The `try`s whose body holds the node being visited, innermost first, as guards."""
-        ancestors = self.ancestors
-        found = []
-        for index in range(len(ancestors) - 1, -1, -1):
-            ancestor = ancestors[index]
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            if isinstance(ancestor, cst.Try):
-                child = ancestors[index + 1] if index + 1 < len(ancestors) else node
-                if child is ancestor.body:
-                    found.append(guard_of(ancestor))
-        return tuple(found)
+        return tuple(tuple(map(clause_of, handlers)) for handlers in self.enclosing_try_handlers(node))
 
     def enclosing_clause(self) -> cst.ExceptHandler | None:
         """The `except` clause around the node being visited, in the same function."""
