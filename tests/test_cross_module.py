@@ -60,3 +60,23 @@ def test_editing_a_service_module_keeps_the_join_right(project):
 def test_a_single_file_run_keeps_module_local_scope(project):
     result = run_cli("check", "--format", "json", "--no-cache", "pkg/services/notes.py", cwd=project)
     assert json_findings(result) == []  # the tools that reach it are not part of the run
+
+
+def _fails_on_b(task):
+    if task.endswith("b"):
+        raise OSError(f"cannot read {task}")
+    return task.upper()
+
+
+def test_the_pinned_pool_returns_results_and_raises_a_task_error_in_the_parent():
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    pool = PinnedPool(2, _fails_on_b, key=lambda task: task)
+    try:
+        assert sorted(result for _, result in pool.map(["x", "y"], size=len)) == ["X", "Y"]
+        with pytest.raises(OSError, match="cannot read b"):
+            list(pool.map(["b"], size=len))
+    finally:
+        pool.terminate()

@@ -52,6 +52,8 @@ class PinnedPool(Generic[Task]):
             self._inboxes[owner].put((index, task))
         for _ in range(len(tasks)):
             index, result = self._next_result()
+            if isinstance(result, _Failed):
+                raise result.error
             yield tasks[index], result
 
     def _next_result(self) -> tuple[int, Any]:
@@ -86,7 +88,17 @@ def _serve(inbox: Any, results: Any, work: Callable[[Any], Any]) -> None:
         if item is None:
             return
         index, task = item
-        results.put((index, work(task)))
+        try:
+            results.put((index, work(task)))
+        except Exception as error:  # the parent raises it, as a process pool would
+            results.put((index, _Failed(error)))
+
+
+class _Failed:
+    """An exception a task raised in a worker, carried back to be raised in the parent."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
 
 
 def available() -> bool:
