@@ -80,3 +80,25 @@ def test_the_pinned_pool_returns_results_and_raises_a_task_error_in_the_parent()
             list(pool.map(["b"], size=len))
     finally:
         pool.terminate()
+
+
+def _worker_pid(task):
+    import os
+
+    return os.getpid()
+
+
+def test_the_pinned_pool_sends_a_file_to_the_same_worker_every_round():
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    pool = PinnedPool(2, _worker_pid, key=lambda task: task)
+    try:
+        tasks = ["a.py", "b.py", "c.py", "d.py"]
+        first = dict(pool.map(tasks, size=len))
+        again = dict(pool.map(list(reversed(tasks)), size=len))
+        assert first == again
+        assert len(set(first.values())) == 2
+    finally:
+        pool.close()
