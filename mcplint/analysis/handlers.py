@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import libcst as cst
 
@@ -330,7 +331,7 @@ class HandlerFactsCollector:
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CONTAINER_ADDERS:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
         calls = self.functions[function].calls if function in self.functions else self.module_calls
@@ -346,7 +347,9 @@ class HandlerFactsCollector:
         )
 
 
-_CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+# Methods that put their argument into a container: how a registry keeps what it registers
+# (the `ast` pre-screen path asks the same of the modules it reads).
+CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
 # Calls whose arguments tell nothing about a project function's parameters.
 _NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
@@ -645,12 +648,28 @@ class _Resolver:
     def _local_server_parameters(self) -> None:
         """Servers passed to this module's own functions and classes."""
         for callee, slot, binding in self._passed_servers():
-            function = self._constructed(callee)
-            if function is not None and slot.isdigit():
-                slot = str(int(slot) + 1)  # `self` comes first
-            function = function or self.resolve_function(callee, None, None)
-            if function is not None:
-                self.server_parameters.setdefault((function, slot), binding)
+            parameter = self._local_parameter(callee, slot)
+            if parameter is not None:
+                self.server_parameters.setdefault(parameter, binding)
+
+    def _local_parameter(self, callee: str, slot: str) -> tuple[str, str] | None:
+        """(function, parameter slot) an argument at ``slot`` of a call of this module's
+        ``callee`` lands in: a class called runs its `__init__`, whose positions count `self`."""
+        constructor = self._constructed(callee)
+        if constructor is not None:
+            return constructor, str(int(slot) + 1) if slot.isdigit() else slot
+        function = self.resolve_function(callee, None, None)
+        return (function, slot) if function is not None else None
+
+    def _elsewhere(self, callee: str, context_key: str | None = None) -> str | None:
+        """The qualified target of a call that runs nothing of this module, else None."""
+        if self._constructed(callee) is not None or self.resolve_function(callee, context_key, None) is not None:
+            return None
+        return self.external_target(callee)
+
+    def _label(self, class_name: str) -> str:
+        """A class as other modules name it: this module's classes module-qualified."""
+        return self.project.label(class_name) if class_name in self.facts.class_bases else class_name
 
     def _constructed(self, callee: str) -> str | None:
         """`Handlers` called: its `__init__` (here or in a base of this module)."""
@@ -662,9 +681,7 @@ class _Resolver:
         """Servers passed to other modules' functions and classes: target -> (slot, level, framework)."""
         passed: dict[str, list[tuple[str, str, str]]] = {}
         for callee, slot, binding in self._passed_servers():
-            if self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None:
-                continue
-            target = self.external_target(callee)
+            target = self._elsewhere(callee)
             if target is not None:
                 entry = (slot, binding.level, binding.framework)
                 if entry not in passed.setdefault(target, []):
@@ -817,7 +834,7 @@ class _Resolver:
                         self.outgoing_registrations.add((f"{qualified}[]", kind, level))
             return True
         qualified = self.imports.qualify(name)
-        if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+        if _is_project_name(qualified):
             self.outgoing_registrations.add((qualified, kind, level))
             return True
         return False
@@ -1078,11 +1095,9 @@ class _Resolver:
         """Instances given to other modules' storing functions: target -> qualified classes."""
         passed: dict[str, list[str]] = {}
         for callee, class_name, context_key in self._instances_passed():
-            if self.resolve_function(callee, context_key, None) is not None:
-                continue
-            target = self.external_target(callee)
+            target = self._elsewhere(callee, context_key)
             if target is not None:
-                qualified = self.project.label(class_name) if class_name in self.facts.class_bases else class_name
+                qualified = self._label(class_name)
                 if qualified not in passed.setdefault(target, []):
                     passed[target].append(qualified)
         return passed
@@ -1150,31 +1165,25 @@ class _Resolver:
         found = self.class_of(dotted, context_key, context_class)
         if found is None and dotted.rpartition(".")[2][:1].isupper():  # a class passed as a value
             qualified = self.imports.qualify(dotted)
-            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+            if _is_project_name(qualified):
                 found = qualified
         return found
 
     def _local_parameter_classes(self) -> None:
         assert self._parameter_classes is not None
         for callee, slot, class_name in list(self._passed_arguments()):
-            function = self._constructed(callee)
-            if function is not None and slot.isdigit():
-                slot = str(int(slot) + 1)
-            function = function or self.resolve_function(callee, None, None)
-            if function is not None:
-                self._parameter_classes.setdefault((function, slot), class_name)
+            parameter = self._local_parameter(callee, slot)
+            if parameter is not None:
+                self._parameter_classes.setdefault(parameter, class_name)
 
     def outgoing_arguments(self) -> dict[str, list[tuple[str, str]]]:
         """Classes passed to other modules' functions: target -> (slot, qualified class)."""
         passed: dict[str, list[tuple[str, str]]] = {}
         for callee, slot, class_name in self._passed_arguments():
-            if self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None:
-                continue
-            target = self.external_target(callee)
+            target = self._elsewhere(callee)
             if target is None:
                 continue
-            qualified = self.project.label(class_name) if class_name in self.facts.class_bases else class_name
-            entry = (slot, qualified)
+            entry = (slot, self._label(class_name))
             if entry not in passed.setdefault(target, []):
                 passed[target].append(entry)
         return passed
@@ -1239,7 +1248,7 @@ class _Resolver:
                     return f"<collected:{table}>"
             return None
         qualified = self.imports.qualify(dotted)
-        if qualified is None or qualified.startswith(".") or qualified.split(".", 1)[0] in _NOT_PROJECT:
+        if not _is_project_name(qualified):
             return None
         # An imported name called: a class by the naming convention (PEP 8's CapWords);
         # else a function whose module knows what it returns (`pkg.deps.get_client()`).
@@ -1256,7 +1265,7 @@ class _Resolver:
             if dotted in self.facts.class_bases:
                 return dotted
             qualified = self.imports.qualify(dotted)
-            if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+            if _is_project_name(qualified):
                 return qualified
         return None
 
@@ -1310,7 +1319,7 @@ class _Resolver:
                 found.extend(self._method_candidates(base_name, method, depth + 1))
             else:
                 qualified = self.imports.qualify(base_name)
-                if qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT:
+                if _is_project_name(qualified):
                     found.append(f"{qualified}.{method}")
             if found and found[-1] in self.facts.functions:
                 break
@@ -1319,6 +1328,12 @@ class _Resolver:
 
 # Packages that are never the project's own: a call on their objects is not followed.
 _NOT_PROJECT = frozenset({"mcp", "fastmcp", "typing", "collections", "builtins", "pydantic", "httpx", "requests"})
+
+
+def _is_project_name(qualified: str | None) -> TypeGuard[str]:
+    """An absolute name that may be the project's own (not a relative leftover, not a library
+    whose objects are never followed)."""
+    return qualified is not None and not qualified.startswith(".") and qualified.split(".", 1)[0] not in _NOT_PROJECT
 
 
 def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:

@@ -159,9 +159,7 @@ def _lint_round(
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
-        if _digest_key(task) not in digests:
-            digests[_digest_key(task)] = settings_digest(task.settings, task.skip_generated)
-        hit = cache.lookup(task.path, task.display, digests[_digest_key(task)], task.project) if cache else None
+        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache else None
         if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:
@@ -169,7 +167,7 @@ def _lint_round(
     advance = progress(len(misses)) if progress is not None and misses else None
     for task, result in workers.lint(misses):
         if cache is not None and result.content_hash is not None and result.stat_key is not None:
-            cache.store(task.path, task.display, digests[_digest_key(task)], task.project, result)
+            cache.store(task.path, task.display, _digest(task, digests), task.project, result)
         if advance is not None:
             advance()
         yield task, result
@@ -185,9 +183,7 @@ def _run_key(tasks: Sequence[FileTask], digests: dict[tuple[int, bool], str]) ->
             status = os.stat(task.path)
         except OSError:
             return None
-        if _digest_key(task) not in digests:
-            digests[_digest_key(task)] = settings_digest(task.settings, task.skip_generated)
-        parts.append(f"{os.path.abspath(task.path)}\0{status.st_size}\0{status.st_mtime_ns}\0{digests[_digest_key(task)]}")
+        parts.append(f"{os.path.abspath(task.path)}\0{status.st_size}\0{status.st_mtime_ns}\0{_digest(task, digests)}")
     return hashlib.sha256("\n".join(sorted(parts)).encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -201,7 +197,7 @@ def _replay(
     results = {}
     for task in tasks:
         key = final.get(os.path.abspath(task.path))
-        found = cache.lookup_key(task.path, task.display, digests[_digest_key(task)], key) if key else None
+        found = cache.lookup_key(task.path, task.display, _digest(task, digests), key) if key else None
         if found is None:
             return None
         results[task.path] = found
@@ -215,6 +211,14 @@ def _has_applicable_fix(task: FileTask, findings: list) -> bool:
     from mcplint.engine.fixer import is_applicable
 
     return any(is_applicable(finding, task.unsafe_fixes) for finding in findings)
+
+
+def _digest(task: FileTask, digests: dict[tuple[int, bool], str]) -> str:
+    """The task's settings digest (what the cache keys results by), computed once per settings."""
+    key = _digest_key(task)
+    if key not in digests:
+        digests[key] = settings_digest(task.settings, task.skip_generated)
+    return digests[key]
 
 
 def _digest_key(task: FileTask) -> tuple[int, bool]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcplint.analysis.handlers import CONTAINER_ADDERS
 from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
 from mcplint.finding import Finding
@@ -121,9 +122,6 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
     return facts
 
 
-_CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
-
-
 def _is_registry_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """`def register(fn): TOOLS.append(fn)`, or a factory whose inner function keeps its
     first parameter in a container (the same test as the LibCST analysis makes)."""
@@ -140,7 +138,7 @@ def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
     first = names[0]
     for node in ast.walk(function):
         values: list[ast.expr] = []
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_ADDERS:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in CONTAINER_ADDERS:
             values = list(node.args)
         elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Subscript) for target in node.targets):
             values = [node.value]
