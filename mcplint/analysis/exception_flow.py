@@ -204,7 +204,8 @@ class ExceptionFlow:
         """Every origin that reaches a sink, once, with its most telling sink (in the ``only``
         functions, when given)."""
         found: list[Leak] = []
-        keys = self.functions if only is None else [key for key in self.functions if key in set(only)]
+        wanted = None if only is None else set(only)
+        keys = self.functions if wanted is None else [key for key in self.functions if key in wanted]
         for key in keys:
             self._analyse(key)
             by_origin: dict[cst.CSTNode, list[Leak]] = {}

@@ -133,12 +133,16 @@ class FunctionInfo:
     returned_names: list[str] = field(default_factory=list)
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
     call_guards: dict[str, list[str]] = field(default_factory=dict)
+    # guards_for's answers: asked for every callee on every reach step, after the walk is done.
+    _guards: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def guards_for(self, callee: str) -> list[str]:
         """The guards of each call of ``callee`` here (encoded): "" for a call no `try` surrounds."""
-        guarded = self.call_guards.get(callee, [])
-        unguarded = self.calls.count(callee) - len(guarded)
-        return [*dict.fromkeys(guarded), *([""] if unguarded > 0 else [])]
+        if callee not in self._guards:
+            guarded = self.call_guards.get(callee, [])
+            unguarded = self.calls.count(callee) - len(guarded)
+            self._guards[callee] = [*dict.fromkeys(guarded), *([""] if unguarded > 0 else [])]
+        return self._guards[callee]
 
 
 @dataclass(frozen=True)
