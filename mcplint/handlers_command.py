@@ -4,10 +4,9 @@ user can check what the rules look at (and a bug report can show it)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from mcplint.check import fail
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.runner import FileTask, default_jobs, run
@@ -18,16 +17,14 @@ def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
         resolver = ConfigResolver(CliOverrides(), None)
         files = discover(paths or (".",), resolver, force_exclude=False)
     except (ConfigError, PathNotFound) as error:
-        click.echo(f"mcplint: error: {error}", err=True)
-        return 2
+        return fail(str(error))
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     result = run(tasks, jobs or default_jobs(), cache=None)
     displays = {task.path: task.display for task in tasks}
     handler_count = 0
     for path in sorted(result.results, key=lambda path: displays[path]):
         found = result.results[path]
-        servers = [f"{name} ({level}-level, {framework})" for name, (level, framework) in sorted(found.module_servers.items())]
-        classes = [f"{name} ({level}-level, {framework})" for name, (level, framework) in sorted(found.server_classes.items())]
+        servers, classes = _described(found.module_servers), _described(found.server_classes)
         if not (servers or classes or found.handlers or (reach and found.reached)):
             continue
         click.echo(displays[path])
@@ -51,3 +48,8 @@ def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
             err=True,
         )
     return 0
+
+
+def _described(bindings: dict) -> list[str]:
+    """`billing (high-level, mcp1)` for each name bound to a server (or a server class)."""
+    return [f"{name} ({level}-level, {framework})" for name, (level, framework) in sorted(bindings.items())]
