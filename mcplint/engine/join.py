@@ -16,7 +16,8 @@ file of the importer's own project.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 from pathlib import Path
 
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
@@ -41,6 +42,7 @@ class NameResolver:
         self, results: Mapping[str, FileResult], contexts: Mapping[str, ProjectContext], index: ModuleIndex
     ) -> None:
         self._results = results
+        self._contexts = contexts
         self._index = index
         self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._defined = {path: set(result.defined_names) for path, result in results.items()}
@@ -50,6 +52,20 @@ class NameResolver:
         if key not in self._resolved:
             self._resolved[key] = self._resolve(qualified, importer, 0)
         return self._resolved[key]
+
+    def canonical(self, qualified: str, importer: str) -> str:
+        """The name of what ``qualified`` stands for where it is defined (re-exports followed)."""
+        found = self.resolve(qualified, importer)
+        return self._contexts[found[0]].label(found[1]) if found is not None else qualified
+
+    def resolved(self, table: str) -> Iterator[tuple[str, str, str, Any]]:
+        """(importer, file, key, payload) for each entry of every file's ``table`` (a
+        FileResult field mapping qualified targets to payloads) that resolves to a file."""
+        for path, result in self._results.items():
+            for target, payload in getattr(result, table).items():
+                found = self.resolve(target, path)
+                if found is not None:
+                    yield path, found[0], found[1], payload
 
     def defines(self, path: str, key: str) -> bool:
         return key in self._defined[path]
@@ -129,38 +145,20 @@ def join(
 
     # Servers passed into other modules' functions and classes (`Handlers(mcp)`).
     server_parameters: dict[str, set[tuple[str, str, str, str]]] = {path: set() for path in results}
-    for path, result in results.items():
-        for target, slots in result.outgoing_servers.items():
-            found = names.resolve(target, path)
-            if found is None:
-                continue
-            other, key = found
-            for slot, level, framework in slots:
-                server_parameters[other].add((*_parameter_of(results[other], key, slot), level, framework))
+    for _, other, key, slots in names.resolved("outgoing_servers"):
+        for slot, level, framework in slots:
+            server_parameters[other].add((*_parameter_of(results[other], key, slot), level, framework))
 
     # The classes of objects passed into other modules' functions (`register(mcp, Service())`).
     parameter_classes: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
-    for path, result in results.items():
-        for target, slots in result.outgoing_arguments.items():
-            found = names.resolve(target, path)
-            if found is None:
-                continue
-            other, key = found
-            for slot, class_name in slots:
-                defined = names.resolve(class_name, path)
-                canonical = contexts[defined[0]].label(defined[1]) if defined is not None else class_name
-                parameter_classes[other].add((*_parameter_of(results[other], key, slot), canonical))
+    for path, other, key, slots in names.resolved("outgoing_arguments"):
+        for slot, class_name in slots:
+            parameter_classes[other].add((*_parameter_of(results[other], key, slot), names.canonical(class_name, path)))
 
     # Instances given to another module's function that keeps them (`register(ExportTool())`).
     collected: dict[str, set[tuple[str, str]]] = {path: set() for path in results}
-    for path, result in results.items():
-        for target, classes in result.outgoing_instances.items():
-            found = names.resolve(target, path)
-            if found is None:
-                continue
-            for class_name in classes:
-                defined = names.resolve(class_name, path)
-                collected[found[0]].add((found[1], contexts[defined[0]].label(defined[1]) if defined else class_name))
+    for path, other, key, classes in names.resolved("outgoing_instances"):
+        collected[other].update((key, names.canonical(class_name, path)) for class_name in classes)
 
     # Functions (and lists of them) registered on a server by another module.
     registered_here: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
