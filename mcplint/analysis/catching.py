@@ -86,7 +86,25 @@ def stops(guards: Guards, raised: str) -> bool:
 # `ValueError,KeyError;+*/Exception`: clauses of a `try` split by `;` (`+`: passes the exception
 # on, `*`: a bare `except:`), the `try`s around a call split by `/`, innermost first.
 def encode(guards: Guards) -> str:
-    return "/".join(";".join(("+" if passes else "") + (",".join(names) or "*") for names, passes in guard) for guard in guards)
+    return "/".join(
+        ";".join(("+" if passes else "") + (",".join(names) or "*") for names, passes in _what_it_stops(guard))
+        for guard in guards
+    )
+
+
+def _what_it_stops(guard: TryGuard) -> TryGuard:
+    """A `try` that passes nothing on and ends in a catch-all stops every `Exception`, whatever
+    its earlier clauses name: one clause says the same, so that the call paths of a hundred
+    tools, each with its own `except ValueError: ... except Exception:`, stay one path state."""
+    if any(passes for _, passes in guard):
+        return guard
+    for position, (names, _) in enumerate(guard):
+        if not names or "BaseException" in names:
+            return (((), False),)
+        if "Exception" in names:
+            earlier = sorted({name for caught, _ in guard[:position] for name in caught if _is_base_only(name)})
+            return ((tuple(earlier) + ("Exception",), False),)
+    return guard
 
 
 @lru_cache(maxsize=4096)

@@ -201,6 +201,7 @@ class HandlerFactsCollector:
         self.loop_sources: dict[tuple[str | None, str], list[str]] = {}  # loop variable -> the lists it walks
         self.parameter_containers: dict[str, str] = {}  # function -> where it keeps its first parameter
         self.returned_tables: dict[str, list[str]] = {}  # function -> containers it returns an item of
+        self.returned_dicts: dict[str, list[cst.BaseExpression]] = {}  # function -> dicts it builds and returns
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -261,6 +262,9 @@ class HandlerFactsCollector:
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
             values = list(_table_values(value))
             self.aliases.setdefault((self._scopes.current_function, f"{name}[]"), []).extend(values)
+        elif isinstance(target, cst.Name) and isinstance(value, cst.DictComp):
+            # `{n: getattr(obj, n) for n in NAMES}`: resolved when a call looks into it.
+            self.aliases.setdefault((self._scopes.current_function, f"{name}[]"), []).append(value)
 
     def visit_For(self, node: cst.For) -> None:
         # `for fn in (a, b): X.add_tool(fn)`: the loop variable stands for each element.
@@ -281,26 +285,17 @@ class HandlerFactsCollector:
         # `return result`), unless only a projection of it is returned
         # (`res["rows"]`, `res.get(...)`, `"a" if res["x"] else "b"`).
         item = node.value
+        if isinstance(item, (cst.Dict, cst.DictComp)):  # `return {n: getattr(obj, n) for n in NAMES}`
+            self.returned_dicts.setdefault(info.key, []).append(item)
         if isinstance(item, cst.Subscript) or (
             isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get"
         ):  # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
             table = dotted_name(_table_of(item) if isinstance(item, cst.Subscript) else item.func.value)  # type: ignore[union-attr]
             if table is not None:
                 self.returned_tables.setdefault(info.key, []).append(table)
-        pending: list[cst.CSTNode] = [node.value]
-        while pending:
-            expression = pending.pop()
-            if isinstance(expression, cst.Call):
-                callee = _callee(expression.func)
-                if callee is not None:
-                    info.returned_calls.append(callee)
-                pending.extend(arg.value for arg in expression.args)
-            elif isinstance(expression, cst.Name):
-                info.returned_names.append(expression.value)
-            elif isinstance(expression, cst.IfExp):
-                pending.extend((expression.body, expression.orelse))
-            elif not isinstance(expression, _PROJECTIONS):
-                pending.extend(expression.children)
+        callees, names = _carried_values(node.value)
+        info.returned_calls.extend(callees)
+        info.returned_names.extend(names)
 
     def _stores_first_parameter(self, values: Iterable[cst.BaseExpression], container: str | None = None) -> None:
         """`_tools.append({"func": func, ...})`, `TOOLS[name] = func`: the function keeps its
@@ -380,6 +375,38 @@ def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
 
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
+
+
+def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
+    """The callees and locals whose value an expression carries on: `f(x)`,
+    `[TextContent(text=f(x))]`, `result`, and a function a call runs for it
+    (`await asyncio.to_thread(TOOLS[name], **args)`); not a projection (`res["rows"]`,
+    `res.get(...)`, `"a" if res["x"] else "b"`)."""
+    callees: list[str] = []
+    names: list[str] = []
+    pending: list[cst.CSTNode] = [value]
+    while pending:
+        expression = pending.pop()
+        if isinstance(expression, cst.Await):
+            pending.append(expression.expression)
+        elif isinstance(expression, cst.Call):
+            callee = _callee(expression.func)
+            if callee is not None:
+                callees.append(callee)
+            for arg in expression.args:
+                if isinstance(arg.value, cst.Subscript):  # a table's function handed to a runner
+                    table_callee = _callee(arg.value)
+                    if table_callee is not None:
+                        callees.append(table_callee)
+                else:
+                    pending.append(arg.value)
+        elif isinstance(expression, cst.Name):
+            names.append(expression.value)
+        elif isinstance(expression, cst.IfExp):
+            pending.extend((expression.body, expression.orelse))
+        elif not isinstance(expression, _PROJECTIONS):
+            pending.extend(expression.children)
+    return callees, names
 
 
 def _nearest_class(scopes: ScopeTracker) -> str | None:
@@ -506,6 +533,7 @@ class _Resolver:
         for binding_scope, target, expression, is_annotation in facts.bindings:
             self._bindings_at.setdefault((binding_scope, target), []).append((expression, is_annotation))
         self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
+        self._arguments: dict[tuple[str, str], list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._collected: dict[str, list[str]] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
@@ -982,20 +1010,145 @@ class _Resolver:
             return []
         if method and table in self.collected():  # TOOLS[name].run() on a registry of instances
             return self.collected_methods(f"<collected:{table}>", method[1:])[0]
-        entries = [
-            value
-            for scope in (*enclosing_function_keys(context_key), None)
-            for value in self.facts.aliases.get((scope, f"{table}[]"), ())
-        ]
+        entries = list(self._table_entries(table, context_key, context_class))
         if not method:  # HANDLERS[name](...)
-            return [key for value in entries for key in self.function_references(value, context_key, context_class)]
+            return list(
+                dict.fromkeys(key for value, *where in entries for key in self._entry_functions(value, *where))
+            )
         targets = []  # HANDLERS[name].run(...): the method of each entry's class
-        for value in entries:
+        for value, *_ in entries:
             class_name = dotted_name(value.func if isinstance(value, cst.Call) else value)
             found = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
             if found is not None:
                 targets.append(found)
         return targets
+
+    def _table_entries(
+        self, table: str, context_key: str | None, context_class: str | None, depth: int = 0
+    ) -> Iterator[tuple[cst.BaseExpression, str | None, str | None]]:
+        """The values a dispatch table may hold, each with the function and class it is
+        written in: a dict built here (`HANDLERS = {...}`), one a project function built and
+        returned (`registry = register_tools(svc)`), or what callers pass for a parameter
+        (`call_registered(registry, ...)`)."""
+        if depth > 4 or "." in table:
+            return
+        scopes = (*enclosing_function_keys(context_key), None)
+        for scope in scopes:
+            for value in self.facts.aliases.get((scope, f"{table}[]"), ()):
+                yield value, context_key, context_class
+        for scope in scopes:
+            for value in self.facts.aliases.get((scope, table), ()):
+                if isinstance(value, cst.Await):
+                    value = value.expression
+                builder = dotted_name(value.func) if isinstance(value, cst.Call) else None
+                found = self.resolve_function(builder, context_key, context_class) if builder else None
+                if found is not None:
+                    yield from self._returned_entries(found, depth)
+            info = self.facts.functions.get(scope or "")
+            if info is not None and table in info.parameters:
+                for argument, caller, caller_class in self._arguments_for(info.key, table):
+                    if isinstance(argument, cst.Name):
+                        yield from self._table_entries(argument.value, caller, caller_class, depth + 1)
+                    elif isinstance(argument, (cst.Dict, cst.DictComp)):
+                        yield argument, caller, caller_class
+                break  # the parameter shadows what outer scopes call the name
+
+    def _returned_entries(self, function: str, depth: int) -> Iterator[tuple[cst.BaseExpression, str | None, str | None]]:
+        """The values of the dicts a function returns, built in its return or in a local."""
+        info = self.facts.functions[function]
+        for value in self.facts.returned_dicts.get(function, ()):
+            yield value, function, info.class_key
+        for name in dict.fromkeys(info.returned_names):
+            yield from self._table_entries(name, function, info.class_key, depth + 1)
+
+    def _arguments_for(self, function: str, parameter: str) -> list[tuple[cst.BaseExpression, str | None, str | None]]:
+        """What the calls of this module pass to a function's parameter, with where each call is."""
+        key = (function, parameter)
+        if key not in self._arguments:
+            names = [name for name in self.facts.functions[function].parameters]
+            position = names.index(parameter)
+            found = []
+            for registration in self.facts.registrations:
+                callee = dotted_name(registration.call.func)
+                if callee is None or callee.rpartition(".")[2] != function.rpartition(".")[2]:
+                    continue
+                if self.resolve_function(callee, registration.context_key, registration.context_class) != function:
+                    continue
+                skip = 1 if names[:1] == ["self"] and "." in callee else 0  # a bound method's call
+                argument = _argument(registration.call, position - skip, parameter)
+                if argument is not None:
+                    found.append((argument, registration.context_key, registration.context_class))
+            self._arguments[key] = found
+        return self._arguments[key]
+
+    def _entry_functions(self, value: cst.BaseExpression, context_key: str | None, context_class: str | None) -> Iterator[str]:
+        """The functions a dispatch table's value names (a comprehension by names included)."""
+        if isinstance(value, cst.Dict):
+            for item in _table_values(value):
+                yield from self.function_references(item, context_key, context_class)
+        elif isinstance(value, cst.DictComp):
+            yield from self._named_methods(value, context_key, context_class)
+        else:
+            yield from self.function_references(value, context_key, context_class)
+
+    def _named_methods(self, table: cst.DictComp, context_key: str | None, context_class: str | None) -> Iterator[str]:
+        """`{name: getattr(obj, name) for name in NAMES}`: the methods of `obj` that NAMES spells."""
+        for dotted in self._named_attributes(table, context_key):
+            found = self.resolve_function(dotted, context_key, context_class)
+            if found is not None:
+                yield found
+
+    def _named_attributes(self, table: cst.DictComp, context_key: str | None) -> list[str]:
+        """`obj.a`, `obj.b` for `{name: getattr(obj, name) for name in ("a", "b")}`."""
+        value, loop = table.value, table.for_in
+        if not (
+            isinstance(value, cst.Call)
+            and dotted_name(value.func) == "getattr"
+            and len(value.args) >= 2
+            and isinstance(loop.target, cst.Name)
+            and isinstance(value.args[1].value, cst.Name)
+            and value.args[1].value.value == loop.target.value
+        ):
+            return []
+        owner = dotted_name(value.args[0].value)
+        if owner is None:
+            return []
+        return [f"{owner}.{name}" for name in self._literal_strings(loop.iter, context_key)]
+
+    def table_externals(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
+        """Functions of other modules a call through a dispatch table may run: imported
+        functions among its values, methods of an imported class named by a comprehension."""
+        table, brackets, method = dotted.partition("[]")
+        if not brackets or method:
+            return []
+        found: list[str] = []
+        for value, key, class_key in self._table_entries(table, context_key, context_class):
+            if isinstance(value, cst.DictComp):
+                callees = self._named_attributes(value, key)
+            else:
+                items = _table_values(value) if isinstance(value, cst.Dict) else [value]
+                callees = [name for name in map(dotted_name, items) if name is not None]
+            for callee in callees:
+                if self.resolve_function(callee, key, class_key) is None:
+                    target = self.external_target(callee)
+                    found.extend([target] if target is not None else self.external_methods(callee, key, class_key))
+        return list(dict.fromkeys(found))
+
+    def _literal_strings(self, expression: cst.BaseExpression, context_key: str | None) -> list[str]:
+        """The strings of a literal tuple/list/set, or of the name of one (`TOOL_NAMES`)."""
+        if isinstance(expression, cst.Name):
+            for scope in (*enclosing_function_keys(context_key), None):
+                for value in self.facts.aliases.get((scope, expression.value), ()):
+                    if isinstance(value, _SEQUENCES):
+                        return self._literal_strings(value, None)
+            return []
+        if not isinstance(expression, _SEQUENCES):
+            return []
+        return [
+            element.value.evaluated_value
+            for element in expression.elements
+            if isinstance(element.value, cst.SimpleString) and isinstance(element.value.evaluated_value, str)
+        ]
 
     def resolve_function(self, dotted: str, context_key: str | None, context_class: str | None) -> str | None:
         functions = self.facts.functions
@@ -1135,7 +1288,13 @@ class _Resolver:
         found = self._parameter_classes.get((function, parameter))
         if found is None and parameter in names:
             found = self._parameter_classes.get((function, str(names.index(parameter))))
-        return found
+        return self._local_class(found) if found is not None else None
+
+    def _local_class(self, qualified: str) -> str:
+        """A class of this module by its key, though the join names it by its qualified name."""
+        prefix = f"{self.project.module}." if self.project.module else ""
+        local = qualified.removeprefix(prefix) if prefix else qualified
+        return local if local != qualified and local in self.facts.class_bases else qualified
 
     def _passed_arguments(self) -> Iterator[tuple[str, str, str]]:
         """(callee as written, parameter position or keyword, class) for each argument whose
@@ -1535,7 +1694,7 @@ def _call_externals(resolver: _Resolver, callee: str, function: str | None, clas
     target = resolver.external_target(callee)
     if target is not None:
         return [target]
-    return resolver.external_methods(callee, function, class_key)
+    return resolver.external_methods(callee, function, class_key) or resolver.table_externals(callee, function, class_key)
 
 
 def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
@@ -1615,7 +1774,5 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     for name in info.returned_names:
         for value in resolver.facts.aliases.get((info.key, name), ()):
             if isinstance(value, cst.Call):
-                callee = _callee(value.func)
-                if callee is not None:
-                    callees.append(callee)
+                callees.extend(_carried_values(value)[0])
     return callees
