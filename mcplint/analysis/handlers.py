@@ -533,6 +533,8 @@ class _Resolver:
         for binding_scope, target, expression, is_annotation in facts.bindings:
             self._bindings_at.setdefault((binding_scope, target), []).append((expression, is_annotation))
         self._callees: dict[tuple[str, str | None, str | None], list[str]] = {}
+        # Per function registered through wrapping calls: the callees of those calls.
+        self.wrapping_calls: dict[str, list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
         self._arguments: dict[tuple[str, str], list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._collected: dict[str, list[str]] | None = None
@@ -826,12 +828,34 @@ class _Resolver:
             found = False
             for key in self.function_references(expression, context_key, context_class):
                 found = True
+                wrapping = self.wrapping_calls.setdefault(key, [])
+                wrapping.extend(
+                    call for call in self._wrapping_calls(expression, context_key, context_class) if call not in wrapping
+                )
                 yield key, kind, level
             if found or isinstance(expression, (cst.Lambda, cst.SimpleString)):
                 continue
             if self._registered_through(expression, kind, level, context_key, pending):
                 continue
             self.dynamic_registrations.add(kind)
+
+    def _wrapping_calls(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None, depth: int = 0
+    ) -> Iterator[tuple[cst.BaseExpression, str | None, str | None]]:
+        """The wrapping calls on the way to a registered function (`fn = wrap_filters(fn, ...)`,
+        `mcp.tool(partial_of(fn))`): each call's callee, with where it is written."""
+        if depth > 4:
+            return
+        if isinstance(expression, cst.Call):
+            yield expression.func, context_key, context_class
+            first = next((arg.value for arg in expression.args if arg.keyword is None and not arg.star), None)
+            if first is not None:
+                yield from self._wrapping_calls(first, context_key, context_class, depth + 1)
+        elif isinstance(expression, cst.Name):
+            for scope in (*enclosing_function_keys(context_key), None):
+                for value in self.facts.aliases.get((scope, expression.value), ()):
+                    if value is not expression:
+                        yield from self._wrapping_calls(value, context_key, context_class, depth + 1)
 
     def _registered_through(
         self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list
@@ -1555,6 +1579,10 @@ def resolve_handler_scope(
         info = facts.functions[key]
         add_handler(key, kind, _wrappers(resolver, info.decorators, info), level=level)
         external_wrappers.setdefault(key, _imported_decorators(resolver, info.decorators))
+        # ... and so do the calls that wrapped it on the way to its registration.
+        inner, imported = _call_wrappers(resolver, resolver.wrapping_calls.get(key, ()))
+        add_handler(key, kind, inner, level=level)
+        external_wrappers[key].extend(name for name in imported if name not in external_wrappers[key])
 
     for key, handler in scope.handlers.items():
         _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
@@ -1749,6 +1777,22 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
             prefix = f"{key}.<locals>."
             found.extend(name for name in resolver.facts.functions if name.startswith(prefix))
     return found
+
+
+def _call_wrappers(
+    resolver: _Resolver, calls: Iterable[tuple[cst.BaseExpression, str | None, str | None]]
+) -> tuple[list[str], list[str]]:
+    """(inner functions of this module's wrapping functions, qualified imported wrappers)."""
+    inner: list[str] = []
+    imported: list[str] = []
+    for callee, context_key, context_class in calls:
+        for key in resolver.function_references(callee, context_key, context_class):
+            prefix = f"{key}.<locals>."
+            inner.extend(name for name in resolver.facts.functions if name.startswith(prefix) and name not in inner)
+        qualified = resolver.imports.qualified_name(callee)
+        if _is_project_name(qualified) and qualified not in imported:
+            imported.append(qualified)
+    return inner, imported
 
 
 def _reachable(resolver: _Resolver, roots: Sequence[str], *, through_return: bool) -> list[str]:
