@@ -20,7 +20,13 @@ ERROR_KEYS = frozenset({"error", "error_code", "errorCode", "errors"})
 FAILURE_FLAG_KEYS = frozenset({"success", "ok"})
 JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps"})
 # Leading punctuation or an emoji ("❌ Error: ...", "[ERROR] ...") does not hide the word.
-ERROR_TEXT = re.compile(r"^[\W_]*(error|failed)\b", re.IGNORECASE)
+# Besides "Error"/"Failed", the openings that only a failure has ("Cannot add responders ...",
+# "Unable to connect", "Invalid page size: 0"); "No results found" is an empty result, not one.
+ERROR_TEXT = re.compile(
+    r"^[\W_]*(error|failed|failure|cannot|can't|unable to|could not|couldn't|invalid|"
+    r"security violation|permission denied|access denied)\b",
+    re.IGNORECASE,
+)
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
 
 
@@ -92,7 +98,8 @@ def _call_payloads(
         text = _keyword(call, "text")
         if text is None:
             return
-        if _is_error_text_value(text, local_values):
+        flag = _keyword(call, "error")  # `TextContent(..., error=True)`: not a field; the result is a success
+        if _is_error_text_value(text, local_values) or (isinstance(flag, cst.Name) and flag.value == "True"):
             yield ErrorPayload(call, "text")
         else:  # TextContent(text=json.dumps({"error": ...}))
             yield from error_payloads(text, imports, local_values, resolving, helper_kind)
@@ -203,3 +210,43 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     if isinstance(node, (cst.List, cst.Tuple, cst.Dict, cst.Set)):
         return not node.elements
     return _string_value(node) == ""
+
+
+def caught_texts(
+    expression: cst.BaseExpression, caught: str, imports: ImportTable, local_values: LocalValues, depth: int = 0
+) -> Iterator[cst.BaseExpression]:
+    """Text an `except E as e:` clause returns that is built from `e` (`f"Database error:
+    {e}"`, `TextContent(text="Lookup failed: " + str(e))`): the failure told as a success,
+    whatever words it starts with."""
+    if depth > 3:
+        return
+    if isinstance(expression, cst.List):
+        for element in expression.elements:
+            yield from caught_texts(element.value, caught, imports, local_values, depth + 1)
+    elif isinstance(expression, cst.IfExp):
+        yield from caught_texts(expression.body, caught, imports, local_values, depth + 1)
+        yield from caught_texts(expression.orelse, caught, imports, local_values, depth + 1)
+    elif isinstance(expression, cst.Name):  # `message = f"... {e}"; return message`
+        for value in local_values(expression.value):
+            yield from caught_texts(value, caught, imports, local_values, depth + 1)
+    elif isinstance(expression, cst.Call) and _is_mcp_type(imports.qualified_name(expression.func) or "", "TextContent"):
+        text = _keyword(expression, "text")
+        if text is not None and _built_from(text, caught):
+            yield expression
+    elif leading_text(expression) is not None and _built_from(expression, caught):
+        yield expression
+
+
+def _built_from(text: cst.BaseExpression, name: str) -> bool:
+    """A string-building expression that uses ``name`` (`f"{e}"`, `"..." + str(e)`, `"%s" % e`)."""
+    if not isinstance(text, (cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.Call)):
+        return False
+    pending: list[cst.CSTNode] = [text]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            return True
+        if isinstance(node, (cst.Lambda, cst.FunctionDef)):
+            continue
+        pending.extend(node.children)
+    return False

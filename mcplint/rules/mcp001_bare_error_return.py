@@ -9,6 +9,8 @@ from mcplint.analysis.error_payloads import (
     FAILURE_FLAG_KEYS,
     JSON_SERIALISERS,
     PASS_THROUGH,
+    ErrorPayload,
+    caught_texts,
     error_payloads,
 )
 from mcplint.finding import UNSAFE
@@ -73,8 +75,13 @@ class BareErrorReturn(Rule):
     Finds handlers that return an ad-hoc error payload as a successful result:
     a dict with an `error` / `error_code` / `errorCode` / `errors` key (or
     `"status": "error"`, `"success": False`, `"ok": False`), such a dict inside a
-    list or `json.dumps(...)`, error text (`"Error: ..."`, `f"Failed to ..."`)
-    returned from a tool, and `TextContent(text="Error ...")` in a tool result.
+    list or `json.dumps(...)`, error text returned from a tool (text opening the
+    way only a failure does: `"Error: ..."`, `f"Failed to ..."`, `"Cannot ..."`,
+    `"Unable to ..."`, `"Could not ..."`, `f"Invalid page size: {size}"`; and,
+    in an `except E as e:` clause, any text built from `e`, such as
+    `f"Database trouble: {e}"`), and `TextContent(text="Error ...")` or
+    `TextContent(..., error=True)` (not a field: the result is still a success)
+    in a tool result. `"No results found"` is an empty result, not an error.
     It follows a payload assigned to a local and returned later.
 
     ## Why is this bad?
@@ -283,7 +290,15 @@ class BareErrorReturn(Rule):
         function = self.context.scopes.current_function
         if function is not None:
             self._returns.append((function, node.value))
-        for payload in error_payloads(node.value, self.context.imports, self._local_values):
+        payloads = list(error_payloads(node.value, self.context.imports, self._local_values))
+        clause = self.context.enclosing_clause()
+        caught = bound_name(clause) if clause is not None else None
+        if not payloads and caught is not None:
+            payloads = [
+                ErrorPayload(text, "text")
+                for text in caught_texts(node.value, caught, self.context.imports, self._local_values)
+            ]
+        for payload in payloads:
             if id(payload.node) in self._reported:
                 continue
             self._reported.add(id(payload.node))
