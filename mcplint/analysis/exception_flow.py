@@ -546,10 +546,10 @@ class _FunctionRun:
             imported = next(filter(None, map(self.flow.imported_text_helpers.get, targets)), None)
         if imported is not None:
             return self._through_imported(call, imported, arguments)
+        if name.rpartition(".")[2][:1].isupper():  # a class (`server.LeanToolError(...)` too): its instance carries its arguments
+            return receiver | everything
         if isinstance(func, cst.Attribute):
             return receiver | self._method(call, func, environment, everything)
-        if name.rpartition(".")[2][:1].isupper():  # a class: its instance carries its arguments
-            return everything
         return receiver
 
     def _stringified(self, call: cst.Call, name: str, arguments: list) -> frozenset:
