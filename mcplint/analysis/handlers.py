@@ -245,6 +245,8 @@ class HandlerFactsCollector:
     def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         if isinstance(target, cst.Subscript):
             self._stores_first_parameter([value], dotted_name(_table_of(target)))
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            self._stores_first_parameter([target.value])  # `function.__tool__ = ...`: marked as above
         name = dotted_name(target)
         if name is None:
             return
@@ -332,6 +334,10 @@ class HandlerFactsCollector:
         function = self._scopes.current_function
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
+        elif isinstance(node.func, cst.Name) and node.func.value == "setattr" and node.args:
+            # `setattr(function, "__tool__", ToolDefinition(...))`: a decorator marking what it
+            # decorates for a registration loop that looks for the mark (`vars(module)`).
+            self._stores_first_parameter([node.args[0].value])
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
         calls = self.functions[function].calls if function in self.functions else self.module_calls
         calls.extend(ref for ref in references if ref is not None)

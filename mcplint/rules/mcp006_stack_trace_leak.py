@@ -29,8 +29,9 @@ class StackTraceLeak(Rule):
     the expression that makes the text and names the sink. Logging,
     `warnings.warn` and files are not sinks; `type(e).__name__`, other
     attributes (`e.status_code`), unknown functions, registry helpers, the
-    project's own exception classes (defined in the module or imported
-    relatively) and `sanitizers` stop the flow.
+    project's own exception classes (defined in the module, imported
+    relatively, or imported from the module's own top-level package) and
+    `sanitizers` stop the flow.
 
     ## Why is this bad?
     Exception text is written for the developer: it carries file paths,
@@ -118,6 +119,7 @@ class StackTraceLeak(Rule):
         )
         self._stdio = StdioDetector(self.context.imports)
         self._project_imports: set[str] = set()
+        self._imports_from_package: list[tuple[str, str]] = []  # (top-level package or ".", bound name)
 
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -126,12 +128,16 @@ class StackTraceLeak(Rule):
         self._flow.add_function(key, node, info.class_key if info is not None else None)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        # `from .errors import NotesError`: a class of the project itself.
-        if node.relative and not isinstance(node.names, cst.ImportStar):
-            for alias in node.names:
-                bound = alias.asname.name if alias.asname is not None else alias.name
-                if isinstance(bound, cst.Name):
-                    self._project_imports.add(bound.value)
+        # `from .errors import NotesError`, `from notes.errors import NotesError` inside the
+        # `notes` package: a class of the project itself.
+        # (Which package is this module's is known when the project context is, at finish.)
+        if isinstance(node.names, cst.ImportStar):
+            return
+        package = "." if node.relative else (dotted_name(node.module) or "").partition(".")[0] if node.module else ""
+        for alias in node.names:
+            bound = alias.asname.name if alias.asname is not None else alias.name
+            if isinstance(bound, cst.Name) and package:
+                self._imports_from_package.append((package, bound.value))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._stdio.visit_Assign(node, at_module_level=not self.context.scopes.frames)
@@ -163,6 +169,10 @@ class StackTraceLeak(Rule):
         self._flow.external_calls = self.context.external_calls
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
+        own_package = (self.context.project.module or "").partition(".")[0]
+        self._project_imports = {
+            bound for package, bound in self._imports_from_package if package in (".", own_package)
+        }
         self._flow.project_imports = frozenset(self._project_imports)
         self._flow.imported_text_helpers = {
             name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers
