@@ -118,6 +118,9 @@ class FileSettings:
     handler_functions: tuple[str, ...] = ()
     registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
     default_symbol: str | None = None
+    # Codes `mcplint migrate` is assigning to the entries it adds: numbers the project never
+    # sent, so a raise's own code (`McpError(ErrorData(code=1001, ...))`) must not match them.
+    assigned_codes: frozenset[int] = frozenset()
 
 
 # -- loading -----------------------------------------------------------------

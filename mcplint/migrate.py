@@ -305,9 +305,10 @@ def _fix_with(
     else:
         registry = str(Path(scratch) / DEFAULT_REGISTRY)
         Path(registry).write_text(registry_text(plan, existing_text, namespace), encoding="utf-8")
+    assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
-        replace(task, settings=replace(task.settings, registry=registry), fix_mode="apply" if apply else "diff",
-                unsafe_fixes=True)
+        replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
+                fix_mode="apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
     from mcplint.check import progress_bar
