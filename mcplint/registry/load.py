@@ -26,6 +26,7 @@ from mcplint.registry.model import (
     Reserved,
 )
 from mcplint.registry.positions import PositionIndex, TomlPath
+from mcplint.toml_depth import MAX_NESTING, too_deep
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,6 +66,9 @@ def load_registry(path: str) -> Registry:
 
 
 def parse_registry(text: str, path: str) -> Registry:
+    deep = too_deep(text)
+    if deep is not None:
+        raise RegistryError(path, deep, f"arrays or inline tables nested more than {MAX_NESTING} deep")
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
