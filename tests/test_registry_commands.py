@@ -56,3 +56,23 @@ def test_generate_then_check_then_stale(tmp_path):
     stale = json_findings(run_cli("registry", "check", "--format", "json", cwd=tmp_path))
     assert [finding["code"] for finding in stale] == ["REG016"]
     assert run_cli("check", "--format", "json", "--select", "REG016", ".", cwd=tmp_path).exit_code == 1
+
+
+def test_codes_and_ranges_beyond_int32_fail_check_and_generate(tmp_path):
+    """Issue 14: `code = 2**63` and `range = [-1e23, 1e23]` passed both commands."""
+    (tmp_path / "mcp-errors.toml").write_text(
+        'schema_version = 1\nnamespace = "demo"\nhelpers-module = "errs"\n\n'
+        "[domains.a]\nrange = [-1e23, 1e23]\n\n"
+        '[domains.a.errors.BIG]\ncode = 9223372036854775808\nmessage = "Big"\nretryable = false\n'
+    )
+    check = run_cli("registry", "check", "--format", "concise", cwd=tmp_path)
+    assert check.exit_code == 1
+    assert check.stdout.splitlines()[:2] == [
+        "mcp-errors.toml:6:1: REG007 `range` must be [lo, hi], two integers; got [-1e+23, 1e+23]",
+        "mcp-errors.toml:9:8: REG003 `code` 9223372036854775808 is outside JSON-RPC's int32 range "
+        "(-2147483648 to 2147483647)",
+    ]
+    generate = run_cli("registry", "generate", cwd=tmp_path)
+    assert generate.exit_code == 2
+    assert generate.stderr == "mcplint: error: mcp-errors.toml:8: cannot generate helpers: error `BIG` has no valid `code`\n"
+    assert not (tmp_path / "errs.py").exists()

@@ -98,7 +98,10 @@ def fix_path(
     except OSError as error:
         reason = f"{display}: cannot write the fixes: {error.strerror or error}"
         return _unwritten(path, display, settings, skip_generated, project, reason)
-    written = os.stat(path)
+    try:
+        written = os.stat(path)
+    except OSError:  # gone already: written, but nothing to key a cache entry by
+        return result
     result.stat_key = (written.st_size, written.st_mtime_ns)
     result.content_hash = hashlib.sha256(new_data).hexdigest()
     return result

@@ -109,15 +109,18 @@ retryable = false
         "a value of the wrong type or outside its allowed set",
         """
 ## What it does
-Finds values of the wrong type (`code = "1001"`, `retryable = "varies"`,
-`deprecated_since = 1.4`), an empty `message`, a `status` other than
+Finds values of the wrong type (`code = "1001"`, `code = 1001.0`,
+`retryable = "varies"`, `deprecated_since = 1.4`), a `code` outside JSON-RPC's
+int32 range (-2147483648 to 2147483647), an empty `message`, a `status` other than
 `active`, `deprecated` or `retired`, a `schema_version` other than 1, a
 `helper` that is not a Python identifier, a `helpers-module` that is not a
 dotted module name, and tables written as plain values.
 
 ## Why is this bad?
 The value cannot mean what it says: a string is not a retry decision, and a
-float version `1.4` loses `1.40`. Generated code needs identifiers.
+float version `1.4` loses `1.40`. Error codes travel as JSON-RPC's 32-bit
+integers: `2**63` overflows every client that parses them. Generated code
+needs identifiers.
 
 ## Example
 ```toml
@@ -268,17 +271,18 @@ retryable = false
     RegistryCheck(
         "REG007",
         "invalid-range",
-        "a range that is not [lo, hi] integers with lo <= hi",
+        "a range that is not [lo, hi] int32 integers with lo <= hi",
         """
 ## What it does
 Finds a domain or `[[reserved]]` `range` that is not a list of exactly two
-integers, or whose low bound is above its high bound. Ranges are inclusive,
-so `[1003, 1003]` is one number.
+integers (`[1000.0, 1099.0]` is floats), whose bounds leave JSON-RPC's int32
+range (-2147483648 to 2147483647), or whose low bound is above its high bound.
+Ranges are inclusive, so `[1003, 1003]` is one number.
 
 ## Why is this bad?
 A reversed range contains nothing, so every code of the domain is "outside"
 it and the reservation reserves nothing; a range of the wrong shape cannot
-be checked at all.
+be checked at all, and one beyond int32 admits codes no client can receive.
 
 ## Example
 ```toml

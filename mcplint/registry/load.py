@@ -48,6 +48,10 @@ ERROR_KEYS = (
     "retired_since",
     "retry_note",
 )
+# JSON-RPC error codes are int32 (the SDKs' ErrorData types them so; other languages' clients
+# parse them into 32-bit integers): a registry code or range bound beyond them cannot be sent.
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT32_RANGE = f"JSON-RPC's int32 range ({INT32_MIN} to {INT32_MAX})"
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 
 
@@ -276,6 +280,9 @@ class _Loader:
         if value is not None and not _is_int(value):
             self._invalid((*path, key), f"`{key}` must be an integer")
             return None
+        if value is not None and not INT32_MIN <= value <= INT32_MAX:
+            self._invalid((*path, key), f"`{key}` {value} is outside {INT32_RANGE}")
+            return None
         return value
 
     def _bool(self, table: dict[str, Any], key: str, path: TomlPath) -> bool | None:
@@ -302,7 +309,11 @@ class _Loader:
         if value is None:
             return None
         if isinstance(value, list) and len(value) == 2 and all(_is_int(bound) for bound in value):
-            return value[0], value[1]
+            if all(INT32_MIN <= bound <= INT32_MAX for bound in value):
+                return value[0], value[1]
+            message = f"`range` bounds must be within {INT32_RANGE}; got {value!r}"
+            self._problem("invalid-range", (*path, "range"), message)
+            return None
         self._problem("invalid-range", (*path, "range"), f"`range` must be [lo, hi], two integers; got {value!r}")
         return None
 
