@@ -226,6 +226,10 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         existing = load_registry(str(registry_path)) if existing_text is not None else None
     except (OSError, UnicodeDecodeError, RegistryError) as error:
         return fail(f"cannot extend the registry: {error}")
+    unusable = next((p for p in existing.problems if p.path == ("helpers-module",)), None) if existing else None
+    if unusable is not None:  # a `helpers-module` set to a name the helpers cannot have
+        line = existing.positions.span(("helpers-module",)).line  # type: ignore[union-attr]
+        return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
         return _migrate(tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain, base=base, jobs=jobs)

@@ -1,7 +1,7 @@
 """The registry checks (REG001...): one table of code, name, summary and documentation.
 
 Codes are stable and never reused. The loader reports the schema checks
-(REG001-REG003, REG007 for malformed ranges), ``validate.py`` the rest; this
+(REG001-REG003, REG007 for malformed ranges, REG017), ``validate.py`` the rest; this
 module turns both into ``Finding``s positioned on the TOML file.
 
 Each ``doc`` has the sections of a rule docstring (What it does, Why is this
@@ -655,6 +655,35 @@ retryable = false
 ```
 """,
         reads_generated_module=True,
+    ),
+    RegistryCheck(
+        "REG017",
+        "shadowing-helpers-module",
+        "a helpers-module named like a standard library module, an MCP SDK or mcplint",
+        """
+## What it does
+Finds a `helpers-module` whose top-level name is a module of the standard
+library (`os`, `json`, `logging.errors`, ... as `sys.stdlib_module_names`
+lists them), an MCP SDK (`mcp`, `fastmcp`) or `mcplint`. `mcplint registry
+generate` and `mcplint migrate` refuse such a registry (exit 2) and the fixes
+into registry helpers are not offered until it is renamed.
+
+## Why is this bad?
+The generated module is a file of the project: `helpers-module = "json"`
+writes `./json.py`, and from then on every `import json` in the server (and
+in the helpers themselves) imports the helpers instead. The server fails at
+start-up, far from the registry line that caused it.
+
+## Example
+```toml
+helpers-module = "json"
+```
+
+## Use instead
+```toml
+helpers-module = "notes.errors"
+```
+""",
     ),
 )
 CHECKS_BY_CODE: dict[str, RegistryCheck] = {check.code: check for check in CHECKS}

@@ -108,7 +108,7 @@ class _Loader:
         self._missing(document, ("schema_version", "namespace"), (), "the registry")
         schema_version = self._schema_version()
         namespace = self._string(document, "namespace", ())
-        helpers_module = self._dotted_name(document, "helpers-module", ())
+        helpers_module = self._helpers_module()
         reserved = tuple(self._reserved_list())
         domains = tuple(self._domains())
         # Last: the sections above record their problems while they are read.
@@ -266,6 +266,17 @@ class _Loader:
             return None
         return value
 
+    def _helpers_module(self) -> str | None:
+        """A dotted module name that imports as the project's own: the generated file at a
+        standard library module's or an SDK's name would shadow it for the whole project."""
+        value = self._dotted_name(self.document, "helpers-module", ())
+        shadowed = shadowed_module(value) if value is not None else None
+        if shadowed is not None:
+            message = f"`helpers-module` {value!r} would shadow {shadowed}: every import of it would get the helpers"
+            self._problem("shadowing-helpers-module", ("helpers-module",), message, part="value")
+            return None
+        return value
+
     def _choice(self, table: dict[str, Any], key: str, choices: tuple[str, ...], path: TomlPath) -> str | None:
         value = self._string(table, key, path)
         if value is not None and value not in choices:
@@ -323,6 +334,20 @@ class _Loader:
 
     def _problem(self, check: str, path: TomlPath, message: str, part: str = "entry") -> None:
         self.problems.append(Problem(check, path, message, part))
+
+
+# Top-level names a project must not take: the generated helpers (and the server) import them.
+_SDK_PACKAGES = {"mcp": "the MCP SDK package `mcp`", "fastmcp": "the `fastmcp` package", "mcplint": "mcplint itself"}
+
+
+def shadowed_module(module: str) -> str | None:
+    """What a project module of this dotted name would hide from imports, or None."""
+    top = module.split(".")[0]
+    if top in _SDK_PACKAGES:
+        return _SDK_PACKAGES[top]
+    if top in sys.stdlib_module_names:
+        return f"the standard library's `{top}`"
+    return None
 
 
 def _is_int(value: object) -> bool:
