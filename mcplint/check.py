@@ -357,9 +357,13 @@ def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:
     if options is None or not options.quiet:
-        click.echo(f"mcplint: warning: {message}", err=True)
+        from mcplint.one_line import one_line
+
+        click.echo(f"mcplint: warning: {one_line(message)}", err=True)
 
 
 def fail(message: str) -> int:
-    click.echo(f"mcplint: error: {message}", err=True)
+    from mcplint.one_line import one_line
+
+    click.echo(f"mcplint: error: {one_line(message)}", err=True)
     return EXIT_ERROR

@@ -475,5 +475,7 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"mcplint: error: {message}", file=sys.stderr)
+    from mcplint.one_line import one_line
+
+    print(f"mcplint: error: {one_line(message)}", file=sys.stderr)
     return 2
