@@ -52,8 +52,8 @@ def write_atomically(
         status = os.stat(target)
     except FileNotFoundError:
         status = None
-    if status is not None and not os.access(target, os.W_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    if status is not None:
+        _require_writable(target)
     if status is not None and status.st_nlink > 1:
         _write_in_place(target, data, expected, str(path))
         return
@@ -73,6 +73,13 @@ def write_atomically(
         if os.path.lexists(temporary):
             os.unlink(temporary)
         raise
+
+
+def _require_writable(target: str) -> None:
+    """Raise what opening the file for writing raises (read-only: EACCES, immutable: EPERM);
+    replacing the directory entry would otherwise succeed where the file itself refuses.
+    Opening without O_TRUNC changes nothing."""
+    os.close(os.open(target, os.O_WRONLY))
 
 
 def _write_in_place(target: str, data: bytes, expected: str | None, shown: str) -> None:

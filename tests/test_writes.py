@@ -231,3 +231,40 @@ def test_migrate_write_stops_with_one_line_when_the_registry_cannot_be_written(t
     )
     assert (tmp_path / "server.py").read_text() == MIGRATABLE
     assert sorted(path.name for path in tmp_path.iterdir()) == ["server.py"]
+
+
+# -- the real thing, where the file system allows it (`chattr` needs CAP_LINUX_IMMUTABLE) -----
+@pytest.fixture
+def immutable():
+    """Marks paths immutable (`chattr +i`) and always lifts it again; skips where it cannot."""
+    import shutil
+    import subprocess
+
+    marked: list[Path] = []
+    if shutil.which("chattr") is None:
+        pytest.skip("no chattr")
+
+    def mark(path: Path) -> None:
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("chattr +i is not permitted here")
+        marked.append(path)
+
+    yield mark
+    for path in marked:
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+
+
+@pytest.mark.parametrize("what", ["file", "directory"])
+def test_a_really_immutable_file_or_directory(tmp_path, immutable, what):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "server.py").write_text(STALE)
+    (tmp_path / "b" / "server.py").write_text(STALE)
+    immutable(tmp_path / "b" / "server.py" if what == "file" else tmp_path / "b")
+    result = run_cli("check", "--fix", "--no-cache", ".", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["mcplint: error: b/server.py: cannot write the fixes: Operation not permitted"]
+    assert (tmp_path / "a" / "server.py").read_text() == FIXED  # before it in the run: written
+    assert (tmp_path / "b" / "server.py").read_text() == STALE
+    assert "Found 4 errors (2 fixed, 2 remaining)." in result.stdout
+    assert _leftovers(tmp_path / "a") == [] and _leftovers(tmp_path / "b") == []
