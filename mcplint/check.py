@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,10 +19,18 @@ from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.registry.model import RegistryError
 
+if TYPE_CHECKING:
+    from mcplint.engine.cache import ResultCache
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
 TEXT_FORMATS = ("full", "concise", "grouped")
 PROGRESS_BAR_MINIMUM = 50  # files to lint (cache misses) before a bar is worth showing
+# What a cache file of valid JSON but the wrong shape raises where its values are used (an
+# index that is a list, a count that is a string, nesting too deep to load). The run then
+# goes again without the cache: a cache only ever costs speed, and an error of mcplint's own
+# is raised again by the run without it.
+CACHE_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,14 @@ def run_check(options: CheckOptions) -> int:
     except (ConfigError, PathNotFound, RegistryError) as error:
         return fail(str(error))
     cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
-    result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
+    try:
+        result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
+    except CACHE_SHAPE_ERRORS as error:
+        if cache is None:
+            raise  # a bug of mcplint's own, not of a cache file
+        _warn(f"the cache in {cache.directory} was damaged ({type(error).__name__}); rebuilt it", options)
+        cache = _emptied(cache)
+        result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
     for warning in result.warnings:
         _warn(warning, options)
     if result.unseen_framework_modules:
@@ -108,9 +124,28 @@ def run_check(options: CheckOptions) -> int:
         options, findings, root, baseline, internal_errors=result.internal_errors, fixed=len(result.fixed),
         no_handlers=bool(result.unseen_framework_modules),
     )  # fmt: skip
+    # After the report: what was found is printed even when some fixes could not be written.
+    for write_error in result.write_errors:
+        fail(write_error)
+    if result.write_errors:
+        return EXIT_ERROR
     if code == EXIT_CLEAN and options.exit_non_zero_on_fix and result.fixed:
         return EXIT_FINDINGS
     return code
+
+
+def _emptied(cache: ResultCache) -> ResultCache | None:
+    """A new cache in the same place, without the files of this version (only mcplint writes
+    them); None (no cache) when they cannot be removed."""
+    from mcplint import __version__
+    from mcplint.engine.cache import ResultCache
+
+    try:
+        for stored in (cache.directory / __version__).glob("*.json"):
+            stored.unlink()
+    except OSError:
+        return None
+    return ResultCache(cache.directory)
 
 
 def _report_diff(options: CheckOptions, diffs: list[str], fixed: list[Finding], *, internal_errors: int) -> int:
@@ -173,11 +208,11 @@ def configured_registry(config_file: str | None) -> str:
     """The working directory's registry path (as a string for the registry commands); exits 2 if none."""
     from mcplint.engine.discovery import display_path
 
-    try:
+    try:  # the config files are read on first use: config_for raises too
         resolver = ConfigResolver(CliOverrides(), Path(config_file) if config_file else None)
+        registry = resolver.config_for(resolver.cwd / "__init__.py").registry
     except ConfigError as error:
         sys.exit(fail(str(error)))
-    registry = resolver.config_for(resolver.cwd / "__init__.py").registry
     if registry is None:
         sys.exit(fail("no registry: pass FILE, set `registry` in [tool.mcplint], or add mcp-errors.toml"))
     return display_path(registry, resolver.cwd)
@@ -213,7 +248,10 @@ def _finish(
     if options.write_baseline is not None:
         from mcplint.engine.baseline import write_baseline
 
-        count = write_baseline(Path(options.write_baseline), findings, root)
+        try:
+            count = write_baseline(Path(options.write_baseline), findings, root)
+        except OSError as error:
+            return fail(f"{options.write_baseline}: cannot write the baseline: {error.strerror or error}")
         click.echo(f"mcplint: wrote {count} findings to the baseline {options.write_baseline}", err=True)
         return EXIT_ERROR if internal_errors else EXIT_CLEAN
     if baseline is not None:
@@ -228,7 +266,10 @@ def _finish(
                 options,
             )
 
-    _report(options, findings, root, fixed, no_handlers)
+    try:
+        _report(options, findings, root, fixed, no_handlers)
+    except _ReportNotWritten as error:
+        return fail(str(error))
     if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
@@ -273,9 +314,16 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, n
             no_handlers=no_handlers,
         )
     if options.output_file is not None:
-        Path(options.output_file).write_text(report, encoding="utf-8")
+        try:
+            Path(options.output_file).write_text(report, encoding="utf-8")
+        except OSError as error:
+            raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}")
     else:
         click.echo(report, nl=False)
+
+
+class _ReportNotWritten(Exception):
+    """`-o FILE` could not be written (a missing directory, a full disk)."""
 
 
 def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
@@ -309,9 +357,13 @@ def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:
     if options is None or not options.quiet:
-        click.echo(f"mcplint: warning: {message}", err=True)
+        from mcplint.one_line import one_line
+
+        click.echo(f"mcplint: warning: {one_line(message)}", err=True)
 
 
 def fail(message: str) -> int:
-    click.echo(f"mcplint: error: {message}", err=True)
+    from mcplint.one_line import one_line
+
+    click.echo(f"mcplint: error: {one_line(message)}", err=True)
     return EXIT_ERROR

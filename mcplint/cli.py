@@ -121,11 +121,11 @@ def clean(config_file: str | None) -> None:
     from mcplint.engine.cache import clean as remove_cache
     from mcplint.engine.discovery import project_root
 
-    try:
+    try:  # the config files are read on first use: cache_directory raises too
         resolver = ConfigResolver(CliOverrides(), Path(config_file) if config_file else None)
+        directory = cache_directory(resolver, project_root(resolver.cwd))
     except ConfigError as error:
         _fail(str(error))
-    directory = cache_directory(resolver, project_root(resolver.cwd))
     removed = remove_cache(directory)
     click.echo(f"mcplint: {'removed' if removed else 'no cache at'} {directory}", err=True)
 

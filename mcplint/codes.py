@@ -32,6 +32,7 @@ ALL_CODES: tuple[str, ...] = (
     "REG014",
     "REG015",
     "REG016",
+    "REG017",
     "BRK001",
     "BRK002",
     "BRK003",

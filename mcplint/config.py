@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mcplint.toml_depth import MAX_NESTING, too_deep
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -118,6 +120,9 @@ class FileSettings:
     handler_functions: tuple[str, ...] = ()
     registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
     default_symbol: str | None = None
+    # Codes `mcplint migrate` is assigning to the entries it adds: numbers the project never
+    # sent, so a raise's own code (`McpError(ErrorData(code=1001, ...))`) must not match them.
+    assigned_codes: frozenset[int] = frozenset()
 
 
 # -- loading -----------------------------------------------------------------
@@ -126,6 +131,12 @@ def load_config(path: Path) -> Config:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError(f"cannot read config: {error.strerror}", path) from None
+    except UnicodeDecodeError as error:
+        line = error.object[: error.start].count(b"\n") + 1
+        raise ConfigError("config is not valid UTF-8", path, line) from None
+    deep = too_deep(text)
+    if deep is not None:
+        raise ConfigError(f"arrays or inline tables nested more than {MAX_NESTING} deep", path, deep)
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -271,8 +282,8 @@ def config_file_in(directory: Path) -> Path | None:
 def _has_mcplint_table(pyproject: Path) -> bool:
     try:
         text = pyproject.read_text(encoding="utf-8")
-    except OSError:
-        return False
+    except (OSError, UnicodeDecodeError):
+        return False  # not mcplint's to judge: another tool's file
     return re.search(r"^\s*\[\s*tool\s*\.\s*mcplint\b", text, re.MULTILINE) is not None
 
 

@@ -226,11 +226,17 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         existing = load_registry(str(registry_path)) if existing_text is not None else None
     except (OSError, UnicodeDecodeError, RegistryError) as error:
         return fail(f"cannot extend the registry: {error}")
+    unusable = next((p for p in existing.problems if p.path == ("helpers-module",)), None) if existing else None
+    if unusable is not None:  # a `helpers-module` set to a name the helpers cannot have
+        line = existing.positions.span(("helpers-module",)).line  # type: ignore[union-attr]
+        return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
         return _migrate(tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain, base=base, jobs=jobs)
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
+    except OSError as error:  # the scratch directory of the trial runs
+        return fail(f"cannot plan the migration: {error.filename or 'a temporary file'}: {error.strerror or error}")
 
 
 def _migrate(
@@ -282,11 +288,19 @@ def _migrate(
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
     # Both were verified above: the registry parsed, the helpers were generated from it.
-    write_text_atomically(registry_path, new_text)
-    if helpers_text is not None:
-        write_text_atomically(helpers_file, helpers_text)
-    _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
-    return 0
+    from mcplint.check import fail
+
+    for target, text in ((registry_path, new_text), (helpers_file, helpers_text)):
+        if text is None:
+            continue
+        try:
+            write_text_atomically(target, text)
+        except OSError as error:  # nothing of this file was written; the sites are not rewritten
+            return fail(f"{target}: cannot write: {error.strerror or error}")
+    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
+    for write_error in applied.write_errors:
+        fail(write_error)
+    return 2 if applied.write_errors else 0
 
 
 def _fix_with(
@@ -305,9 +319,10 @@ def _fix_with(
     else:
         registry = str(Path(scratch) / DEFAULT_REGISTRY)
         Path(registry).write_text(registry_text(plan, existing_text, namespace), encoding="utf-8")
+    assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
-        replace(task, settings=replace(task.settings, registry=registry), fix_mode="apply" if apply else "diff",
-                unsafe_fixes=True)
+        replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
+                fix_mode="apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
     from mcplint.check import progress_bar

@@ -213,3 +213,35 @@ def test_bad_options_are_usage_errors(tmp_path, option, value):
     result = run_cli("migrate", option, value, ".", cwd=tmp_path)
     assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.stderr
     assert not (tmp_path / "mcp-errors.toml").exists()
+
+
+TWO_ERRORS = (
+    "from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\n"
+    'from mcp.types import ErrorData\n\nmcp = FastMCP("notes")\n\n\n'
+    '@mcp.tool()\ndef get_note(note_id: str) -> str:\n    raise ValueError("note not found")\n\n\n'
+    '@mcp.tool()\ndef edit_note(note_id: str) -> str:\n    raise McpError(ErrorData(code=1000, message="locked"))\n'
+)
+
+
+def test_a_raised_code_never_matches_a_number_the_migration_itself_assigned(tmp_path):
+    """From scratch, NOTE_NOT_FOUND gets 1000: the McpError's own 1000 meant "locked", not that."""
+    (tmp_path / "server.py").write_text(TWO_ERRORS)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    codes = {entry.symbol: entry.code for entry in load_registry(str(tmp_path / "mcp-errors.toml")).errors}
+    assert codes == {"NOTE_NOT_FOUND": 1000, "LOCKED": 1001}
+    server = (tmp_path / "server.py").read_text()
+    assert 'raise server_error("NOTE_NOT_FOUND")' in server
+    assert 'raise server_error("LOCKED")' in server
+
+
+def test_a_raised_code_matches_the_entry_of_an_existing_registry_that_owns_it(tmp_path):
+    (tmp_path / "server.py").write_text(TWO_ERRORS)
+    (tmp_path / "mcp-errors.toml").write_text(
+        'schema_version = 1\nnamespace = "n"\nhelpers-module = "errors"\n\n[domains.server]\nrange = [1000, 1099]\n\n'
+        '[domains.server.errors.NOTE_IS_LOCKED]\ncode = 1000\nmessage = "The note is locked."\nretryable = false\n'
+    )
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    codes = {entry.symbol: entry.code for entry in load_registry(str(tmp_path / "mcp-errors.toml")).errors}
+    assert codes == {"NOTE_IS_LOCKED": 1000, "NOTE_NOT_FOUND": 1001}
+    server = (tmp_path / "server.py").read_text()
+    assert 'raise server_error("NOTE_IS_LOCKED")' in server and 'raise server_error("NOTE_NOT_FOUND")' in server

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcplint.atomic import mode_for, write_atomically
 from mcplint.config import ConfigError
 from mcplint.fingerprint import fingerprints, relative_path
 from mcplint.finding import Finding
@@ -41,9 +42,8 @@ def write_baseline(path: Path, findings: Sequence[Finding], root: Path) -> int:
     ]
     entries.sort(key=lambda entry: (entry["path"], entry["code"], entry["context"], entry["fingerprint"]))
     document = {"mcplint-baseline": FORMAT_VERSION, "findings": entries}
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    write_atomically(path, text.encode("utf-8"), mode_for(path))
     return len(entries)
 
 
@@ -54,6 +54,10 @@ def load_baseline(path: Path) -> set[str]:
         raise ConfigError(f"{path}: cannot read baseline: {error.strerror}") from None
     except json.JSONDecodeError as error:
         raise ConfigError(f"{path}:{error.lineno}: baseline is not valid JSON: {error.msg}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: baseline is not valid UTF-8") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: baseline is nested too deeply to read") from None
     if not isinstance(document, dict) or document.get("mcplint-baseline") != FORMAT_VERSION:
         raise ConfigError(f"{path}: not an mcplint baseline (version {FORMAT_VERSION})")
     try:

@@ -50,6 +50,7 @@ def settings_digest(settings: FileSettings, skip_generated: bool) -> str:
             # MCP003/MCP004 judge code against the registry: a changed registry is a new key.
             "registry": _registry_hash(settings.registry),
             "default_symbol": settings.default_symbol,
+            "assigned_codes": sorted(settings.assigned_codes),
         },
         sort_keys=True,
         default=str,

@@ -9,8 +9,12 @@ again; passes repeat
 only if the new source parses and, for every code, fewer findings remain than
 before by exactly the number fixed: the fixed findings are gone and nothing was
 introduced. Otherwise every fix of the file is dropped and the reason reported.
-The file is then replaced atomically (temporary file in the same directory,
-then rename), in its original encoding (a BOM stays), newlines and permissions.
+The file is then replaced atomically (``mcplint.atomic``: through a symlink to
+its target, in place when it has hard links), in its original encoding (a BOM
+stays), newlines and permissions, and only if it still holds the bytes the fixes
+were computed from. A file that changed meanwhile or cannot be written is left
+as it is: the result then describes the file on disk and carries the reason
+(``write_error``), which the run reports as an error.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.atomic import write_atomically
+from mcplint.atomic import FileChanged, content_digest, write_atomically
 from mcplint.config import FileSettings
 from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
@@ -86,10 +90,31 @@ def fix_path(
     if not write:
         result.diff = unified_diff(text, outcome.text, display)
         return result
-    write_atomically(path, new_data, status.st_mode)
-    written = os.stat(path)
+    try:
+        write_atomically(path, new_data, status.st_mode, expected=content_digest(data))
+    except FileChanged:
+        reason = f"{display}: changed while mcplint was fixing it; its fixes were not written (run again)"
+        return _unwritten(path, display, settings, skip_generated, project, reason)
+    except OSError as error:
+        reason = f"{display}: cannot write the fixes: {error.strerror or error}"
+        return _unwritten(path, display, settings, skip_generated, project, reason)
+    try:
+        written = os.stat(path)
+    except OSError:  # gone already: written, but nothing to key a cache entry by
+        return result
     result.stat_key = (written.st_size, written.st_mtime_ns)
     result.content_hash = hashlib.sha256(new_data).hexdigest()
+    return result
+
+
+def _unwritten(
+    path: str, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext, reason: str
+) -> FileResult:
+    """The fixes were not written: what the file on disk has, and why nothing changed."""
+    from mcplint.engine.lint import lint_path
+
+    result = lint_path(path, display, settings, skip_generated, project)
+    result.write_error = reason
     return result
 
 

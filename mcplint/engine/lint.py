@@ -284,7 +284,11 @@ def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSetting
     not depend on the project context (only ``finish`` and the handler scope do)."""
     ancestors: list[cst.CSTNode] = []
     context = RuleContext(
-        ancestors, registry_path=settings.registry, package=project.package, default_symbol=settings.default_symbol
+        ancestors,
+        registry_path=settings.registry,
+        package=project.package,
+        default_symbol=settings.default_symbol,
+        assigned_codes=settings.assigned_codes,
     )
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
     walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])

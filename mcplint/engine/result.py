@@ -19,6 +19,8 @@ class FileResult:
     # With --fix / --diff: the findings whose fixes were applied, and the diff.
     fixed: list[Finding] = field(default_factory=list)
     diff: str = ""
+    # With --fix: why this file's fixes were not written (it changed meanwhile, or an OS error).
+    write_error: str | None = None
     # For the run's cross-module join (see mcplint.analysis.project).
     module_servers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (level, framework)
     imported_names: list[str] = field(default_factory=list)  # qualified names the module imports

@@ -43,6 +43,8 @@ class RunResult:
     # Modules that import an MCP server framework, when no handler was found anywhere.
     unseen_framework_modules: list[str] = field(default_factory=list)
     results: dict = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
+    # With --fix: one line per file whose fixes were not written (FileResult.write_error).
+    write_errors: list[str] = field(default_factory=list)
 
 
 def _lint_task(task: FileTask) -> FileResult:
@@ -147,7 +149,8 @@ def _run(
     if not any(result.handlers for result in results.values()):
         displays = {task.path: task.display for task in tasks}
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
-    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results)
+    write_errors = sorted(result.write_error for result in results.values() if result.write_error)
+    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors)
 
 
 def _lint_round(

@@ -1,7 +1,7 @@
 """The registry checks (REG001...): one table of code, name, summary and documentation.
 
 Codes are stable and never reused. The loader reports the schema checks
-(REG001-REG003, REG007 for malformed ranges), ``validate.py`` the rest; this
+(REG001-REG003, REG007 for malformed ranges, REG017), ``validate.py`` the rest; this
 module turns both into ``Finding``s positioned on the TOML file.
 
 Each ``doc`` has the sections of a rule docstring (What it does, Why is this
@@ -109,15 +109,18 @@ retryable = false
         "a value of the wrong type or outside its allowed set",
         """
 ## What it does
-Finds values of the wrong type (`code = "1001"`, `retryable = "varies"`,
-`deprecated_since = 1.4`), an empty `message`, a `status` other than
+Finds values of the wrong type (`code = "1001"`, `code = 1001.0`,
+`retryable = "varies"`, `deprecated_since = 1.4`), a `code` outside JSON-RPC's
+int32 range (-2147483648 to 2147483647), an empty `message`, a `status` other than
 `active`, `deprecated` or `retired`, a `schema_version` other than 1, a
 `helper` that is not a Python identifier, a `helpers-module` that is not a
 dotted module name, and tables written as plain values.
 
 ## Why is this bad?
 The value cannot mean what it says: a string is not a retry decision, and a
-float version `1.4` loses `1.40`. Generated code needs identifiers.
+float version `1.4` loses `1.40`. Error codes travel as JSON-RPC's 32-bit
+integers: `2**63` overflows every client that parses them. Generated code
+needs identifiers.
 
 ## Example
 ```toml
@@ -268,17 +271,18 @@ retryable = false
     RegistryCheck(
         "REG007",
         "invalid-range",
-        "a range that is not [lo, hi] integers with lo <= hi",
+        "a range that is not [lo, hi] int32 integers with lo <= hi",
         """
 ## What it does
 Finds a domain or `[[reserved]]` `range` that is not a list of exactly two
-integers, or whose low bound is above its high bound. Ranges are inclusive,
-so `[1003, 1003]` is one number.
+integers (`[1000.0, 1099.0]` is floats), whose bounds leave JSON-RPC's int32
+range (-2147483648 to 2147483647), or whose low bound is above its high bound.
+Ranges are inclusive, so `[1003, 1003]` is one number.
 
 ## Why is this bad?
 A reversed range contains nothing, so every code of the domain is "outside"
 it and the reservation reserves nothing; a range of the wrong shape cannot
-be checked at all.
+be checked at all, and one beyond int32 admits codes no client can receive.
 
 ## Example
 ```toml
@@ -651,6 +655,35 @@ retryable = false
 ```
 """,
         reads_generated_module=True,
+    ),
+    RegistryCheck(
+        "REG017",
+        "shadowing-helpers-module",
+        "a helpers-module named like a standard library module, an MCP SDK or mcplint",
+        """
+## What it does
+Finds a `helpers-module` whose top-level name is a module of the standard
+library (`os`, `json`, `logging.errors`, ... as `sys.stdlib_module_names`
+lists them), an MCP SDK (`mcp`, `fastmcp`) or `mcplint`. `mcplint registry
+generate` and `mcplint migrate` refuse such a registry (exit 2) and the fixes
+into registry helpers are not offered until it is renamed.
+
+## Why is this bad?
+The generated module is a file of the project: `helpers-module = "json"`
+writes `./json.py`, and from then on every `import json` in the server (and
+in the helpers themselves) imports the helpers instead. The server fails at
+start-up, far from the registry line that caused it.
+
+## Example
+```toml
+helpers-module = "json"
+```
+
+## Use instead
+```toml
+helpers-module = "notes.errors"
+```
+""",
     ),
 )
 CHECKS_BY_CODE: dict[str, RegistryCheck] = {check.code: check for check in CHECKS}

@@ -310,6 +310,9 @@ def helpers_path(registry: Registry, project_root: Path | str) -> Path:
     root = Path(project_root)
     if not registry.helpers_module:
         line = registry.positions.span(("helpers-module",)).line
+        unusable = next((problem for problem in registry.problems if problem.path == ("helpers-module",)), None)
+        if unusable is not None:  # set, but not to a name the helpers can have (REG003, REG017)
+            raise RegistryError(registry.path, line, f"cannot place the helpers: {unusable.message}")
         message = "the registry has no `helpers-module`: set it, or pass --output"
         raise RegistryError(registry.path, line, message)
     return module_path(registry.helpers_module, root)
@@ -472,5 +475,7 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"mcplint: error: {message}", file=sys.stderr)
+    from mcplint.one_line import one_line
+
+    print(f"mcplint: error: {one_line(message)}", file=sys.stderr)
     return 2

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
+from mcplint.one_line import one_line
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
 from mcplint.registry.positions import Span, TomlPath
@@ -818,7 +819,7 @@ def run_diff(
         old = load_revision(old_spec, default_path)
         new = load_revision(new_spec, default_path)
     except RegistryError as error:
-        print(f"mcplint: error: {error}", file=sys.stderr)
+        print(f"mcplint: error: {one_line(str(error))}", file=sys.stderr)
         return 2
     findings = diff_registries(old, new)
     text = render(output_format, findings, color=False, root=Path.cwd())

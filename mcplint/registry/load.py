@@ -26,6 +26,7 @@ from mcplint.registry.model import (
     Reserved,
 )
 from mcplint.registry.positions import PositionIndex, TomlPath
+from mcplint.toml_depth import MAX_NESTING, too_deep
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -47,6 +48,10 @@ ERROR_KEYS = (
     "retired_since",
     "retry_note",
 )
+# JSON-RPC error codes are int32 (the SDKs' ErrorData types them so; other languages' clients
+# parse them into 32-bit integers): a registry code or range bound beyond them cannot be sent.
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT32_RANGE = f"JSON-RPC's int32 range ({INT32_MIN} to {INT32_MAX})"
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 
 
@@ -65,6 +70,9 @@ def load_registry(path: str) -> Registry:
 
 
 def parse_registry(text: str, path: str) -> Registry:
+    deep = too_deep(text)
+    if deep is not None:
+        raise RegistryError(path, deep, f"arrays or inline tables nested more than {MAX_NESTING} deep")
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -100,7 +108,7 @@ class _Loader:
         self._missing(document, ("schema_version", "namespace"), (), "the registry")
         schema_version = self._schema_version()
         namespace = self._string(document, "namespace", ())
-        helpers_module = self._dotted_name(document, "helpers-module", ())
+        helpers_module = self._helpers_module()
         reserved = tuple(self._reserved_list())
         domains = tuple(self._domains())
         # Last: the sections above record their problems while they are read.
@@ -258,6 +266,17 @@ class _Loader:
             return None
         return value
 
+    def _helpers_module(self) -> str | None:
+        """A dotted module name that imports as the project's own: the generated file at a
+        standard library module's or an SDK's name would shadow it for the whole project."""
+        value = self._dotted_name(self.document, "helpers-module", ())
+        shadowed = shadowed_module(value) if value is not None else None
+        if shadowed is not None:
+            message = f"`helpers-module` {value!r} would shadow {shadowed}: every import of it would get the helpers"
+            self._problem("shadowing-helpers-module", ("helpers-module",), message, part="value")
+            return None
+        return value
+
     def _choice(self, table: dict[str, Any], key: str, choices: tuple[str, ...], path: TomlPath) -> str | None:
         value = self._string(table, key, path)
         if value is not None and value not in choices:
@@ -271,6 +290,9 @@ class _Loader:
         value = table.get(key)
         if value is not None and not _is_int(value):
             self._invalid((*path, key), f"`{key}` must be an integer")
+            return None
+        if value is not None and not INT32_MIN <= value <= INT32_MAX:
+            self._invalid((*path, key), f"`{key}` {value} is outside {INT32_RANGE}")
             return None
         return value
 
@@ -298,7 +320,11 @@ class _Loader:
         if value is None:
             return None
         if isinstance(value, list) and len(value) == 2 and all(_is_int(bound) for bound in value):
-            return value[0], value[1]
+            if all(INT32_MIN <= bound <= INT32_MAX for bound in value):
+                return value[0], value[1]
+            message = f"`range` bounds must be within {INT32_RANGE}; got {value!r}"
+            self._problem("invalid-range", (*path, "range"), message)
+            return None
         self._problem("invalid-range", (*path, "range"), f"`range` must be [lo, hi], two integers; got {value!r}")
         return None
 
@@ -308,6 +334,20 @@ class _Loader:
 
     def _problem(self, check: str, path: TomlPath, message: str, part: str = "entry") -> None:
         self.problems.append(Problem(check, path, message, part))
+
+
+# Top-level names a project must not take: the generated helpers (and the server) import them.
+_SDK_PACKAGES = {"mcp": "the MCP SDK package `mcp`", "fastmcp": "the `fastmcp` package", "mcplint": "mcplint itself"}
+
+
+def shadowed_module(module: str) -> str | None:
+    """What a project module of this dotted name would hide from imports, or None."""
+    top = module.split(".")[0]
+    if top in _SDK_PACKAGES:
+        return _SDK_PACKAGES[top]
+    if top in sys.stdlib_module_names:
+        return f"the standard library's `{top}`"
+    return None
 
 
 def _is_int(value: object) -> bool:

@@ -82,8 +82,11 @@ class RuleContext:
         registry_path: str | None = None,
         package: str | None = None,
         default_symbol: str | None = None,
+        assigned_codes: frozenset[int] = frozenset(),
     ) -> None:
         self.default_symbol = default_symbol  # `default-symbol`: what a guessed failure is
+        # Registry codes a running migration assigned (see FileSettings.assigned_codes).
+        self.assigned_codes = assigned_codes
         self.scopes = ScopeTracker()
         self.imports = ImportTable(package)
         self.facts = HandlerFactsCollector(self.scopes, self.enclosing_guards)

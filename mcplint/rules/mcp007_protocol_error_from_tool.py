@@ -204,7 +204,9 @@ class ProtocolErrorFromTool(Rule):
     def _registry_fix(self, node: cst.Raise, function: str | None) -> tuple[FixSpec | None, cst.BaseExpression | None]:
         """`raise McpError(ErrorData(code=1002, ...))` → `raise <helper>("SYMBOL")`: the registry's
         entry with that code, else the one its message matches. Unsafe: the message becomes the
-        registry's, and the raise stops being a protocol error. Also the site's registry message."""
+        registry's, and the raise stops being a protocol error. Also the site's registry message.
+        A code a running migration assigned is not the project's: the raise's 1001 means what its
+        message says, not whatever new entry happened to be numbered 1001."""
         if not isinstance(node.exc, cst.Call):
             return None, None
         clause, annotation = self.context.raise_place(node)
@@ -225,7 +227,10 @@ class ProtocolErrorFromTool(Rule):
                 entry.symbol
                 for domain in (registry.domains if registry is not None else ())
                 for entry in domain.errors
-                if code is not None and entry.code == code and entry.status != "retired"
+                if code is not None
+                and entry.code == code
+                and entry.status != "retired"
+                and code not in self.context.assigned_codes
             ),
             None,
         )
