@@ -29,8 +29,7 @@ class StackTraceLeak(Rule):
     the expression that makes the text and names the sink. Logging,
     `warnings.warn` and files are not sinks; `type(e).__name__`, other
     attributes (`e.status_code`), unknown functions, registry helpers, the
-    project's own exception classes (defined in the module, imported
-    relatively, or imported from the module's own top-level package) and
+    project's own exception classes (defined or imported in its package) and
     `sanitizers` stop the flow.
 
     ## Why is this bad?
