@@ -405,6 +405,8 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
                     if table_callee is not None:
                         callees.append(table_callee)
                 else:
+                    if isinstance(arg.value, cst.Name):  # `run_sync(_sync_list)`: a function handed to a runner
+                        callees.append(arg.value.value)
                     pending.append(arg.value)
         elif isinstance(expression, cst.Name):
             names.append(expression.value)
