@@ -31,6 +31,7 @@ class CheckOptions:
     output_format: str = "full"
     output_file: str | None = None
     exit_zero: bool = False
+    color: str = "auto"  # --color: auto, always or never (see mcplint.terminal)
     statistics: bool = False
     jobs: int | None = None
     config_file: str | None = None
@@ -257,14 +258,17 @@ def _load_baseline(path: str | None) -> set[str] | None:
 def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False) -> None:
     from mcplint.report import render, render_statistics
 
-    to_terminal = options.output_file is None and sys.stdout.isatty()
+    from mcplint.terminal import color_enabled
+
+    # A report file never gets colour: it is read by tools and editors, not a terminal.
+    color = options.output_file is None and color_enabled(options.color, sys.stdout)
     if options.statistics and options.output_format in TEXT_FORMATS:
         report = render_statistics(findings)
     else:
         report = render(
             options.output_format,
             findings,
-            color=to_terminal,
+            color=color,
             root=root,
             show_source=options.show_source,
             with_summary=not options.quiet,
@@ -275,14 +279,15 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, n
     if options.output_file is not None:
         Path(options.output_file).write_text(report, encoding="utf-8")
     else:
-        click.echo(report, nl=False)
+        # click strips ANSI codes from a stream that is not a terminal unless told otherwise.
+        click.echo(report, nl=False, color=color)
 
 
 def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
-    return progress_bar(quiet=options.quiet)
+    return progress_bar(quiet=options.quiet, color=options.color)
 
 
-def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
+def progress_bar(*, quiet: bool, color: str = "auto"):  # type: ignore[no-untyped-def]
     """A transient bar on stderr for long runs on a terminal; never in pipes or CI."""
     if quiet or os.environ.get("CI") or not sys.stderr.isatty():
         return None
@@ -293,7 +298,10 @@ def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
         from rich.console import Console
         from rich.progress import Progress
 
-        bar = Progress(console=Console(stderr=True), transient=True)
+        from mcplint.terminal import color_enabled
+
+        console = Console(stderr=True, no_color=not color_enabled(color, sys.stderr))
+        bar = Progress(console=console, transient=True)
         bar.start()
         task = bar.add_task("Linting", total=total)
 

@@ -28,12 +28,25 @@ def _report_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
     return click.option(
         "--format",
+        "--output-format",  # the name ruff users type
         "output_format",
         type=click.Choice(FORMATS),
         default="full",
         show_default=True,
         envvar="MCPLINT_OUTPUT_FORMAT",
         help="Output format (environment: MCPLINT_OUTPUT_FORMAT).",
+    )(command)
+
+
+def _color_option(command: Callable[..., None]) -> Callable[..., None]:
+    from mcplint.terminal import COLOR_CHOICES
+
+    return click.option(
+        "--color",
+        type=click.Choice(COLOR_CHOICES),
+        default="auto",
+        show_default=True,
+        help="Colour the output: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always, never.",
     )(command)
 
 
@@ -47,6 +60,7 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @_report_options
+@_color_option
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
 @click.option(
