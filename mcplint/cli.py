@@ -146,24 +146,27 @@ def clean(config_file: str | None) -> None:
 
 @main.command()
 @click.argument("code")
-def rule(code: str) -> None:
+@_color_option
+def rule(code: str, color: str) -> None:
     """Explain a rule or registry check: print its documentation."""
     from mcplint.catalogue import code_doc
-    from mcplint.rule_docs import render_doc
+    from mcplint.rule_view import print_rule
+    from mcplint.terminal import color_enabled
 
     document = code_doc(code)
     if document is None:
         _fail(f"unknown rule code '{code}' (see `mcplint rules`)")
-    click.echo(render_doc(document), nl=False)
+    stream = sys.stdout
+    print_rule(document, stream, color=color_enabled(color, stream))
 
 
 @main.command(name="rules")
 def list_rules() -> None:
-    """List every rule and registry check: code, name and what it does."""
+    """List every rule and registry check: code, name, fix safety and what it does."""
     from mcplint.catalogue import catalogue
+    from mcplint.rule_view import rules_table
 
-    for document in catalogue():
-        click.echo(f"{document.code}  {document.name:<24} {document.summary}")
+    click.echo(rules_table(catalogue()), nl=False)
 
 
 def _fail(message: str) -> None:

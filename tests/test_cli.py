@@ -229,7 +229,8 @@ def test_unknown_rule_exits_2():
 
 
 def test_rules_lists_every_rule():
-    lines = run_cli("rules").output.splitlines()
+    header, *lines = run_cli("rules").output.splitlines()
+    assert header.split() == ["code", "name", "fix", "summary"]
     codes = [line.split()[0] for line in lines]
     assert codes == [document.code for document in catalogue()]
     assert {"MCP000", "MCP001", "MCP002", "MCP009", "REG001", "REG015", "BRK001", "BRK100"} <= set(codes)

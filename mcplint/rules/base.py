@@ -180,6 +180,9 @@ class Rule:
     handler_scope: ClassVar[bool] = True
     #: The engine itself reports this rule's findings (parse errors, suppressions).
     engine_reported: ClassVar[bool] = False
+    #: What its fixes are (`mcplint rules` shows it): "safe", "unsafe", "safe/unsafe" (depends on
+    #: the site, see the doc's "Fix safety"), or "" for a rule without fixes.
+    fix_safety: ClassVar[str] = ""
     #: Options under ``[tool.mcplint.rules.<CODE>]`` with their defaults.
     options: ClassVar[Mapping[str, Any]] = {}
 

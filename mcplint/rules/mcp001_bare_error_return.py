@@ -157,6 +157,7 @@ class BareErrorReturn(Rule):
 
     code = "MCP001"
     name = "bare-error-return"
+    fix_safety = "unsafe"
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

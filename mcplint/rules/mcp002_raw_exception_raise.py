@@ -99,6 +99,7 @@ class RawExceptionRaise(Rule):
 
     code = "MCP002"
     name = "raw-exception-raise"
+    fix_safety = "safe/unsafe"
     options = {"builtins": sorted(BUILTIN_EXCEPTIONS)}
 
     def __init__(self, *args: object, **kwargs: object) -> None:

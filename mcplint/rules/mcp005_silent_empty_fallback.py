@@ -125,6 +125,7 @@ class SilentEmptyFallback(Rule):
 
     code = "MCP005"
     name = "silent-empty-fallback"
+    fix_safety = "unsafe"
     options = {
         "control-flow-exceptions": ["StopIteration", "StopAsyncIteration", "GeneratorExit"],
         "lookup-exceptions": ["KeyError", "IndexError", "AttributeError", "LookupError"],
