@@ -17,6 +17,7 @@ from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
+from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
@@ -197,7 +198,8 @@ class BareErrorReturn(Rule):
                     payload.node,
                     f"Error {'dict' if payload.kind == 'dict' else 'text'} "
                     f"{'from an error helper' if from_helper else 'serialised by a helper and'} returned "
-                    "as a successful result; return an isError result (or raise a registry error) instead",
+                    "as a successful result",
+                    advice=RESULT_INSTEAD,
                     function=function,
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
                     through_return=True,
@@ -296,8 +298,8 @@ class BareErrorReturn(Rule):
             if payload.kind == "dict":
                 self.report(
                     payload.node,
-                    "Error dict returned as a successful result; return an isError result "
-                    "(or raise a registry error) instead",
+                    "Error dict returned as a successful result",
+                    advice=RESULT_INSTEAD,
                     through_return=True,
                     fix=fix,
                     error_message=error_message,
