@@ -217,10 +217,12 @@ def _finish(
         count = write_baseline(Path(options.write_baseline), findings, root)
         click.echo(f"mcplint: wrote {count} findings to the baseline {options.write_baseline}", err=True)
         return EXIT_ERROR if internal_errors else EXIT_CLEAN
+    baselined = 0
     if baseline is not None:
         from mcplint.engine.baseline import apply_baseline
 
         outcome = apply_baseline(findings, baseline, root)
+        baselined = len(findings) - len(outcome.findings)
         findings = outcome.findings
         if outcome.stale:
             _warn(
@@ -229,7 +231,7 @@ def _finish(
                 options,
             )
 
-    _report(options, findings, root, fixed, no_handlers)
+    _report(options, findings, root, fixed, no_handlers, baselined)
     if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
@@ -255,15 +257,20 @@ def _load_baseline(path: str | None) -> set[str] | None:
     return load_baseline(Path(path))
 
 
-def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False) -> None:
-    from mcplint.report import render, render_statistics
-
+def _report(
+    options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
+) -> None:
+    from mcplint.report import render
+    from mcplint.report.text import Summary
     from mcplint.terminal import color_enabled
 
     # A report file never gets colour: it is read by tools and editors, not a terminal.
     color = options.output_file is None and color_enabled(options.color, sys.stdout)
     if options.statistics and options.output_format in TEXT_FORMATS:
-        report = render_statistics(findings)
+        from mcplint.report.statistics import render_statistics
+
+        summary = Summary(fixed, options.unsafe_fixes, no_handlers, baselined) if not options.quiet else None
+        report = render_statistics(findings, summary=summary, unsafe_fixes=options.unsafe_fixes, color=color)
     else:
         report = render(
             options.output_format,
@@ -275,6 +282,7 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, n
             fixed=fixed,
             unsafe_fixes=options.unsafe_fixes,
             no_handlers=no_handlers,
+            baselined=baselined,
         )
     if options.output_file is not None:
         Path(options.output_file).write_text(report, encoding="utf-8")

@@ -159,7 +159,7 @@ def test_unknown_selector_exits_2(project):
 
 def test_statistics(project):
     result = run_cli("check", "--statistics", "server.py", cwd=project)
-    assert result.output == "1\tMCP001\tbare-error-return\n1\tMCP002\traw-exception-raise\n"
+    assert result.output == "1\tMCP001\tbare-error-return\n1\tMCP002\traw-exception-raise\nFound 2 errors.\n"
 
 
 def test_output_file(project):
