@@ -329,5 +329,7 @@ def _warn(message: str, options: CheckOptions | None = None) -> None:
 
 
 def fail(message: str) -> int:
-    click.echo(f"mcplint: error: {message}", err=True)
+    """One line per problem on stderr (a config with three typos gets three lines); exit 2."""
+    for line in message.splitlines() or [""]:
+        click.echo(f"mcplint: error: {line}", err=True)
     return EXIT_ERROR

@@ -54,11 +54,20 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for value in values for code in value.split(",") if code.strip())
 
 
+def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
+    """`--exclude a,b --exclude c`: comma-separated or repeated, as ruff takes them."""
+    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option(
+    "--exclude", multiple=True, help="Patterns to skip (gitignore style), replacing the config's `exclude`."
+)
+@click.option("--extend-exclude", multiple=True, help="Patterns to skip in addition to the config's excludes.")
 @_report_options
 @_color_option
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
@@ -101,6 +110,8 @@ def check(
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
     **options: object,
 ) -> None:
     """Lint PATHS (default: the current directory; '-' reads standard input)."""
@@ -111,6 +122,8 @@ def check(
         select=_split_codes(select) if select else None,
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
+        exclude=_split_patterns(exclude) if exclude else None,
+        extend_exclude=_split_patterns(extend_exclude),
     )
     sys.exit(run_check(CheckOptions(paths=paths, overrides=overrides, **options)))  # type: ignore[arg-type]
 
