@@ -47,6 +47,8 @@ class CheckOptions:
     diff: bool = False
     show_fixes: bool = False
     exit_non_zero_on_fix: bool = False
+    show_settings: bool = False
+    show_files: bool = False
 
     @property
     def fix_mode(self) -> str | None:
@@ -67,6 +69,12 @@ def run_check(options: CheckOptions) -> int:
             return _check_stdin(options, resolver, _load_baseline(options.baseline))
         if "-" in options.paths:
             raise ConfigError("'-' (standard input) cannot be combined with other paths")
+        if options.show_settings or options.show_files:
+            from mcplint.show import show
+
+            text = show(options.paths, resolver, files=options.show_files, force_exclude=options.force_exclude)
+            click.echo(text, nl=False)
+            return EXIT_CLEAN
         files = discover(options.paths or (".",), resolver, force_exclude=options.force_exclude)
         tasks = [
             FileTask(

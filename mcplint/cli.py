@@ -96,6 +96,8 @@ def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--show-fixes", is_flag=True, help="List the fixed findings per file.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit with 1 when a fix was applied.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings of the first file and their sources.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be linted, and why others are skipped.")
 @click.option(
     "--show-source/--no-show-source",
     default=None,

@@ -4,8 +4,10 @@ For each file the closest ``mcplint.toml`` (keys at the top level) or
 ``pyproject.toml`` with a ``[tool.mcplint]`` table wins, as in ruff; files are
 merged only through ``extend = "../pyproject.toml"`` (relative to the file that
 says it): the extended file is read first, then every key the extending file
-sets replaces its value, except ``extend-select`` and ``extend-exclude``, which
-add to it (ruff's rule). ``--config FILE`` applies one file to everything.
+sets replaces its value, except ``extend-exclude``, which adds to it; rule
+selection applies in layers (the extended file's outcome, then this file's
+``select`` / ``extend-select`` / ``ignore``), as in ruff. ``--config FILE``
+applies one file to everything.
 Paths (``registry``, ``cache-dir``) are relative to the file that sets them;
 globs (excludes, per-file-ignores) to the directory of the file that was found
 for the linted file, the project root; without a config the working directory
@@ -65,7 +67,8 @@ LIST_KEYS = (
 TABLE_KEYS = ("per-file-ignores", "rules")
 STRING_KEYS = ("cache-dir", "registry", "default-symbol", "extend")
 # Keys whose value adds to the extended file's instead of replacing it.
-ACCUMULATING_KEYS = ("extend-select", "extend-exclude")
+ACCUMULATING_KEYS = ("extend-exclude",)
+SELECTION_KEYS = ("select", "extend-select", "ignore")
 DEFAULT_REGISTRY = "mcp-errors.toml"
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
@@ -122,6 +125,13 @@ class Config:
         default = self.root / DEFAULT_REGISTRY
         return default if default.is_file() else None
 
+    def source_of(self, key: str, cwd: Path | None = None) -> str:
+        """Where ``key``'s value came from ("default" when no file set it), paths relative to ``cwd``."""
+        source = self.sources.get(key)
+        if source is None:
+            return "default"
+        return " + ".join(_relative_source(piece, cwd) for piece in source.split(" + ")) if cwd else source
+
     def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
         return self.excluded_by(path, is_dir=is_dir) is not None
 
@@ -136,6 +146,20 @@ class Config:
         ):
             return "--exclude/--extend-exclude"
         return None
+
+
+def _relative_source(source: str, cwd: Path) -> str:
+    """`/project/pyproject.toml:3` as `pyproject.toml:3` when the working directory is /project."""
+    path, separator, line = source.rpartition(":")
+    if not separator or not line.isdigit():
+        path, line = source, ""
+    if not os.path.isabs(path):
+        return source
+    try:
+        shown = Path(path).relative_to(cwd).as_posix()
+    except ValueError:
+        shown = os.path.relpath(path, cwd) if Path(path).anchor == cwd.anchor else path
+    return f"{shown}:{line}" if line else shown
 
 
 @dataclass(frozen=True)
@@ -221,6 +245,20 @@ def _parse_table(
 
     def fail(key: str, message: str) -> ConfigError:
         return ConfigError(message, path, _line_of_key(text, key))
+
+    if base is not None and any(key in table for key in SELECTION_KEYS):
+        # As in ruff, selection applies in layers: the extended file's outcome first, then this
+        # file's select / extend-select / ignore (an `extend-select` here re-enables what it ignored).
+        try:
+            inherited = sorted(resolve_selectors(base.select) | resolve_selectors(base.extend_select))
+            inherited = sorted(set(inherited) - resolve_selectors(base.ignore))
+        except ConfigError:
+            inherited = []
+        config.select, config.extend_select, config.ignore = inherited, [], []
+        origin = " + ".join(base.sources[key] for key in SELECTION_KEYS if key in base.sources)
+        config.sources = {key: value for key, value in config.sources.items() if key not in SELECTION_KEYS}
+        if origin:
+            config.sources["select"] = f"{origin} (resolved)"
 
     for key, value in table.items():
         try:

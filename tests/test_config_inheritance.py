@@ -50,10 +50,13 @@ def test_extend_inherits_and_overrides(tmp_path):
 
 def test_the_extending_file_wins(tmp_path):
     _write(tmp_path / "base.toml", 'ignore = ["MCP001"]\n')
-    _write(tmp_path / "app" / "mcplint.toml", 'extend = "../base.toml"\nignore = ["MCP002"]\n')
+    _write(tmp_path / "app" / "mcplint.toml", 'extend = "../base.toml"\nselect = ["MCP001"]\n')
     _write(tmp_path / "app" / "server.py", BAD_TOOL)
     findings = json_findings(run_cli("check", "--format", "json", ".", cwd=tmp_path / "app"))
     assert [f["code"] for f in findings] == ["MCP001"]
+    # Selection applies in layers, as in ruff: an `ignore` here adds to the extended file's.
+    _write(tmp_path / "app" / "mcplint.toml", 'extend = "../base.toml"\nignore = ["MCP002"]\n')
+    assert json_findings(run_cli("check", "--format", "json", ".", cwd=tmp_path / "app")) == []
 
 
 def test_an_extend_cycle_is_a_config_error(tmp_path):
