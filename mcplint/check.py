@@ -49,6 +49,7 @@ class CheckOptions:
     exit_non_zero_on_fix: bool = False
     show_settings: bool = False
     show_files: bool = False
+    add_noqa: bool = False
 
     @property
     def fix_mode(self) -> str | None:
@@ -65,6 +66,8 @@ def run_check(options: CheckOptions) -> int:
         if options.config_file is not None and not Path(options.config_file).is_file():
             raise ConfigError(f"{options.config_file}: config file not found")
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
+        if options.add_noqa and (options.fix or options.diff or "-" in options.paths):
+            raise ConfigError("--add-noqa cannot be combined with --fix, --diff or standard input")
         if options.paths == ("-",):
             return _check_stdin(options, resolver, _load_baseline(options.baseline))
         if "-" in options.paths:
@@ -109,6 +112,8 @@ def run_check(options: CheckOptions) -> int:
             options,
         )
     findings = sorted(result.findings + registry_findings)
+    if options.add_noqa:
+        return _add_noqa(options, result.findings, tasks, baseline, root, result.internal_errors)
     if options.diff:
         return _report_diff(options, result.diffs, result.fixed, internal_errors=result.internal_errors)
     if options.show_fixes and result.fixed:
@@ -120,6 +125,29 @@ def run_check(options: CheckOptions) -> int:
     if code == EXIT_CLEAN and options.exit_non_zero_on_fix and result.fixed:
         return EXIT_FINDINGS
     return code
+
+
+def _add_noqa(options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path,
+              internal_errors: int) -> int:  # fmt: skip
+    """`--add-noqa`: suppress every current finding in place (those a --baseline holds stay as they are)."""
+    from mcplint.add_noqa import add_noqa
+
+    if baseline is not None:
+        from mcplint.engine.baseline import apply_baseline
+
+        findings = apply_baseline(findings, baseline, root).findings
+    outcome = add_noqa(findings, {task.display: task.path for task in tasks})
+    for warning in outcome.warnings:
+        _warn(warning, options)
+    if not options.quiet:
+        comments = "comment" if outcome.comments == 1 else "comments"
+        click.echo(
+            f"Added {outcome.comments} `# mcplint: ignore` {comments} "
+            f"({outcome.findings} findings) to {outcome.files} file(s).",
+            err=True,
+        )
+    # As ruff's --add-noqa: the run's purpose is the edit, so it exits 0 unless something broke.
+    return EXIT_ERROR if internal_errors else EXIT_CLEAN
 
 
 def _report_diff(options: CheckOptions, diffs: list[str], fixed: list[Finding], *, internal_errors: int) -> int:

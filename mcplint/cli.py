@@ -94,6 +94,9 @@ def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or show unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the fixed findings per file.")
+@click.option(
+    "--add-noqa", is_flag=True, help="Add a `# mcplint: ignore[CODE]` comment for every current finding."
+)
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit with 1 when a fix was applied.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings of the first file and their sources.")
