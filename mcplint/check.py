@@ -16,12 +16,13 @@ import click
 
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
+from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
 TEXT_FORMATS = ("full", "concise", "grouped")
-PROGRESS_BAR_MINIMUM = 50  # files to lint (cache misses) before a bar is worth showing
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,12 @@ def run_check(options: CheckOptions) -> int:
     except (ConfigError, PathNotFound, RegistryError) as error:
         return fail(str(error))
     cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
-    result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
+    bar = _progress_bar(options)
+    try:
+        result = run(tasks, options.jobs or default_jobs(), cache, bar)
+    finally:  # Ctrl-C included: the bar is erased before anything else is printed
+        if bar is not None:
+            bar.stop()
     for warning in result.warnings:
         _warn(warning, options)
     if result.unseen_framework_modules:
@@ -327,36 +333,8 @@ def _report(
         click.echo(report, nl=False, color=color)
 
 
-def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
+def _progress_bar(options: CheckOptions) -> ProgressBar | None:
     return progress_bar(quiet=options.quiet, color=options.color)
-
-
-def progress_bar(*, quiet: bool, color: str = "auto"):  # type: ignore[no-untyped-def]
-    """A transient bar on stderr for long runs on a terminal; never in pipes or CI."""
-    if quiet or os.environ.get("CI") or not sys.stderr.isatty():
-        return None
-
-    def start(total: int):  # type: ignore[no-untyped-def]
-        if total < PROGRESS_BAR_MINIMUM:
-            return None
-        from rich.console import Console
-        from rich.progress import Progress
-
-        from mcplint.terminal import color_enabled
-
-        console = Console(stderr=True, no_color=not color_enabled(color, sys.stderr))
-        bar = Progress(console=console, transient=True)
-        bar.start()
-        task = bar.add_task("Linting", total=total)
-
-        def advance() -> None:
-            bar.advance(task)
-            if bar.tasks[0].finished:
-                bar.stop()
-
-        return advance
-
-    return start
 
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:

@@ -50,6 +50,17 @@ def _color_option(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
+def _interruptible(command: Callable[[], int]) -> int:
+    """Ctrl-C ends the command with 130 and nothing else: click would print "Aborted!" and exit 1.
+    Whoever started workers or a progress bar has stopped them on the way out."""
+    from mcplint.check import EXIT_INTERRUPTED
+
+    try:
+        return command()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
 def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for value in values for code in value.split(",") if code.strip())
 
@@ -130,7 +141,8 @@ def check(
         exclude=_split_patterns(exclude) if exclude else None,
         extend_exclude=_split_patterns(extend_exclude),
     )
-    sys.exit(run_check(CheckOptions(paths=paths, overrides=overrides, **options)))  # type: ignore[arg-type]
+    check_options = CheckOptions(paths=paths, overrides=overrides, **options)  # type: ignore[arg-type]
+    sys.exit(_interruptible(lambda: run_check(check_options)))
 
 
 @main.command()
