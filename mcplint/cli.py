@@ -110,6 +110,9 @@ def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
 )
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit with 1 when a fix was applied.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+@click.option(
+    "-w", "--watch", is_flag=True, help="Check again whenever a file changes (needs `pip install 'mcplint[watch]'`)."
+)
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings of the first file and their sources.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be linted, and why others are skipped.")
 @click.option(
@@ -128,6 +131,7 @@ def check(
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    watch: bool,
     **options: object,
 ) -> None:
     """Lint PATHS (default: the current directory; '-' reads standard input)."""
@@ -142,6 +146,13 @@ def check(
         extend_exclude=_split_patterns(extend_exclude),
     )
     check_options = CheckOptions(paths=paths, overrides=overrides, **options)  # type: ignore[arg-type]
+    if watch:
+        from mcplint.check import fail
+        from mcplint.watch import watch as watch_paths
+
+        if "-" in paths:
+            sys.exit(fail("--watch cannot read standard input"))
+        sys.exit(_interruptible(lambda: watch_paths(paths, lambda: run_check(check_options))))
     sys.exit(_interruptible(lambda: run_check(check_options)))
 
 
