@@ -20,7 +20,6 @@ from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
 TEXT_FORMATS = ("full", "concise", "grouped")
 

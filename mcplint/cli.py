@@ -14,7 +14,17 @@ from mcplint import __version__
 from mcplint.report import FORMATS
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        """Ctrl-C ends any command with 130 and nothing else (click would print "Aborted!" and
+        exit 1); whoever started workers or a progress bar stops them on the way out."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            sys.exit(130)  # 128 + SIGINT, what shells report for a Ctrl-C
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="mcplint", message="%(prog)s %(version)s")
 def main() -> None:
     """Find and fix the error handling of Python MCP servers."""
@@ -50,17 +60,6 @@ def _color_option(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
-def _interruptible(command: Callable[[], int]) -> int:
-    """Ctrl-C ends the command with 130 and nothing else: click would print "Aborted!" and exit 1.
-    Whoever started workers or a progress bar has stopped them on the way out."""
-    from mcplint.check import EXIT_INTERRUPTED
-
-    try:
-        return command()
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-
-
 def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for value in values for code in value.split(",") if code.strip())
 
@@ -81,7 +80,7 @@ def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--extend-exclude", multiple=True, help="Patterns to skip in addition to the config's excludes.")
 @_report_options
 @_color_option
-@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option("--statistics", is_flag=True, help="Print the findings per rule ([*]: fixable), then the total.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
 @click.option(
     "--config",
@@ -152,8 +151,8 @@ def check(
 
         if "-" in paths:
             sys.exit(fail("--watch cannot read standard input"))
-        sys.exit(_interruptible(lambda: watch_paths(paths, lambda: run_check(check_options))))
-    sys.exit(_interruptible(lambda: run_check(check_options)))
+        sys.exit(watch_paths(paths, lambda: run_check(check_options)))
+    sys.exit(run_check(check_options))
 
 
 @main.command()

@@ -95,3 +95,19 @@ def test_ctrl_c_exits_130_clean(tmp_path):
     assert "Linting" not in after[len("Linting") :]  # ...and did not draw it again
     time.sleep(0.2)
     assert [pid for pid in workers if _alive(pid)] == []
+
+
+def test_every_command_exits_130_without_aborted(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from mcplint import check, handlers_command
+    from mcplint.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(check, "run_check", interrupted)
+    monkeypatch.setattr(handlers_command, "list_handlers", interrupted)
+    for command in (["check", "."], ["handlers", "."]):
+        result = CliRunner().invoke(main, command)
+        assert (result.exit_code, result.output) == (130, ""), command
