@@ -132,8 +132,9 @@ def run_check(options: CheckOptions) -> int:
     return code
 
 
-def _add_noqa(options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path,
-              internal_errors: int) -> int:  # fmt: skip
+def _add_noqa(
+    options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path, internal_errors: int
+) -> int:
     """`--add-noqa`: suppress every current finding in place (those a --baseline holds stay as they are)."""
     from mcplint.add_noqa import add_noqa
 

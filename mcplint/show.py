@@ -80,9 +80,7 @@ def show_settings(path: Path, resolver: ConfigResolver) -> str:
         lines.append(f"Config file: {chain}" + (" (each extends the next)" if config.extends else ""))
     lines.append(f"Project root: {_shown_path(config.root, cwd)}")
     lines.append("")
-    rows = [
-        (key, _value(config, attribute, key, resolver), _source(config, key, cwd)) for key, attribute in _ROW_KEYS
-    ]
+    rows = [(key, _value(config, attribute, key, resolver), _source(config, key, cwd)) for key, attribute in _ROW_KEYS]
     cli = _command_line(resolver)
     # Sources line up in a column; a long value (the default excludes) just pushes its own.
     width = min(max(len(f"{key} = {value}") for key, value, _ in rows), SOURCE_COLUMN)
@@ -173,9 +171,9 @@ def _toml(value: object) -> str:
     return str(value)
 
 
-def show(options_paths: Sequence[str], resolver: ConfigResolver, *, files: bool, force_exclude: bool) -> str:
+def show(paths: Sequence[str], resolver: ConfigResolver, *, files: bool, force_exclude: bool) -> str:
     """`--show-files` (``files``) or `--show-settings` for the first file the paths name."""
-    paths = options_paths or (".",)
+    paths = paths or (".",)
     if files:
         return show_files(paths, resolver, force_exclude=force_exclude)
     found = discover(paths, resolver, force_exclude=force_exclude)
