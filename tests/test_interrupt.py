@@ -25,6 +25,12 @@ TOOLS = "".join(
 )
 
 
+def default_sigint() -> None:
+    """In the child before exec: Ctrl-C's default action, whatever the test runner set (an
+    ignored signal stays ignored across exec, and Python keeps ignoring it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -48,7 +54,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc").is_dir() or sys.platform != "linux", reason="reads /proc")
 def test_ctrl_c_exits_130_clean(tmp_path):
-    for index in range(150):  # about 1.2 MB: a pool of workers and a bar
+    for index in range(400):  # about 3 MB: a pool of workers, a bar, and seconds of work to interrupt
         (tmp_path / f"server_{index}.py").write_text(BAD_TOOL + TOOLS)
     controller, terminal = pty.openpty()
     environment = {key: value for key, value in os.environ.items() if key not in ("CI", "NO_COLOR", "FORCE_COLOR")}
@@ -56,6 +62,7 @@ def test_ctrl_c_exits_130_clean(tmp_path):
         [sys.executable, "-m", "mcplint", "check", "--no-cache", "--jobs", "2", "."],
         cwd=tmp_path, stdin=terminal, stdout=terminal, stderr=terminal, env=environment,
         start_new_session=True,  # its own process group, as a shell's foreground job
+        preexec_fn=default_sigint,
     )  # fmt: skip
     os.close(terminal)
     output = b""
@@ -78,14 +85,16 @@ def test_ctrl_c_exits_130_clean(tmp_path):
         workers = _children(process.pid)
         assert process.poll() is None, output.decode(errors="replace")
     assert len(workers) >= 2 and b"Linting" in output, "the run never showed its workers and bar"
-    read(0.5)
+    read(0.2)
+    assert process.poll() is None, "the run ended before it could be interrupted"
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C on a terminal does
-    try:
-        code = process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    read(0.5)
+    deadline = time.monotonic() + 30
+    while process.poll() is None and time.monotonic() < deadline:
+        read(0.1)  # keep draining the terminal: a full one would block the process's writes
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    code = process.wait()
+    read(0.2)
     os.close(controller)
     text = output.decode("utf-8", "replace")
     after = text[text.rindex("Linting") :]

@@ -14,6 +14,7 @@ import pytest
 
 from mcplint.watch import relevant
 from test_cli import BAD_TOOL, run_cli
+from test_interrupt import default_sigint
 
 
 def test_without_watchfiles_it_is_a_one_line_usage_error(tmp_path, monkeypatch):
@@ -53,6 +54,7 @@ def test_watch_with_the_real_watchfiles(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "mcplint", "check", "--watch", "--format", "concise", "."],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, start_new_session=True,
+        preexec_fn=default_sigint,
     )  # fmt: skip
     output = b""
 
@@ -70,7 +72,11 @@ def test_watch_with_the_real_watchfiles(tmp_path):
         (tmp_path / "server.py").write_text("x = 1\n")
         wait_for(b"All checks passed!")
         os.killpg(process.pid, signal.SIGINT)
-        assert process.wait(timeout=20) == 130
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            if select.select([process.stdout], [], [], 0.1)[0]:
+                output += os.read(process.stdout.fileno(), 65536)
+        assert process.poll() == 130, output.decode()
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
