@@ -263,6 +263,9 @@ def _parse_table(
     for key, value in table.items():
         try:
             _set_key(config, key, value, fail, section)
+        except ConfigErrors as several:
+            errors.extend(several.errors)
+            continue
         except ConfigError as error:
             errors.append(error)
             continue
@@ -325,25 +328,31 @@ def _parse_per_file_ignores(value: Any, fail: Any) -> dict[str, list[str]]:
 
 
 def _parse_rule_options(value: Any, fail: Any) -> dict[str, dict[str, Any]]:
+    """The [rules.<CODE>] tables; every unknown rule or option is reported, not only the first."""
     from mcplint.rules import RULES_BY_CODE
 
     if not isinstance(value, dict):
         raise fail("rules", "'rules' must be a table of [rules.<CODE>] tables")
     parsed: dict[str, dict[str, Any]] = {}
+    errors: list[ConfigError] = []
     for code, options in value.items():
         rule = RULES_BY_CODE.get(code.upper())
         if rule is None:
-            raise fail(code, f"unknown rule '{code}' in rules options")
+            errors.append(fail(code, f"unknown rule '{code}' in rules options"))
+            continue
         if not isinstance(options, dict):
-            raise fail(code, f"rules.{code} must be a table")
+            errors.append(fail(code, f"rules.{code} must be a table"))
+            continue
         for option, option_value in options.items():
             if option not in rule.options:
                 known = ", ".join(rule.options) or "none"
-                raise fail(option, f"unknown option '{option}' for {rule.code} (known: {known})")
-            expected = type(rule.options[option])
-            if not isinstance(option_value, expected):
-                raise fail(option, f"option '{option}' of {rule.code} must be a {expected.__name__}")
+                errors.append(fail(option, f"unknown option '{option}' for {rule.code} (known: {known})"))
+            elif not isinstance(option_value, type(rule.options[option])):
+                kind = type(rule.options[option]).__name__
+                errors.append(fail(option, f"option '{option}' of {rule.code} must be a {kind}"))
         parsed[rule.code] = dict(options)
+    if errors:
+        raise errors[0] if len(errors) == 1 else ConfigErrors(errors)
     return parsed
 
 

@@ -116,3 +116,25 @@ def test_exclude_and_extend_exclude_on_the_command_line(tmp_path):
     # --exclude replaces the config's exclude (vendored comes back); comma-separated or repeated.
     assert linted("--exclude", "legacy, app") == {"vendored", "scripts/tools"}
     assert linted("--exclude", "legacy", "--exclude", "scripts/tools/") == {"app", "vendored"}
+
+
+def test_every_unknown_rule_option_is_reported_with_the_unknown_keys(tmp_path):
+    _write(
+        tmp_path / "mcplint.toml",
+        """\
+        colour = "never"
+
+        [rules.MCP002]
+        bultins = ["ValueError"]
+
+        [rules.MCP777]
+        x = 1
+        """,
+    )
+    result = run_cli("check", ".", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert [line.split(": ", 3)[3] for line in result.stderr.splitlines()] == [
+        "unknown key 'colour' in mcplint.toml",
+        "unknown option 'bultins' for MCP002 (known: builtins)",
+        "unknown rule 'MCP777' in rules options",
+    ]
