@@ -223,9 +223,15 @@ def registry() -> None:
 @registry.command(name="check")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @_report_options
+@_color_option
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
 def registry_check(
-    file: str | None, output_format: str, output_file: str | None, exit_zero: bool, config_file: str | None
+    file: str | None,
+    output_format: str,
+    output_file: str | None,
+    exit_zero: bool,
+    color: str,
+    config_file: str | None,
 ) -> None:
     """Check FILE (default: the registry the config names, or mcp-errors.toml beside it)."""
     from mcplint.check import CheckOptions, run_registry_check
@@ -237,6 +243,7 @@ def registry_check(
         output_format=output_format,
         output_file=output_file,
         exit_zero=exit_zero,
+        color=color,
         config_file=config_file,
     )
     sys.exit(run_registry_check(options))

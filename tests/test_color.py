@@ -97,3 +97,11 @@ def test_output_format_is_an_alias_of_format(server):
     result = run_cli("check", "--output-format", "concise", "server.py", cwd=server)
     assert result.stdout.startswith("server.py:9:9: MCP002")
     assert result.exit_code == 1
+
+
+def test_registry_check_takes_color_too(tmp_path, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    (tmp_path / "mcp-errors.toml").write_text("schema_version = 1\nbogus = 1\n")
+    coloured = run_cli("registry", "check", "--color", "always", cwd=tmp_path)
+    assert coloured.exit_code == 1 and ESCAPE in coloured.stdout
+    assert ESCAPE not in run_cli("registry", "check", cwd=tmp_path).stdout
