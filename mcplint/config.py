@@ -249,12 +249,10 @@ def _parse_table(
     if base is not None and any(key in table for key in SELECTION_KEYS):
         # As in ruff, selection applies in layers: the extended file's outcome first, then this
         # file's select / extend-select / ignore (an `extend-select` here re-enables what it ignored).
-        try:
-            inherited = sorted(resolve_selectors(base.select) | resolve_selectors(base.extend_select))
-            inherited = sorted(set(inherited) - resolve_selectors(base.ignore))
-        except ConfigError:
-            inherited = []
-        config.select, config.extend_select, config.ignore = inherited, [], []
+        # (The extended file's selectors were validated when it loaded.)
+        inherited = resolve_selectors(base.select) | resolve_selectors(base.extend_select)
+        config.select = sorted(inherited - resolve_selectors(base.ignore))
+        config.extend_select, config.ignore = [], []
         origin = " + ".join(base.sources[key] for key in SELECTION_KEYS if key in base.sources)
         config.sources = {key: value for key, value in config.sources.items() if key not in SELECTION_KEYS}
         if origin:
