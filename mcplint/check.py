@@ -68,6 +68,11 @@ def run_check(options: CheckOptions) -> int:
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
         if options.add_noqa and (options.fix or options.diff or "-" in options.paths):
             raise ConfigError("--add-noqa cannot be combined with --fix, --diff or standard input")
+        if options.show_settings and options.paths == ("-",):
+            from mcplint.show import show_settings
+
+            click.echo(show_settings(Path(options.stdin_filename or "stdin.py"), resolver), nl=False)
+            return EXIT_CLEAN
         if options.paths == ("-",):
             return _check_stdin(options, resolver, _load_baseline(options.baseline))
         if "-" in options.paths:

@@ -67,3 +67,11 @@ def test_show_settings_without_a_config(tmp_path):
     (tmp_path / "server.py").write_text(BAD_TOOL)
     lines = run_cli("check", "--show-settings", cwd=tmp_path).stdout.splitlines()
     assert lines[1] == "Config file: none (defaults; the working directory is the root)"
+
+
+def test_show_settings_for_standard_input_uses_the_stdin_filename(tmp_path):
+    (tmp_path / "mcplint.toml").write_text('[per-file-ignores]\n"legacy/*" = ["MCP002"]\n')
+    result = run_cli("check", "--show-settings", "-", "--stdin-filename", "legacy/server.py", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Resolved settings for: legacy/server.py\nConfig file: mcplint.toml\n")
+    assert "Ignored here by per-file-ignores: MCP002" in result.stdout
