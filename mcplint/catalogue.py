@@ -21,6 +21,7 @@ class CodeDoc:
     summary: str
     sections: dict[str, str]  # "What it does" -> markdown, in the doc's order
     source: str  # the file the documentation is written in
+    fix_safety: str = ""  # "safe", "unsafe", "safe/unsafe" or "" (no fix)
 
 
 def parse_sections(doc: str) -> dict[str, str]:
@@ -45,6 +46,7 @@ def catalogue() -> tuple[CodeDoc, ...]:
             rule.summary(),
             parse_sections(rule.__doc__ or ""),
             Path(inspect.getfile(rule)).resolve().relative_to(package_parent).as_posix(),
+            rule.fix_safety,
         )
         for rule in ALL_RULES
     ]

@@ -17,6 +17,7 @@ import click
 
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
+from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
 TEXT_FORMATS = ("full", "concise", "grouped")
-PROGRESS_BAR_MINIMUM = 50  # files to lint (cache misses) before a bar is worth showing
 # What a cache file of valid JSON but the wrong shape raises where its values are used (an
 # index that is a list, a count that is a string, nesting too deep to load). The run then
 # goes again without the cache: a cache only ever costs speed, and an error of mcplint's own
@@ -40,6 +40,7 @@ class CheckOptions:
     output_format: str = "full"
     output_file: str | None = None
     exit_zero: bool = False
+    color: str = "auto"  # --color: auto, always or never (see mcplint.terminal)
     statistics: bool = False
     jobs: int | None = None
     config_file: str | None = None
@@ -55,6 +56,9 @@ class CheckOptions:
     diff: bool = False
     show_fixes: bool = False
     exit_non_zero_on_fix: bool = False
+    show_settings: bool = False
+    show_files: bool = False
+    add_noqa: bool = False
 
     @property
     def fix_mode(self) -> str | None:
@@ -71,10 +75,23 @@ def run_check(options: CheckOptions) -> int:
         if options.config_file is not None and not Path(options.config_file).is_file():
             raise ConfigError(f"{options.config_file}: config file not found")
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
+        if options.add_noqa and (options.fix or options.diff or "-" in options.paths):
+            raise ConfigError("--add-noqa cannot be combined with --fix, --diff or standard input")
+        if options.show_settings and options.paths == ("-",):
+            from mcplint.show import show_settings
+
+            click.echo(show_settings(Path(options.stdin_filename or "stdin.py"), resolver), nl=False)
+            return EXIT_CLEAN
         if options.paths == ("-",):
             return _check_stdin(options, resolver, _load_baseline(options.baseline))
         if "-" in options.paths:
             raise ConfigError("'-' (standard input) cannot be combined with other paths")
+        if options.show_settings or options.show_files:
+            from mcplint.show import show
+
+            text = show(options.paths, resolver, files=options.show_files, force_exclude=options.force_exclude)
+            click.echo(text, nl=False)
+            return EXIT_CLEAN
         files = discover(options.paths or (".",), resolver, force_exclude=options.force_exclude)
         tasks = [
             FileTask(
@@ -95,14 +112,19 @@ def run_check(options: CheckOptions) -> int:
     except (ConfigError, PathNotFound, RegistryError) as error:
         return fail(str(error))
     cache = None if options.no_cache else ResultCache(cache_directory(resolver, root))
+    bar = _progress_bar(options)
     try:
-        result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
-    except CACHE_SHAPE_ERRORS as error:
-        if cache is None:
-            raise  # a bug of mcplint's own, not of a cache file
-        _warn(f"the cache in {cache.directory} was damaged ({type(error).__name__}); rebuilt it", options)
-        cache = _emptied(cache)
-        result = run(tasks, options.jobs or default_jobs(), cache, _progress_bar(options))
+        try:
+            result = run(tasks, options.jobs or default_jobs(), cache, bar)
+        except CACHE_SHAPE_ERRORS as error:
+            if cache is None:
+                raise  # a bug of mcplint's own, not of a cache file
+            _warn(f"the cache in {cache.directory} was damaged ({type(error).__name__}); rebuilt it", options)
+            cache = _emptied(cache)
+            result = run(tasks, options.jobs or default_jobs(), cache, bar)
+    finally:  # Ctrl-C included: the bar is erased before anything else is printed
+        if bar is not None:
+            bar.stop()
     for warning in result.warnings:
         _warn(warning, options)
     if result.unseen_framework_modules:
@@ -116,6 +138,8 @@ def run_check(options: CheckOptions) -> int:
             options,
         )
     findings = sorted(result.findings + registry_findings)
+    if options.add_noqa:
+        return _add_noqa(options, result.findings, tasks, baseline, root, result.internal_errors)
     if options.diff:
         return _report_diff(options, result.diffs, result.fixed, internal_errors=result.internal_errors)
     if options.show_fixes and result.fixed:
@@ -146,6 +170,30 @@ def _emptied(cache: ResultCache) -> ResultCache | None:
     except OSError:
         return None
     return ResultCache(cache.directory)
+
+
+def _add_noqa(
+    options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path, internal_errors: int
+) -> int:
+    """`--add-noqa`: suppress every current finding in place (those a --baseline holds stay as they are)."""
+    from mcplint.add_noqa import add_noqa
+
+    if baseline is not None:
+        from mcplint.engine.baseline import apply_baseline
+
+        findings = apply_baseline(findings, baseline, root).findings
+    outcome = add_noqa(findings, {task.display: task.path for task in tasks})
+    for warning in outcome.warnings:
+        _warn(warning, options)
+    if not options.quiet:
+        comments = "comment" if outcome.comments == 1 else "comments"
+        click.echo(
+            f"Added {outcome.comments} `# mcplint: ignore` {comments} "
+            f"({outcome.findings} findings) to {outcome.files} file(s).",
+            err=True,
+        )
+    # As ruff's --add-noqa: the run's purpose is the edit, so it exits 0 unless something broke.
+    return EXIT_ERROR if internal_errors else EXIT_CLEAN
 
 
 def _report_diff(options: CheckOptions, diffs: list[str], fixed: list[Finding], *, internal_errors: int) -> int:
@@ -254,10 +302,12 @@ def _finish(
             return fail(f"{options.write_baseline}: cannot write the baseline: {error.strerror or error}")
         click.echo(f"mcplint: wrote {count} findings to the baseline {options.write_baseline}", err=True)
         return EXIT_ERROR if internal_errors else EXIT_CLEAN
+    baselined = 0
     if baseline is not None:
         from mcplint.engine.baseline import apply_baseline
 
         outcome = apply_baseline(findings, baseline, root)
+        baselined = len(findings) - len(outcome.findings)
         findings = outcome.findings
         if outcome.stale:
             _warn(
@@ -267,7 +317,7 @@ def _finish(
             )
 
     try:
-        _report(options, findings, root, fixed, no_handlers)
+        _report(options, findings, root, fixed, no_handlers, baselined)
     except _ReportNotWritten as error:
         return fail(str(error))
     if internal_errors:
@@ -295,23 +345,32 @@ def _load_baseline(path: str | None) -> set[str] | None:
     return load_baseline(Path(path))
 
 
-def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False) -> None:
-    from mcplint.report import render, render_statistics
+def _report(
+    options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
+) -> None:
+    from mcplint.report import render
+    from mcplint.report.text import Summary
+    from mcplint.terminal import color_enabled
 
-    to_terminal = options.output_file is None and sys.stdout.isatty()
+    # A report file never gets colour: it is read by tools and editors, not a terminal.
+    color = options.output_file is None and color_enabled(options.color, sys.stdout)
     if options.statistics and options.output_format in TEXT_FORMATS:
-        report = render_statistics(findings)
+        from mcplint.report.statistics import render_statistics
+
+        summary = Summary(fixed, options.unsafe_fixes, no_handlers, baselined) if not options.quiet else None
+        report = render_statistics(findings, summary=summary, unsafe_fixes=options.unsafe_fixes, color=color)
     else:
         report = render(
             options.output_format,
             findings,
-            color=to_terminal,
+            color=color,
             root=root,
             show_source=options.show_source,
             with_summary=not options.quiet,
             fixed=fixed,
             unsafe_fixes=options.unsafe_fixes,
             no_handlers=no_handlers,
+            baselined=baselined,
         )
     if options.output_file is not None:
         try:
@@ -319,40 +378,16 @@ def _report(options: CheckOptions, findings: list, root: Path, fixed: int = 0, n
         except OSError as error:
             raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}")
     else:
-        click.echo(report, nl=False)
+        # click strips ANSI codes from a stream that is not a terminal unless told otherwise.
+        click.echo(report, nl=False, color=color)
 
 
 class _ReportNotWritten(Exception):
     """`-o FILE` could not be written (a missing directory, a full disk)."""
 
 
-def _progress_bar(options: CheckOptions):  # type: ignore[no-untyped-def]
-    return progress_bar(quiet=options.quiet)
-
-
-def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
-    """A transient bar on stderr for long runs on a terminal; never in pipes or CI."""
-    if quiet or os.environ.get("CI") or not sys.stderr.isatty():
-        return None
-
-    def start(total: int):  # type: ignore[no-untyped-def]
-        if total < PROGRESS_BAR_MINIMUM:
-            return None
-        from rich.console import Console
-        from rich.progress import Progress
-
-        bar = Progress(console=Console(stderr=True), transient=True)
-        bar.start()
-        task = bar.add_task("Linting", total=total)
-
-        def advance() -> None:
-            bar.advance(task)
-            if bar.tasks[0].finished:
-                bar.stop()
-
-        return advance
-
-    return start
+def _progress_bar(options: CheckOptions) -> ProgressBar | None:
+    return progress_bar(quiet=options.quiet, color=options.color)
 
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:
@@ -363,7 +398,9 @@ def _warn(message: str, options: CheckOptions | None = None) -> None:
 
 
 def fail(message: str) -> int:
+    """One line per problem on stderr (a config with three typos gets three lines); exit 2."""
     from mcplint.one_line import one_line
 
-    click.echo(f"mcplint: error: {one_line(message)}", err=True)
+    for line in message.split("\n"):  # one problem per line; a stray \r is escaped, not a break
+        click.echo(f"mcplint: error: {one_line(line)}", err=True)
     return EXIT_ERROR

@@ -14,7 +14,17 @@ from mcplint import __version__
 from mcplint.report import FORMATS
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        """Ctrl-C ends any command with 130 and nothing else (click would print "Aborted!" and
+        exit 1); whoever started workers or a progress bar stops them on the way out."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            sys.exit(130)  # 128 + SIGINT, what shells report for a Ctrl-C
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="mcplint", message="%(prog)s %(version)s")
 def main() -> None:
     """Find and fix the error handling of Python MCP servers."""
@@ -28,6 +38,7 @@ def _report_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
     return click.option(
         "--format",
+        "--output-format",  # the name ruff users type
         "output_format",
         type=click.Choice(FORMATS),
         default="full",
@@ -37,8 +48,25 @@ def _report_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
+def _color_option(command: Callable[..., None]) -> Callable[..., None]:
+    from mcplint.terminal import COLOR_CHOICES
+
+    return click.option(
+        "--color",
+        type=click.Choice(COLOR_CHOICES),
+        default="auto",
+        show_default=True,
+        help="Colour the output: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always, never.",
+    )(command)
+
+
 def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for value in values for code in value.split(",") if code.strip())
+
+
+def _split_patterns(values: tuple[str, ...]) -> tuple[str, ...]:
+    """`--exclude a,b --exclude c`: comma-separated or repeated, as ruff takes them."""
+    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
 @main.command()
@@ -46,8 +74,13 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option(
+    "--exclude", multiple=True, help="Patterns to skip (gitignore style), replacing the config's `exclude`."
+)
+@click.option("--extend-exclude", multiple=True, help="Patterns to skip in addition to the config's excludes.")
 @_report_options
-@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@_color_option
+@click.option("--statistics", is_flag=True, help="Print the findings per rule ([*]: fixable), then the total.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
 @click.option(
     "--config",
@@ -71,8 +104,16 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or show unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the fixed findings per file.")
+@click.option(
+    "--add-noqa", is_flag=True, help="Add a `# mcplint: ignore[CODE]` comment for every current finding."
+)
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit with 1 when a fix was applied.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+@click.option(
+    "-w", "--watch", is_flag=True, help="Check again whenever a file changes (needs `pip install 'mcplint[watch]'`)."
+)
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings of the first file and their sources.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be linted, and why others are skipped.")
 @click.option(
     "--show-source/--no-show-source",
     default=None,
@@ -87,6 +128,9 @@ def check(
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
+    watch: bool,
     **options: object,
 ) -> None:
     """Lint PATHS (default: the current directory; '-' reads standard input)."""
@@ -97,8 +141,18 @@ def check(
         select=_split_codes(select) if select else None,
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
+        exclude=_split_patterns(exclude) if exclude else None,
+        extend_exclude=_split_patterns(extend_exclude),
     )
-    sys.exit(run_check(CheckOptions(paths=paths, overrides=overrides, **options)))  # type: ignore[arg-type]
+    check_options = CheckOptions(paths=paths, overrides=overrides, **options)  # type: ignore[arg-type]
+    if watch:
+        from mcplint.check import fail
+        from mcplint.watch import watch as watch_paths
+
+        if "-" in paths:
+            sys.exit(fail("--watch cannot read standard input"))
+        sys.exit(watch_paths(paths, lambda: run_check(check_options)))
+    sys.exit(run_check(check_options))
 
 
 @main.command()
@@ -132,24 +186,27 @@ def clean(config_file: str | None) -> None:
 
 @main.command()
 @click.argument("code")
-def rule(code: str) -> None:
+@_color_option
+def rule(code: str, color: str) -> None:
     """Explain a rule or registry check: print its documentation."""
     from mcplint.catalogue import code_doc
-    from mcplint.rule_docs import render_doc
+    from mcplint.rule_view import print_rule
+    from mcplint.terminal import color_enabled
 
     document = code_doc(code)
     if document is None:
         _fail(f"unknown rule code '{code}' (see `mcplint rules`)")
-    click.echo(render_doc(document), nl=False)
+    stream = sys.stdout
+    print_rule(document, stream, color=color_enabled(color, stream))
 
 
 @main.command(name="rules")
 def list_rules() -> None:
-    """List every rule and registry check: code, name and what it does."""
+    """List every rule and registry check: code, name, fix safety and what it does."""
     from mcplint.catalogue import catalogue
+    from mcplint.rule_view import rules_table
 
-    for document in catalogue():
-        click.echo(f"{document.code}  {document.name:<24} {document.summary}")
+    click.echo(rules_table(catalogue()), nl=False)
 
 
 def _fail(message: str) -> None:
@@ -166,9 +223,15 @@ def registry() -> None:
 @registry.command(name="check")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @_report_options
+@_color_option
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names the registry.")
 def registry_check(
-    file: str | None, output_format: str, output_file: str | None, exit_zero: bool, config_file: str | None
+    file: str | None,
+    output_format: str,
+    output_file: str | None,
+    exit_zero: bool,
+    color: str,
+    config_file: str | None,
 ) -> None:
     """Check FILE (default: the registry the config names, or mcp-errors.toml beside it)."""
     from mcplint.check import CheckOptions, run_registry_check
@@ -180,6 +243,7 @@ def registry_check(
         output_format=output_format,
         output_file=output_file,
         exit_zero=exit_zero,
+        color=color,
         config_file=config_file,
     )
     sys.exit(run_registry_check(options))

@@ -1,10 +1,18 @@
 """``[tool.mcplint]`` discovery, validation and the settings each file gets.
 
 For each file the closest ``mcplint.toml`` (keys at the top level) or
-``pyproject.toml`` with a ``[tool.mcplint]`` table wins, as in ruff; there is
-no merging of several files. ``--config FILE`` applies one file to everything.
-Paths and globs in a config are relative to its directory (the project root);
-without a config the working directory is the root.
+``pyproject.toml`` with a ``[tool.mcplint]`` table wins, as in ruff; files are
+merged only through ``extend = "../pyproject.toml"`` (relative to the file that
+says it): the extended file is read first, then every key the extending file
+sets replaces its value, except ``extend-exclude``, which adds to it; rule
+selection applies in layers (the extended file's outcome, then this file's
+``select`` / ``extend-select`` / ``ignore``), as in ruff. ``--config FILE``
+applies one file to everything.
+Paths (``registry``, ``cache-dir``) are relative to the file that sets them;
+globs (excludes, per-file-ignores) to the directory of the file that was found
+for the linted file, the project root; without a config the working directory
+is the root. Every value remembers where it came from (``Config.sources``), for
+``--show-settings``.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -59,7 +67,10 @@ LIST_KEYS = (
     "handler-functions",
 )
 TABLE_KEYS = ("per-file-ignores", "rules")
-STRING_KEYS = ("cache-dir", "registry", "default-symbol")
+STRING_KEYS = ("cache-dir", "registry", "default-symbol", "extend")
+# Keys whose value adds to the extended file's instead of replacing it.
+ACCUMULATING_KEYS = ("extend-exclude",)
+SELECTION_KEYS = ("select", "extend-select", "ignore")
 DEFAULT_REGISTRY = "mcp-errors.toml"
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
@@ -68,10 +79,21 @@ class ConfigError(Exception):
     """A problem in a config file or on the command line; exit code 2."""
 
     def __init__(self, message: str, path: Path | None = None, line: int | None = None) -> None:
-        location = ""
-        if path is not None:
-            location = f"{path}:{line}: " if line else f"{path}: "
-        super().__init__(f"{location}{message}")
+        super().__init__(f"{_location(path, line)}{message}")
+
+
+def _location(path: Path | None, line: int | None) -> str:
+    if path is None:
+        return ""
+    return f"{path}:{line}: " if line else f"{path}: "
+
+
+class ConfigErrors(ConfigError):
+    """Every problem of a config file at once, one per line (fixing one typo at a time is slow)."""
+
+    def __init__(self, errors: list[ConfigError]) -> None:
+        Exception.__init__(self, "\n".join(str(error) for error in errors))
+        self.errors = errors
 
 
 @dataclass
@@ -90,6 +112,12 @@ class Config:
     cache_dir: Path | None = None
     default_symbol: str | None = None  # the registry symbol MCP005's fix raises
     registry_path: Path | None = None  # as configured; see `registry`
+    # key -> where its value came from ("pyproject.toml:7", "--exclude"); absent: the default.
+    sources: dict[str, str] = field(default_factory=dict)
+    extends: list[Path] = field(default_factory=list)  # the chain of `extend`ed files, nearest first
+    # --exclude / --extend-exclude: matched relative to the working directory, not the config's root.
+    command_line_excludes: tuple[str, ...] = ()
+    command_line_root: Path | None = None
 
     @property
     def registry(self) -> Path | None:
@@ -99,8 +127,41 @@ class Config:
         default = self.root / DEFAULT_REGISTRY
         return default if default.is_file() else None
 
+    def source_of(self, key: str, cwd: Path | None = None) -> str:
+        """Where ``key``'s value came from ("default" when no file set it), paths relative to ``cwd``."""
+        source = self.sources.get(key)
+        if source is None:
+            return "default"
+        return " + ".join(_relative_source(piece, cwd) for piece in source.split(" + ")) if cwd else source
+
     def is_excluded(self, path: Path, *, is_dir: bool) -> bool:
-        return _exclude_spec(tuple(self.exclude + self.extend_exclude)).matches(path, self.root, is_dir=is_dir)
+        return self.excluded_by(path, is_dir=is_dir) is not None
+
+    def excluded_by(self, path: Path, *, is_dir: bool) -> str | None:
+        """The setting whose pattern excludes ``path`` (`exclude`, `extend-exclude`, `--exclude`), or None."""
+        if _exclude_spec(tuple(self.exclude)).matches(path, self.root, is_dir=is_dir):
+            return "exclude"
+        if _exclude_spec(tuple(self.extend_exclude)).matches(path, self.root, is_dir=is_dir):
+            return "extend-exclude"
+        if self.command_line_excludes and _exclude_spec(self.command_line_excludes).matches(
+            path, self.command_line_root or self.root, is_dir=is_dir
+        ):
+            return "--exclude/--extend-exclude"
+        return None
+
+
+def _relative_source(source: str, cwd: Path) -> str:
+    """`/project/pyproject.toml:3` as `pyproject.toml:3` when the working directory is /project."""
+    path, separator, line = source.rpartition(":")
+    if not separator or not line.isdigit():
+        path, line = source, ""
+    if not os.path.isabs(path):
+        return source
+    try:
+        shown = Path(path).relative_to(cwd).as_posix()
+    except ValueError:
+        shown = os.path.relpath(path, cwd) if Path(path).anchor == cwd.anchor else path
+    return f"{shown}:{line}" if line else shown
 
 
 @dataclass(frozen=True)
@@ -108,6 +169,8 @@ class CliOverrides:
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None  # replaces every config's `exclude`
+    extend_exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,7 +189,28 @@ class FileSettings:
 
 
 # -- loading -----------------------------------------------------------------
-def load_config(path: Path) -> Config:
+def load_config(path: Path, _extended_by: tuple[Path, ...] = ()) -> Config:
+    """The config in ``path``, over the files it extends; ``_extended_by``: the files that
+    led here through `extend`, to report a cycle instead of recursing forever."""
+    text, table, section = _read_table(path)
+    base = None
+    extend = table.get("extend")
+    if extend is not None:
+        line = _line_of_key(text, "extend")
+        if not isinstance(extend, str):
+            raise ConfigError("'extend' must be a string (a path to another config file)", path, line)
+        target = (path.parent / os.path.expanduser(extend)).resolve()
+        chain = (*_extended_by, path.resolve())
+        if target in chain:
+            cycle = " -> ".join(str(step) for step in (*chain[chain.index(target) :], target))
+            raise ConfigError(f"'extend' makes a cycle: {cycle}", path, line)
+        if not target.is_file():
+            raise ConfigError(f"'extend': {extend}: no such config file", path, line)
+        base = load_config(target, chain)
+    return _parse_table(table, path, text, section, base)
+
+
+def _read_table(path: Path) -> tuple[str, Mapping[str, Any], str]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -143,12 +227,8 @@ def load_config(path: Path) -> Config:
         line = getattr(error, "lineno", None) or _line_from_message(str(error), text)
         raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, line) from None
     if path.name == "pyproject.toml":
-        table = document.get("tool", {}).get("mcplint", {})
-        section = "[tool.mcplint]"
-    else:
-        table = document
-        section = path.name
-    return _parse_table(table, path, text, section)
+        return text, document.get("tool", {}).get("mcplint", {}), "[tool.mcplint]"
+    return text, document, path.name
 
 
 def _line_from_message(message: str, text: str) -> int | None:
@@ -160,38 +240,87 @@ def _line_from_message(message: str, text: str) -> int | None:
     return None
 
 
-def _parse_table(table: Mapping[str, Any], path: Path, text: str, section: str) -> Config:
+def _parse_table(
+    table: Mapping[str, Any], path: Path, text: str, section: str, base: Config | None = None
+) -> Config:
     config = Config(root=path.parent.absolute(), path=path)
+    if base is not None:
+        config = replace(
+            base,
+            root=config.root,
+            path=path,
+            sources=dict(base.sources),
+            extends=[base.path, *base.extends] if base.path is not None else list(base.extends),
+        )
+    errors: list[ConfigError] = []
 
     def fail(key: str, message: str) -> ConfigError:
         return ConfigError(message, path, _line_of_key(text, key))
 
+    if base is not None and any(key in table for key in SELECTION_KEYS):
+        # As in ruff, selection applies in layers: the extended file's outcome first, then this
+        # file's select / extend-select / ignore (an `extend-select` here re-enables what it ignored).
+        # (The extended file's selectors were validated when it loaded.)
+        inherited = resolve_selectors(base.select) | resolve_selectors(base.extend_select)
+        config.select = sorted(inherited - resolve_selectors(base.ignore))
+        config.extend_select, config.ignore = [], []
+        origin = " + ".join(base.sources[key] for key in SELECTION_KEYS if key in base.sources)
+        config.sources = {key: value for key, value in config.sources.items() if key not in SELECTION_KEYS}
+        if origin:
+            config.sources["select"] = f"{origin} (resolved)"
+
     for key, value in table.items():
-        if key not in KNOWN_KEYS:
-            hint = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
-            suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
-            raise fail(key, f"unknown key '{key}' in {section}{suggestion}")
-        if key in LIST_KEYS:
-            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-                raise fail(key, f"'{key}' must be a list of strings")
-            setattr(config, key.replace("-", "_"), list(value))
-        elif key in STRING_KEYS:
-            if not isinstance(value, str):
-                raise fail(key, f"'{key}' must be a string")
-            if key == "default-symbol":
-                config.default_symbol = value
-            else:
-                setattr(config, "cache_dir" if key == "cache-dir" else "registry_path", config.root / value)
-        elif key == "per-file-ignores":
-            config.per_file_ignores = _parse_per_file_ignores(value, fail)
+        try:
+            _set_key(config, key, value, fail, section)
+        except ConfigErrors as several:
+            errors.extend(several.errors)
+            continue
+        except ConfigError as error:
+            errors.append(error)
+            continue
+        line = _line_of_key(text, key)
+        here = f"{path}:{line}" if line else str(path)
+        if key in ACCUMULATING_KEYS and key in config.sources:
+            config.sources[key] = f"{config.sources[key]} + {here}"
         else:
-            config.rules = _parse_rule_options(value, fail)
+            config.sources[key] = here
     for key in ("select", "extend-select", "ignore"):
         try:
             resolve_selectors(getattr(config, key.replace("-", "_")))
         except ConfigError as error:
-            raise fail(key, f"'{key}': {error}") from None
+            errors.append(fail(key, f"'{key}': {error}"))
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfigErrors(errors)
     return config
+
+
+def _set_key(config: Config, key: str, value: Any, fail: Any, section: str) -> None:
+    if key not in KNOWN_KEYS:
+        hint = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
+        suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+        raise fail(key, f"unknown key '{key}' in {section}{suggestion}")
+    if key in LIST_KEYS:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise fail(key, f"'{key}' must be a list of strings")
+        attribute = key.replace("-", "_")
+        inherited = getattr(config, attribute) if key in ACCUMULATING_KEYS else []
+        setattr(config, attribute, [*inherited, *value])
+    elif key == "extend":
+        pass  # read by load_config, before the rest
+    elif key in STRING_KEYS:
+        if not isinstance(value, str):
+            raise fail(key, f"'{key}' must be a string")
+        if key == "default-symbol":
+            config.default_symbol = value
+        else:
+            directory = config.path.parent.absolute() if config.path is not None else config.root
+            setattr(config, "cache_dir" if key == "cache-dir" else "registry_path", directory / value)
+    elif key == "per-file-ignores":
+        config.per_file_ignores = _parse_per_file_ignores(value, fail)
+    else:
+        config.rules = _parse_rule_options(value, fail)
 
 
 def _parse_per_file_ignores(value: Any, fail: Any) -> dict[str, list[str]]:
@@ -208,25 +337,31 @@ def _parse_per_file_ignores(value: Any, fail: Any) -> dict[str, list[str]]:
 
 
 def _parse_rule_options(value: Any, fail: Any) -> dict[str, dict[str, Any]]:
+    """The [rules.<CODE>] tables; every unknown rule or option is reported, not only the first."""
     from mcplint.rules import RULES_BY_CODE
 
     if not isinstance(value, dict):
         raise fail("rules", "'rules' must be a table of [rules.<CODE>] tables")
     parsed: dict[str, dict[str, Any]] = {}
+    errors: list[ConfigError] = []
     for code, options in value.items():
         rule = RULES_BY_CODE.get(code.upper())
         if rule is None:
-            raise fail(code, f"unknown rule '{code}' in rules options")
+            errors.append(fail(code, f"unknown rule '{code}' in rules options"))
+            continue
         if not isinstance(options, dict):
-            raise fail(code, f"rules.{code} must be a table")
+            errors.append(fail(code, f"rules.{code} must be a table"))
+            continue
         for option, option_value in options.items():
             if option not in rule.options:
                 known = ", ".join(rule.options) or "none"
-                raise fail(option, f"unknown option '{option}' for {rule.code} (known: {known})")
-            expected = type(rule.options[option])
-            if not isinstance(option_value, expected):
-                raise fail(option, f"option '{option}' of {rule.code} must be a {expected.__name__}")
+                errors.append(fail(option, f"unknown option '{option}' for {rule.code} (known: {known})"))
+            elif not isinstance(option_value, type(rule.options[option])):
+                kind = type(rule.options[option]).__name__
+                errors.append(fail(option, f"option '{option}' of {rule.code} must be a {kind}"))
         parsed[rule.code] = dict(options)
+    if errors:
+        raise errors[0] if len(errors) == 1 else ConfigErrors(errors)
     return parsed
 
 
@@ -296,6 +431,7 @@ class ConfigResolver:
         self._fixed = load_config(config_file) if config_file is not None else None
         if self._fixed is not None:
             self._fixed.root = self.cwd  # --config paths are relative to the working directory
+            self._with_command_line(self._fixed)
         self._loaded: dict[Path | None, Config] = {}
         self._config_file_of: dict[Path, Path | None] = {}
         self._settings: dict[tuple[int, frozenset[str]], FileSettings] = {}
@@ -306,8 +442,23 @@ class ConfigResolver:
             return self._fixed
         config_path = self._closest_config_file(path.parent.absolute())
         if config_path not in self._loaded:
-            self._loaded[config_path] = load_config(config_path) if config_path else Config(root=self.cwd)
+            loaded = load_config(config_path) if config_path else Config(root=self.cwd)
+            self._loaded[config_path] = self._with_command_line(loaded)
         return self._loaded[config_path]
+
+    def _with_command_line(self, config: Config) -> Config:
+        """--exclude replaces the config's `exclude`, --extend-exclude adds to the excludes;
+        their patterns are relative to the working directory, where they were typed."""
+        if self.cli.exclude is not None:
+            config.exclude = []
+            config.sources["exclude"] = "--exclude"
+        config.command_line_excludes = (*(self.cli.exclude or ()), *self.cli.extend_exclude)
+        config.command_line_root = self.cwd
+        return config
+
+    def config_path_for(self, path: Path) -> Path | None:
+        """The config file that applies to ``path`` (None: defaults only)."""
+        return self.config_for(path).path
 
     def _closest_config_file(self, directory: Path) -> Path | None:
         if directory not in self._config_file_of:

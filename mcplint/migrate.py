@@ -251,7 +251,7 @@ def _migrate(
     base: int,
     jobs: int | None,
 ) -> int:
-    from mcplint.check import progress_bar
+    from mcplint.progress import progress_bar
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
@@ -325,7 +325,7 @@ def _fix_with(
                 fix_mode="apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
-    from mcplint.check import progress_bar
+    from mcplint.progress import progress_bar
 
     return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
 

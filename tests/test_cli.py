@@ -159,7 +159,7 @@ def test_unknown_selector_exits_2(project):
 
 def test_statistics(project):
     result = run_cli("check", "--statistics", "server.py", cwd=project)
-    assert result.output == "1\tMCP001\tbare-error-return\n1\tMCP002\traw-exception-raise\n"
+    assert result.output == "1\tMCP001\tbare-error-return\n1\tMCP002\traw-exception-raise\nFound 2 errors.\n"
 
 
 def test_output_file(project):
@@ -229,7 +229,8 @@ def test_unknown_rule_exits_2():
 
 
 def test_rules_lists_every_rule():
-    lines = run_cli("rules").output.splitlines()
+    header, *lines = run_cli("rules").output.splitlines()
+    assert header.split() == ["code", "name", "fix", "summary"]
     codes = [line.split()[0] for line in lines]
     assert codes == [document.code for document in catalogue()]
     assert {"MCP000", "MCP001", "MCP002", "MCP009", "REG001", "REG015", "BRK001", "BRK100"} <= set(codes)

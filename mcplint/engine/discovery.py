@@ -32,7 +32,23 @@ class DiscoveredFile:
     explicit: bool
 
 
-def discover(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: bool) -> list[DiscoveredFile]:
+@dataclass(frozen=True)
+class SkippedPath:
+    """A file or directory discovery left out, and why (for `--show-files`)."""
+
+    display: str
+    is_dir: bool
+    reason: str
+
+
+def discover(
+    paths: Sequence[str],
+    resolver: ConfigResolver,
+    *,
+    force_exclude: bool,
+    skipped: list[SkippedPath] | None = None,
+) -> list[DiscoveredFile]:
+    """The files to lint; ``skipped``, when given, collects what was left out and why."""
     found: dict[Path, DiscoveredFile] = {}
     cwd = resolver.cwd
     for argument in paths:
@@ -40,27 +56,57 @@ def discover(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: b
         if not path.exists():
             raise PathNotFound(f"{argument}: no such file or directory")
         if path.is_dir():
-            if force_exclude and _is_ignored(path, resolver.config_for(path / "__init__.py"), is_dir=True):
+            if force_exclude and _skip(path, resolver.config_for(path / "__init__.py"), True, cwd, skipped):
                 continue
-            for file in _walk(path, resolver):
+            for file in _walk(path, resolver, skipped):
                 found.setdefault(_identity(file), DiscoveredFile(file, _display(file, cwd), explicit=False))
-        elif not (force_exclude and _is_ignored(path, resolver.config_for(path), is_dir=False)):
+        elif not (force_exclude and _skip(path, resolver.config_for(path), False, cwd, skipped)):
             found.setdefault(_identity(path), DiscoveredFile(path, _display(path, cwd), explicit=True))
     return sorted(found.values(), key=lambda file: file.display)
 
 
-def _walk(root: Path, resolver: ConfigResolver) -> Iterator[Path]:
+def _walk(root: Path, resolver: ConfigResolver, skipped: list[SkippedPath] | None = None) -> Iterator[Path]:
+    cwd = resolver.cwd
     for directory, subdirectories, files in os.walk(root, followlinks=False):
         base = Path(directory)
         config = resolver.config_for(base / "__init__.py")
         subdirectories[:] = sorted(
-            name for name in subdirectories if not _is_ignored(base / name, config, is_dir=True)
+            name for name in subdirectories if not _skip(base / name, config, True, cwd, skipped)
         )
         for name in sorted(files):
             if name.endswith(PYTHON_SUFFIXES):
                 file = base / name
-                if not _is_ignored(file, config, is_dir=False):
+                if not _skip(file, config, False, cwd, skipped):
                     yield file
+
+
+def _skip(path: Path, config: Config, is_dir: bool, cwd: Path, skipped: list[SkippedPath] | None) -> bool:
+    if not _is_ignored(path, config, is_dir=is_dir):
+        return False
+    if skipped is not None:
+        skipped.append(SkippedPath(_display(path, cwd), is_dir, skip_reason(path, config, is_dir=is_dir, cwd=cwd)))
+    return True
+
+
+def skip_reason(path: Path, config: Config, *, is_dir: bool, cwd: Path | None = None) -> str:
+    """Which setting (and pattern) or which .gitignore leaves ``path`` out."""
+    from mcplint.config import PathPatterns
+
+    setting = config.excluded_by(path, is_dir=is_dir)
+    if setting is None:
+        return "ignored by .gitignore"
+    if setting == "exclude":
+        patterns: Sequence[str] = config.exclude
+    elif setting == "extend-exclude":
+        patterns = config.extend_exclude
+    else:
+        patterns = config.command_line_excludes
+    root = config.command_line_root or config.root if setting.startswith("--") else config.root
+    pattern = next(
+        (candidate for candidate in patterns if PathPatterns((candidate,)).matches(path, root, is_dir=is_dir)), None
+    )
+    source = config.source_of(setting, cwd) if not setting.startswith("--") else "command line"
+    return f"`{setting}` pattern {pattern!r} ({source})"
 
 
 def _identity(path: Path) -> str:

@@ -367,7 +367,7 @@ def _findings(
                 end_line=end_line,
                 end_column=end_column,
                 name=RULES_BY_CODE[candidate.code].name,
-                message=candidate.message + _reach_note(candidate.function, reaching),
+                message=_message(candidate, reaching),
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
@@ -417,6 +417,13 @@ def _fix(
         if not indentation.strip():  # only a statement that begins its line gets a line before it
             edits.insert(0, Edit(line, column, line, column, f"{spec.log_line}\n{indentation}"))
     return Fix(spec.applicability, spec.message, tuple(edits), spec.imports)
+
+
+def _message(candidate: Candidate, reaching: Sequence[Handler]) -> str:
+    message = candidate.message
+    if candidate.advice is not None:
+        message += "; " + candidate.advice.for_kinds([handler.kind for handler in reaching])
+    return message + _reach_note(candidate.function, reaching)
 
 
 def _reach_note(function: str | None, reaching: Sequence[Handler]) -> str:

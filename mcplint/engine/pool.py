@@ -74,8 +74,18 @@ class PinnedPool(Generic[Task]):
                 worker.terminate()
 
     def terminate(self) -> None:
+        """Stop every worker now (Ctrl-C, an error) and wait for them: none outlives the run.
+        The queues' feeder threads may hold tasks no worker will read: they must not keep
+        the interpreter from exiting."""
+        for queue_ in (*self._inboxes, self._results):
+            queue_.cancel_join_thread()
         for worker in self._workers:
             worker.terminate()
+        for worker in self._workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
 
 
 def _serve(inbox: Any, results: Any, work: Callable[[Any], Any]) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from mcplint.finding import Finding
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
+MCPLINT_DIRECTIVE = _MCPLINT  # for `--add-noqa`, which merges codes into an existing directive
 _NOQA = re.compile(r"#\s*noqa:\s*([A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
 
 

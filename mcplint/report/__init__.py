@@ -22,13 +22,19 @@ def render(
     fixed: int = 0,
     unsafe_fixes: bool = False,
     no_handlers: bool = False,
+    baselined: int = 0,
 ) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
     formats that need stable paths (SARIF, baselines) make them relative to it.
     ``show_source`` overrides the text formats' default (full: yes, concise: no);
     ``with_summary=False`` (``--quiet``) leaves out their closing summary line;
-    ``fixed`` (with ``--fix``) and ``unsafe_fixes`` shape the summary's fix counts."""
-    summary = Summary(fixed=fixed, unsafe_fixes=unsafe_fixes, no_handlers=no_handlers) if with_summary else None
+    ``fixed`` (with ``--fix``) and ``unsafe_fixes`` shape the summary's fix counts;
+    ``baselined`` findings were hidden by ``--baseline`` (the summary says so)."""
+    summary = (
+        Summary(fixed=fixed, unsafe_fixes=unsafe_fixes, no_handlers=no_handlers, baselined=baselined)
+        if with_summary
+        else None
+    )
     # Each format's module is imported only when chosen, so ``mcplint check``
     # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":
@@ -60,12 +66,3 @@ def render(
     # The CLI only offers FORMATS; a typo from another caller must not
     # silently become the full report.
     raise ValueError(f"unknown output format {format_name!r} (one of {', '.join(FORMATS)})")
-
-
-def render_statistics(findings: Sequence[Finding]) -> str:
-    counts: dict[tuple[str, str], int] = {}
-    for finding in findings:
-        counts[(finding.code, finding.name)] = counts.get((finding.code, finding.name), 0) + 1
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    width = max((len(str(count)) for _, count in rows), default=1)
-    return "".join(f"{count:>{width}}\t{code}\t{name}\n" for (code, name), count in rows)

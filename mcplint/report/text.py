@@ -37,17 +37,23 @@ class Summary:
     unsafe_fixes: bool = False
     # Modules import an MCP framework but no handler was found: the handler-scope rules saw nothing.
     no_handlers: bool = False
+    # Findings `--baseline` hid: "All checks passed!" would claim what was not checked clean.
+    baselined: int = 0
 
     def render(self, findings: Sequence[Finding], color: bool) -> str:
         remaining = len(findings)
+        hidden = f"{self.baselined} more hidden by the baseline" if self.baselined else ""
         if remaining == 0 and self.fixed == 0:
+            if hidden:
+                return f"No new errors; {hidden}.\n"
             if self.no_handlers:
                 return "No findings, but no MCP handler was found: the handler-scope rules checked nothing.\n"
             return "All checks passed!\n"
         if self.fixed:
-            line = f"Found {_plural(remaining + self.fixed)} ({self.fixed} fixed, {remaining} remaining)."
+            line = f"Found {_plural(remaining + self.fixed)} ({self.fixed} fixed, {remaining} remaining)"
         else:
-            line = f"Found {_plural(remaining)}."
+            line = f"Found {_plural(remaining)}"
+        line += f"; {hidden}." if hidden else "."
         lines = [_style(line, "summary", color)]
         fixes = [finding.fix for finding in findings if finding.fix is not None]
         safe = sum(fix.applicability == SAFE for fix in fixes)

@@ -27,6 +27,7 @@ from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.scopes import ScopeTracker
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Registry, RegistryError
+from mcplint.rules.advice import Advice
 
 if TYPE_CHECKING:
     from mcplint.config import FileSettings
@@ -71,6 +72,8 @@ class Candidate:
     error_message: cst.BaseExpression | None = None
     # A raised class: the finding counts only for handlers it reaches uncaught by their calls.
     escapes: str | None = None
+    # The remedy, worded per handler kind; the engine appends the one that fits the reaching handlers.
+    advice: Advice | None = None
 
 
 class RuleContext:
@@ -183,6 +186,9 @@ class Rule:
     handler_scope: ClassVar[bool] = True
     #: The engine itself reports this rule's findings (parse errors, suppressions).
     engine_reported: ClassVar[bool] = False
+    #: What its fixes are (`mcplint rules` shows it): "safe", "unsafe", "safe/unsafe" (depends on
+    #: the site, see the doc's "Fix safety"), or "" for a rule without fixes.
+    fix_safety: ClassVar[str] = ""
     #: Options under ``[tool.mcplint.rules.<CODE>]`` with their defaults.
     options: ClassVar[Mapping[str, Any]] = {}
 
@@ -201,11 +207,15 @@ class Rule:
         fix: FixSpec | None = None,
         error_message: cst.BaseExpression | None = None,
         escapes: str | None = None,
+        advice: Advice | None = None,
     ) -> None:
+        """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
-            Candidate(self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes)
+            Candidate(
+                self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes, advice
+            )
         )
 
     def project_inputs(self, project: ProjectContext) -> object:

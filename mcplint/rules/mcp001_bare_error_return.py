@@ -19,6 +19,7 @@ from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
+from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
@@ -164,6 +165,7 @@ class BareErrorReturn(Rule):
 
     code = "MCP001"
     name = "bare-error-return"
+    fix_safety = "unsafe"
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -203,7 +205,8 @@ class BareErrorReturn(Rule):
                     payload.node,
                     f"Error {'dict' if payload.kind == 'dict' else 'text'} "
                     f"{'from an error helper' if from_helper else 'serialised by a helper and'} returned "
-                    "as a successful result; return an isError result (or raise a registry error) instead",
+                    "as a successful result",
+                    advice=RESULT_INSTEAD,
                     function=function,
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
                     through_return=True,
@@ -310,8 +313,8 @@ class BareErrorReturn(Rule):
             if payload.kind == "dict":
                 self.report(
                     payload.node,
-                    "Error dict returned as a successful result; return an isError result "
-                    "(or raise a registry error) instead",
+                    "Error dict returned as a successful result",
+                    advice=RESULT_INSTEAD,
                     through_return=True,
                     fix=fix,
                     error_message=error_message,

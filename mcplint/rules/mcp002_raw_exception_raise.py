@@ -11,6 +11,7 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
+from mcplint.rules.advice import RAISE_INSTEAD
 from mcplint.rules.base import Rule
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
@@ -99,6 +100,7 @@ class RawExceptionRaise(Rule):
 
     code = "MCP002"
     name = "raw-exception-raise"
+    fix_safety = "safe/unsafe"
     options = {"builtins": sorted(BUILTIN_EXCEPTIONS)}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -135,8 +137,8 @@ class RawExceptionRaise(Rule):
                 )
                 self.report(
                     node,
-                    f"Raw `{builtin}` raised in handler scope; raise a registry error "
-                    "(or the framework's ToolError) instead",
+                    f"Raw `{builtin}` raised in handler scope",
+                    advice=RAISE_INSTEAD,
                     function=function,
                     # Safe: still an exception, now with the registry's code and message. Unsafe
                     # when the message carried the caught exception's text: the client loses it.

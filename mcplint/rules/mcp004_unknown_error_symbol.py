@@ -114,6 +114,7 @@ class UnknownErrorSymbol(Rule):
 
     code = "MCP004"
     name = "unknown-error-symbol"
+    fix_safety = "unsafe"
     handler_scope = False
 
     @classmethod

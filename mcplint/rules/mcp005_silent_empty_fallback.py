@@ -16,6 +16,7 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
+from mcplint.rules.advice import FAILURE_INSTEAD
 from mcplint.rules.base import FixSpec, Rule
 from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
 
@@ -125,6 +126,7 @@ class SilentEmptyFallback(Rule):
 
     code = "MCP005"
     name = "silent-empty-fallback"
+    fix_safety = "unsafe"
     options = {
         "control-flow-exceptions": ["StopIteration", "StopAsyncIteration", "GeneratorExit"],
         "lookup-exceptions": ["KeyError", "IndexError", "AttributeError", "LookupError"],
@@ -183,6 +185,7 @@ class SilentEmptyFallback(Rule):
                     through_return=True,
                     fix=self._fix(site) if site is not None else None,
                     error_message=site.message if site is not None else None,
+                    advice=FAILURE_INSTEAD,
                 )
 
     def _fix(self, site: ErrorSite) -> FixSpec | None:
@@ -230,10 +233,7 @@ def _site(function: str, outcome: ClauseReturn, annotation: cst.BaseExpression |
 
 def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     caught = _caught_text(outcome.handler)
-    advice = (
-        ": the client cannot tell the failure from an empty result; raise a registry error "
-        "(or return an isError result) instead"
-    )
+    why = ": the client cannot tell the failure from an empty result"
     if outcome.return_node is None:
         message = f"`{caught}` swallows the error and the function ends, returning `None` as a success"
     elif outcome.falls_through:
@@ -246,7 +246,7 @@ def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
         node: cst.CSTNode = outcome.handler.type if outcome.handler.type is not None else outcome.handler
     else:
         node = outcome.return_node  # type: ignore[assignment]
-    return node, message + advice
+    return node, message + why
 
 
 def _caught_text(handler: cst.ExceptHandler) -> str:

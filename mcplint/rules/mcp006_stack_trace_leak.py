@@ -105,6 +105,7 @@ class StackTraceLeak(Rule):
 
     code = "MCP006"
     name = "stack-trace-leak"
+    fix_safety = "unsafe"
     options = {"sanitizers": []}
 
     def __init__(self, *args: object, **kwargs: object) -> None:

@@ -150,6 +150,7 @@ class ProtocolErrorFromTool(Rule):
 
     code = "MCP007"
     name = "protocol-error-from-tool"
+    fix_safety = "unsafe"
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

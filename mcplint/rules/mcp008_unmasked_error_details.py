@@ -103,6 +103,7 @@ class UnmaskedErrorDetails(Rule):
 
     code = "MCP008"
     name = "unmasked-error-details"
+    fix_safety = "unsafe"
     handler_scope = False
 
     def __init__(self, *args: object, **kwargs: object) -> None:

@@ -59,6 +59,7 @@ class UnusedSuppression(Rule):
 
     code = "MCP009"
     name = "unused-suppression"
+    fix_safety = "safe"
     handler_scope = False
     engine_reported = True
 

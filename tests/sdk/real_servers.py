@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdk_venvs import venvs_root
+from sdk_venvs import install_lock, venvs_root
 
 HERE = Path(__file__).resolve().parent
 CLIENT_SCRIPT = HERE / "real_server_client.py"
@@ -65,13 +65,15 @@ def sdist_archive(server: RealServer) -> Path:
     """The downloaded sdist (cached)."""
     directory = venvs_root() / "sdists" / server.requirement.replace("==", "-")
     if not _ready(directory):
-        _start_afresh(directory)
-        # As the corpus header says: some packages declare a newer Python than they need.
-        _pip(
-            sys.executable, "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python",
-            "--dest", str(directory / "download"), server.requirement,
-        )  # fmt: skip
-        (directory / ".ready").write_text(server.requirement + "\n", encoding="utf-8")
+        with install_lock(directory):
+            if not _ready(directory):
+                _start_afresh(directory)
+                # As the corpus header says: some packages declare a newer Python than they need.
+                _pip(
+                    sys.executable, "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python",
+                    "--dest", str(directory / "download"), server.requirement,
+                )  # fmt: skip
+                (directory / ".ready").write_text(server.requirement + "\n", encoding="utf-8")
     (archive,) = (directory / "download").iterdir()
     return archive
 
@@ -81,11 +83,13 @@ def sdist_tree(server: RealServer) -> Path:
     archive = sdist_archive(server)
     directory = archive.parent.parent / "unpacked"
     if not _ready(directory):
-        _start_afresh(directory)
-        with tarfile.open(archive) as sdist:
-            # The "data" filter refuses absolute paths and links out of the tree (Python >= 3.10.12).
-            sdist.extractall(directory, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-        (directory / ".ready").write_text(archive.name + "\n", encoding="utf-8")
+        with install_lock(directory):
+            if not _ready(directory):
+                _start_afresh(directory)
+                with tarfile.open(archive) as sdist:
+                    # The "data" filter refuses absolute paths and links out of the tree (Python >= 3.10.12).
+                    sdist.extractall(directory, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+                (directory / ".ready").write_text(archive.name + "\n", encoding="utf-8")
     (root,) = (path for path in directory.iterdir() if path.is_dir())
     return root
 
@@ -102,11 +106,15 @@ def venv_python(server: RealServer) -> Path:
     python = directory / "bin" / "python"
     if _ready(directory):
         return python
-    _start_afresh(directory)
-    subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
-    # Without --ignore-requires-python: it would let pip pick dependencies too new for this Python.
-    _pip(python, "install", str(sdist_archive(server)), *server.pins)
-    (directory / ".ready").write_text("\n".join((server.requirement, *server.pins)) + "\n", encoding="utf-8")
+    archive = sdist_archive(server)
+    with install_lock(directory):
+        if _ready(directory):  # another process installed it while this one waited
+            return python
+        _start_afresh(directory)
+        subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
+        # Without --ignore-requires-python: it would let pip pick dependencies too new for this Python.
+        _pip(python, "install", str(archive), *server.pins)
+        (directory / ".ready").write_text("\n".join((server.requirement, *server.pins)) + "\n", encoding="utf-8")
     return python
 
 

@@ -15,6 +15,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,21 +53,38 @@ def venv_dir(stack: Stack) -> Path:
     return venvs_root() / f"{stack.name}-{key}"
 
 
+@contextmanager
+def install_lock(directory: Path) -> Iterator[None]:
+    """One installer per venv across processes (pytest-xdist workers, concurrent runs):
+    the others wait for it, then find the venv ready instead of deleting it mid-install."""
+    import fcntl
+
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with open(directory.parent / f".{directory.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def venv_python(stack: Stack) -> Path:
     """The venv's interpreter, creating and installing the venv first when needed."""
     directory = venv_dir(stack)
     python = directory / "bin" / "python"
     if (directory / ".ready").exists():
         return python
-    if directory.exists():  # a previous install that did not finish
-        shutil.rmtree(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *stack.pins, MYPY_PIN],
-        check=True,
-    )
-    (directory / ".ready").write_text("\n".join(stack.pins) + "\n", encoding="utf-8")
+    with install_lock(directory):
+        if (directory / ".ready").exists():  # another process installed it while this one waited
+            return python
+        if directory.exists():  # a previous install that did not finish
+            shutil.rmtree(directory)
+        subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *stack.pins, MYPY_PIN],
+            check=True,
+        )
+        (directory / ".ready").write_text("\n".join(stack.pins) + "\n", encoding="utf-8")
     return python
 
 
