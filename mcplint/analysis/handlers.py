@@ -103,6 +103,10 @@ TOOL_FACTORIES = {
 }
 
 
+# fastmcp's class methods that build a server of their class.
+SERVER_CLASS_FACTORIES = frozenset({"from_openapi", "from_fastapi", "as_proxy"})
+
+
 #: A call path's guards: every `try` around a call on the way from a handler to a function,
 #: each call site's guards in their text form (analysis/catching.py `encode`).
 PathState = frozenset[str]
@@ -612,6 +616,8 @@ class _Resolver:
 
     def _server_value(self, expression: cst.BaseExpression) -> ServerBinding | None:
         """A server class, or a function that returns a server (a factory, here or imported)."""
+        if isinstance(expression, cst.Attribute) and expression.attr.value in SERVER_CLASS_FACTORIES:
+            expression = expression.value  # `FastMCP.from_openapi(spec, client)`: a server of that class
         binding = self.server_class(expression)
         if binding is None:
             dotted = dotted_name(expression) or ""
@@ -901,7 +907,17 @@ class _Resolver:
         if _is_project_name(qualified):
             self.outgoing_registrations.add((qualified, kind, level))
             return True
-        return False
+        # `run_query = _queries.run_query` with `_queries = _Queries(...)` of another module: the
+        # method of that class is what runs.
+        targets = {
+            target
+            for scope in (*enclosing_function_keys(context_key), None)
+            for value in self.facts.aliases.get((scope, name), ())
+            for target in [self.external_target(dotted_name(value) or "")] if isinstance(value, cst.Attribute)
+        }
+        found = sorted(target for target in targets if _is_project_name(target))
+        self.outgoing_registrations.update((target, kind, level) for target in found)
+        return bool(found)
 
     def _registered_elsewhere(self) -> list:
         """What other modules register here: a function, a list of them (`read_tools[]`), or
@@ -962,6 +978,8 @@ class _Resolver:
                 if arg.keyword is not None and arg.keyword.value.startswith("on_"):
                     yield arg.value, LOW_LEVEL_KEYWORDS.get(arg.keyword.value, "other"), LOW_LEVEL_2
             return
+        if isinstance(func, cst.Name):  # `add = server.add_request_handler; add("tools/call", ...)`
+            func = self._bound_method(func.value, context_key) or func
         if not isinstance(func, cst.Attribute) or not positional:
             return
         receiver = self.receiver(func.value, context_key, context_class)
@@ -976,6 +994,14 @@ class _Resolver:
             kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
             if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
                 yield positional[0], kind, "high"
+
+    def _bound_method(self, name: str, context_key: str | None) -> cst.Attribute | None:
+        """The method a local alias holds (`add = self.server.add_request_handler`)."""
+        for scope in (*enclosing_function_keys(context_key), None):
+            for value in self.facts.aliases.get((scope, name), ()):
+                if isinstance(value, cst.Attribute):
+                    return value
+        return None
 
     # -- functions by name -------------------------------------------------
     def function_references(
