@@ -348,9 +348,11 @@ class HandlerFactsCollector:
         if self._open_trys and self._guards_of is not None and function in self.functions:
             guards = self._guards_of(node)
             if guards:
-                callee = references[0]
-                if callee is not None:
-                    self.functions[function].call_guards.setdefault(callee, []).append(encode(guards))
+                # A function handed to a runner (`await loop.run_in_executor(None, fetch, url)`)
+                # runs under the same `try` as the call.
+                for callee in dict.fromkeys(references):
+                    if callee is not None:
+                        self.functions[function].call_guards.setdefault(callee, []).append(encode(guards))
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
