@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
@@ -106,6 +106,8 @@ TOOL_FACTORIES = {
 # fastmcp's class methods that build a server of their class.
 SERVER_CLASS_FACTORIES = frozenset({"from_openapi", "from_fastapi", "as_proxy"})
 
+
+T = TypeVar("T")
 
 #: A call path's guards: every `try` around a call on the way from a handler to a function,
 #: each call site's guards in their text form (analysis/catching.py `encode`).
@@ -1062,6 +1064,16 @@ class _Resolver:
         if direct is not None:
             return [direct]
         table, brackets, method = dotted.partition("[]")
+        if not brackets and "." not in dotted:  # `serialize = serialize_fast`: a plain alias
+            aliased = [
+                value
+                for scope in (*enclosing_function_keys(context_key), None)
+                for value in self.facts.aliases.get((scope, dotted), ())
+                if isinstance(value, (cst.Name, cst.Attribute))
+            ]
+            found = [key for value in aliased for key in self.function_references(value, context_key, context_class)]
+            if found:
+                return list(dict.fromkeys(found))
         if not brackets:
             owner, dot, name = dotted.rpartition(".")
             if dot and self._collected_at_all():
@@ -1856,3 +1868,19 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
             if isinstance(value, cst.Call):
                 callees.extend(_carried_values(value)[0])
     return callees
+
+
+def module_aliases(aliases: dict[tuple[str | None, str], list[cst.BaseExpression]], summaries: dict[str, T]) -> dict[str, T]:
+    """Module-level names bound to summarised functions (`serialize = serialize_fast if FAST
+    else serialize_plain`, assigned in both branches): the summary of the first such function
+    (a helper's output reaches the client through either)."""
+    found: dict[str, T] = {}
+    for (scope, name), values in aliases.items():
+        if scope is not None or name in summaries or name.endswith("[]"):
+            continue
+        for value in values:
+            target = dotted_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+            if target in summaries:
+                found[name] = summaries[target]
+                break
+    return found

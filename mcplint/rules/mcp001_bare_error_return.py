@@ -18,6 +18,7 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.project import ProjectContext
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
@@ -184,7 +185,9 @@ class BareErrorReturn(Rule):
             self._walk_reported = set(self._reported)
         self._reported = set(self._walk_reported)
         helpers = self._error_helpers()
-        self.context.exports["error_helpers"] = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
+        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
+        exported.update(module_aliases(self.context.facts.aliases, exported))
+        self.context.exports["error_helpers"] = exported
 
         for function, value in self._returns:
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
+from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
 from mcplint.finding import UNSAFE
@@ -147,6 +148,7 @@ class StackTraceLeak(Rule):
 
     def finish(self) -> None:
         exported, leaks = self._judge(self.context.project.imported_text_helpers)
+        exported.update(module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
         for leak in leaks:
             plain_fix = _sanitising_fix(leak.origin.node)
