@@ -28,6 +28,8 @@ ERROR_TEXT = re.compile(
     re.IGNORECASE,
 )
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
+# A model's own serialisers: what they return says what the model says.
+MODEL_DUMPERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "asdict"})
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,14 @@ def _call_payloads(
         yield ErrorPayload(call, "text")
     elif _is_failure_model(call, qualified):
         yield ErrorPayload(call, "dict")
+    elif (
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in MODEL_DUMPERS
+        and isinstance(call.func.value, cst.Call)
+    ):  # `MCPResponse(success=False, ...).model_dump()`
+        inner = call.func.value
+        if _is_failure_model(inner, imports.qualified_name(inner.func) or ""):
+            yield ErrorPayload(inner, "dict")
 
 
 def _is_failure_model(call: cst.Call, qualified: str) -> bool:

@@ -84,6 +84,8 @@ class BareErrorReturn(Rule):
     `f"Database trouble: {e}"`), and `TextContent(text="Error ...")` or
     `TextContent(..., error=True)` (not a field: the result is still a success)
     in a tool result. `"No results found"` is an empty result, not an error.
+    A result model that says it failed counts as its dict, also through its
+    own serialiser (`Response(success=False).model_dump()`).
     It follows a payload assigned to a local and returned later.
 
     ## Why is this bad?
@@ -254,12 +256,16 @@ class BareErrorReturn(Rule):
 
     def _passes_through(self, function: str, values: list[cst.BaseExpression], helpers: dict[str, str]) -> bool:
         """Every return is the first parameter, serialised (`json.dumps(p, ...)`) or through
-        another such function."""
+        another such function; or one return hands the first parameter back untouched (a
+        normaliser: `if "success" in response: return response`), so what it is given may be
+        what the caller returns."""
         info = self.context.facts.functions.get(function)
         parameters = [name for name in (info.parameters if info else {}) if name not in ("self", "cls")]
         if not parameters:
             return False
         first = parameters[0]
+        if any(isinstance(value, cst.Name) and value.value == first for value in values):
+            return True
         for value in values:
             while isinstance(value, cst.Call) and value.args:
                 name = dotted_name(value.func) or ""
