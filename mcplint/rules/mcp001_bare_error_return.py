@@ -267,7 +267,12 @@ class BareErrorReturn(Rule):
         if any(isinstance(value, cst.Name) and value.value == first for value in values):
             return True
         for value in values:
-            while isinstance(value, cst.Call) and value.args:
+            while isinstance(value, cst.Call):
+                if isinstance(value.func, cst.Attribute) and value.func.attr.value == "decode":
+                    value = value.func.value  # `orjson.dumps(p).decode("utf-8")`: bytes to text
+                    continue
+                if not value.args:
+                    break
                 name = dotted_name(value.func) or ""
                 qualified = self.context.imports.qualify(name) or name
                 if qualified not in JSON_SERIALISERS and helpers.get(name) != PASS_THROUGH:
