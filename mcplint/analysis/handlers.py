@@ -249,6 +249,13 @@ class HandlerFactsCollector:
         return self._scopes.current_function, target
 
     def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Tuple) and isinstance(value, (cst.Call, cst.Await)):
+            # `ok, message = check(path)`: each name carries part of what the call returns.
+            call = value.expression if isinstance(value, cst.Await) else value
+            for element in target.elements:
+                if isinstance(element.value, cst.Name) and isinstance(call, cst.Call):
+                    self.aliases.setdefault((self._scopes.current_function, element.value.value), []).append(call)
+            return
         if isinstance(target, cst.Subscript):
             self._stores_first_parameter([value], dotted_name(_table_of(target)))
         elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):

@@ -19,6 +19,7 @@ from mcplint.engine.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.handlers import module_aliases
+from mcplint.analysis.locals import element_index
 from mcplint.analysis.project import ProjectContext
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
@@ -84,8 +85,6 @@ class BareErrorReturn(Rule):
     `f"Database trouble: {e}"`), and `TextContent(text="Error ...")` or
     `TextContent(..., error=True)` (not a field: the result is still a success)
     in a tool result. `"No results found"` is an empty result, not an error.
-    A result model that says it failed counts as its dict, also through its
-    own serialiser (`Response(success=False).model_dump()`).
     It follows a payload assigned to a local and returned later.
 
     ## Why is this bad?
@@ -101,6 +100,10 @@ class BareErrorReturn(Rule):
     result the handler merely inspects is silent. An empty error key
     (`"error": None`, `"errors": []`, `"errors": 0`) is a success. Only dict
     *literals* are followed: `result["error"] = msg` on a local goes unseen.
+    A result model that says it failed counts as its dict, also through its
+    own serialiser (`Response(success=False).model_dump()`); a payload in a
+    tuple a helper returns counts where the tool returns that element
+    (`ok, message = check(path)` then `return message`).
 
     ## Example
     ```python
@@ -206,11 +209,15 @@ class BareErrorReturn(Rule):
                 if from_helper and _helper_kind(payload.node, {}, self.context, function) is None:
                     continue
                 self._reported.add(id(payload.node))
+                if from_helper:
+                    how = "from an error helper"
+                elif _contains(value, payload.node):
+                    how = "serialised by a helper and"
+                else:  # a helper's return reaching the handler (`ok, message = check(path)`)
+                    how = "handed back by a helper and"
                 self.report(
                     payload.node,
-                    f"Error {'dict' if payload.kind == 'dict' else 'text'} "
-                    f"{'from an error helper' if from_helper else 'serialised by a helper and'} returned "
-                    "as a successful result",
+                    f"Error {'dict' if payload.kind == 'dict' else 'text'} {how} returned as a successful result",
                     advice=RESULT_INSTEAD,
                     function=function,
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
@@ -283,7 +290,39 @@ class BareErrorReturn(Rule):
         return True
 
     def _values_in(self, function: str) -> Callable[[str], Sequence[cst.BaseExpression]]:
-        return lambda name: self.context.locals.values(function, name)
+        """A local's values; for `ok, message = check(path)`, the elements the module's
+        function returns there (`return False, "Error: ..."`)."""
+
+        def values(name: str) -> Sequence[cst.BaseExpression]:
+            found: list[cst.BaseExpression] = []
+            for value in self.context.locals.values(function, name):
+                element = element_index(value)
+                if element is None:
+                    found.append(value)
+                elif isinstance(element[0], cst.Tuple):
+                    found.extend(_tuple_elements([element[0]], element[1]))
+                elif isinstance(element[0], cst.Call):
+                    callee = self._local_function(element[0], function)
+                    returned = [v for f, v in self._returns if f == callee] if callee is not None else []
+                    found.extend(_tuple_elements(returned, element[1]))
+            return found
+
+        return values
+
+    def _local_function(self, call: cst.Call, caller: str) -> str | None:
+        """The module's function a call runs: `check(...)`, `self.check(...)`."""
+        name = dotted_name(call.func)
+        if name is None:
+            return None
+        functions = self.context.facts.functions
+        if name in functions:
+            return name
+        owner, _, method = name.rpartition(".")
+        info = functions.get(caller)
+        if owner in ("self", "cls") and info is not None and info.class_key is not None:
+            key = f"{info.class_key}.{method}"
+            return key if key in functions else None
+        return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
         ancestors = self.context.ancestors
@@ -421,3 +460,12 @@ def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:
             return True
         pending.extend(children(current))
     return False
+
+
+def _tuple_elements(values: Sequence[cst.BaseExpression], index: int) -> list[cst.BaseExpression]:
+    """Element ``index`` of each literal tuple among ``values``."""
+    return [
+        value.elements[index].value
+        for value in values
+        if isinstance(value, cst.Tuple) and index < len(value.elements) and not isinstance(value.elements[index], cst.StarredElement)
+    ]
