@@ -86,7 +86,9 @@ def _add_to_file(path: str, display: str, findings: Sequence[Finding], outcome: 
     for row, codes in codes_by_row.items():
         lines[row - 1] = _with_directive(lines[row - 1], sorted(codes), comments.get(row))
     new_text = "".join(lines)
-    if not _parses(new_text):
+    from mcplint.engine.fixer import parses
+
+    if not parses(new_text):
         outcome.warnings.append(f"{display}: not changed: the file would not parse with the comments")
         return
     try:
@@ -131,12 +133,3 @@ def _with_directive(line: str, codes: list[str], comment_column: int | None) -> 
                 return f"{code[:start]}# mcplint: ignore[{', '.join(merged)}]{code[end:]}{ending}"
     return f"{code}  # mcplint: ignore[{', '.join(codes)}]{ending}"
 
-
-def _parses(text: str) -> bool:
-    import libcst as cst
-
-    try:
-        cst.parse_module(text)
-    except cst.ParserSyntaxError:
-        return False
-    return True

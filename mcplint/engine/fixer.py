@@ -148,7 +148,7 @@ def fix_text(
             updated = add_imports(updated, imports)
         if updated == current:
             break
-        if not _parses(updated):
+        if not parses(updated):
             return FixOutcome(text, [], initial, "the fixed code does not parse; no fix applied", first)
         fixed += applied
         current = updated
@@ -194,7 +194,8 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     return AddImportsVisitor(CodemodContext(), items).transform_module(module).code
 
 
-def _parses(text: str) -> bool:
+def parses(text: str) -> bool:
+    """Whether LibCST parses ``text``: a rewrite is only ever written when it does."""
     try:
         cst.parse_module(text)
     except cst.ParserSyntaxError:
