@@ -559,6 +559,9 @@ class _Resolver:
         # Per function registered through wrapping calls: the callees of those calls.
         self.wrapping_calls: dict[str, list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
         self._arguments: dict[tuple[str, str], list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
+        # Asked for every function by the reach, the outgoing tables and the local reach alike.
+        self.returned_callees: dict[str, list[str]] = {}
+        self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._collected: dict[str, list[str]] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
@@ -1491,6 +1494,12 @@ class _Resolver:
             return None
         qualified = self.imports.qualify(dotted)
         if not _is_project_name(qualified):
+            owner, dot, method = dotted.rpartition(".")
+            owner_class = self.class_of(owner, context_key, context_class, depth + 1) if dot and depth < 3 else None
+            if owner_class is not None and owner_class not in self.facts.class_bases and _is_project_name(owner_class):
+                # `session_manager.get_or_create_session()` on an instance of another module's
+                # class: that module knows what the method returns.
+                return f"{owner_class}.{method}()"
             return None
         # An imported name called: a class by the naming convention (PEP 8's CapWords);
         # else a function whose module knows what it returns (`pkg.deps.get_client()`).
@@ -1725,6 +1734,7 @@ def _reach_paths(
 
 
 def _add(handlers: list[Handler], handler: Handler) -> None:
+    # The same Handler object comes back again and again: identity first, equality only then.
     if handler not in handlers:
         handlers.append(handler)
 
@@ -1763,13 +1773,17 @@ def _external_targets(resolver: _Resolver, function: str, through_return: bool) 
 def _external_calls(resolver: _Resolver, function: str, through_return: bool) -> list[tuple[str, str]]:
     """(callee as written, qualified target) for the functions of other modules that
     ``function`` itself calls (or returns the result of)."""
+    key = (function, through_return)
+    found = resolver.external_calls.get(key)
+    if found is not None:
+        return found
     info = resolver.facts.functions.get(function)
-    if info is None:
-        return []
-    targets = []
-    for callee in _returned_callees(resolver, info) if through_return else dict.fromkeys(info.calls):
-        if not resolver.resolve_callee(callee, function, info.class_key):
-            targets.extend((callee, target) for target in _call_externals(resolver, callee, function, info.class_key))
+    targets: list[tuple[str, str]] = []
+    if info is not None:
+        for callee in _returned_callees(resolver, info) if through_return else dict.fromkeys(info.calls):
+            if not resolver.resolve_callee(callee, function, info.class_key):
+                targets.extend((callee, target) for target in _call_externals(resolver, callee, function, info.class_key))
+    resolver.external_calls[key] = targets
     return targets
 
 
@@ -1869,6 +1883,13 @@ def _reachable(resolver: _Resolver, roots: Sequence[str], *, through_return: boo
 
 def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     """Callees whose result `info` returns, directly or through a local."""
+    found = resolver.returned_callees.get(info.key)
+    if found is None:
+        found = resolver.returned_callees[info.key] = _find_returned_callees(resolver, info)
+    return found
+
+
+def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     callees = list(info.returned_calls)
     for name in info.returned_names:
         for value in resolver.facts.aliases.get((info.key, name), ()):
