@@ -23,6 +23,7 @@ from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_sco
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
+from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated
 from mcplint.engine.suppress import apply_suppressions
@@ -34,7 +35,6 @@ from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
 RECURSION_LIMIT = 20_000
@@ -52,10 +52,14 @@ def lint_path(
     try:
         with open(path, "rb") as handle:
             status = os.fstat(handle.fileno())
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(MAX_PARSED_BYTES + 1)
     except OSError as error:
         return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
-    result = _lint_data(data, display, settings, skip_generated, project)
+    refusal = size_refusal(max(status.st_size, len(data)))  # not decoded: the read stops at the limit
+    if refusal is not None:
+        result = _refused(display, settings, refusal)
+    else:
+        result = _lint_data(data, display, settings, skip_generated, project)
     if not result.internal_error:
         result.stat_key = (status.st_size, status.st_mtime_ns)
         result.content_hash = hashlib.sha256(data).hexdigest()
@@ -65,8 +69,6 @@ def lint_path(
 def _lint_data(
     data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext
 ) -> FileResult:
-    if len(data) > MAX_FILE_BYTES:
-        return FileResult(warnings=[f"{display}: skipped, larger than {MAX_FILE_BYTES // 2**20} MiB"])
     try:
         return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project)
     except RecursionError:
@@ -102,6 +104,9 @@ def lint_text(
 ) -> FileResult:
     if skip_generated and is_generated(text):
         return FileResult()
+    refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
+    if refusal is not None:
+        return _refused(display, settings, refusal)
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
     rules = [
@@ -156,6 +161,9 @@ def _rule_findings(
     key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps((settings, [r.code for r in rules]))).digest())
     walked = _WALKED.get(key)
     if walked is None:
+        refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
+        if refusal is not None:
+            return _refused(display, settings, refusal)
         try:
             module = cst.parse_module(text)
         except cst.ParserSyntaxError as error:
@@ -253,6 +261,10 @@ def _handler_pairs(
 
 def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
     return FileResult(findings=syntax_findings(display, settings, message, line, column))
+
+
+def _refused(display: str, settings: FileSettings, refusal: Refusal) -> FileResult:
+    return _syntax_result(display, settings, refusal.message, refusal.line, refusal.column)
 
 
 def _may_produce_findings(

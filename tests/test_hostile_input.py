@@ -1,0 +1,101 @@
+"""Hostile input: no single file takes the run down, none is silently skipped.
+
+The crash cases run the CLI in a child process: before the bounds, LibCST's
+parser killed the process (exit 139), which must fail the test, not pytest.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcplint.engine import limits
+
+TOOL = textwrap.dedent(
+    """\
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("demo")
+
+
+    @mcp.tool()
+    def get_note(note_id: str) -> str:
+        raise ValueError("note id is empty")
+    """
+)
+
+DEEP = {
+    "parentheses": "x = " + "(" * 2_000 + "1" + ")" * 2_000 + "\n",
+    "lists": "x = " + "[" * 3_000 + "1" + "]" * 3_000 + "\n",
+    "sum": "x = " + "+".join(["1"] * 10_000) + "\n",
+    "attributes": "x = a" + ".b" * 10_000 + "\n",
+    "or": "x = " + " or ".join(["a"] * 10_000) + "\n",
+    "lambdas": "x = " + "lambda: " * 5_000 + "1\n",
+}
+
+
+def check(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcplint", "check", "--no-cache", "--format", "concise", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_deep_nesting_is_a_finding_and_the_run_goes_on(tmp_path, jobs):
+    for name, body in DEEP.items():
+        # In a handler module (LibCST's path) and in a plain one (CPython's path).
+        (tmp_path / f"server_{name}.py").write_text(TOOL + body)
+        (tmp_path / f"plain_{name}.py").write_text(body)
+    (tmp_path / "tool.py").write_text(TOOL)
+    (tmp_path / "padding.py").write_text("# a pool is worth starting\n" * 12_000)
+    result = check(tmp_path, "--jobs", jobs, ".")
+    assert result.returncode == 1, result.stderr
+    assert "tool.py:8:5: MCP002" in result.stdout  # the other files' findings survive
+    for name in DEEP:
+        assert f"server_{name}.py:9:" in result.stdout and "MCP000" in result.stdout
+    for name in ("parentheses", "lists", "sum", "attributes", "lambdas"):  # CPython refuses these
+        assert f"plain_{name}.py:1:" in result.stdout
+    assert "plain_or.py" not in result.stdout  # CPython accepts it: one flat BoolOp
+
+
+@pytest.mark.parametrize("depth", [250, 1_000])
+def test_what_cpython_refuses_is_mcp000(tmp_path, depth):
+    """CPython refuses more than 200 nested brackets; LibCST would accept them."""
+    (tmp_path / "server.py").write_text(TOOL + "x = " + "(" * depth + "1" + ")" * depth + "\n")
+    (tmp_path / "plain.py").write_text("x = " + "(" * depth + "1" + ")" * depth + "\n")
+    result = check(tmp_path, "--jobs", "1", ".")
+    assert result.returncode == 1
+    assert "plain.py:1:205: MCP000 SyntaxError: too many nested parentheses" in result.stdout
+    assert "server.py:9:205: MCP000 SyntaxError: too many nested parentheses (more than 200)" in result.stdout
+
+
+def test_a_file_over_the_size_limit_is_mcp000_naming_the_limit(tmp_path, monkeypatch):
+    from mcplint.config import FileSettings
+    from mcplint.engine.lint import lint_path
+    from mcplint.rules import ALL_RULES
+
+    monkeypatch.setattr(limits, "MAX_PARSED_BYTES", 1_000)
+    monkeypatch.setattr("mcplint.engine.lint.MAX_PARSED_BYTES", 1_000)
+    path = tmp_path / "big.py"
+    path.write_text(TOOL + "# padding\n" * 200)
+    settings = FileSettings(codes=frozenset(rule.code for rule in ALL_RULES))
+    (finding,) = lint_path(str(path), "big.py", settings, False).findings
+    assert finding.code == "MCP000"
+    assert finding.message == f"file too large to analyse: {len(TOOL) + 2_000:,} bytes (limit 1,000 bytes)"
+
+
+def test_the_depth_bound_leaves_ordinary_code_alone():
+    wide = "x = [" + ", ".join("a.b.c + d" for _ in range(5_000)) + "]\n"
+    long_lines = "".join(f"y{n} = a.b.c.d(e + f * g)\n" for n in range(5_000))
+    text = wide + long_lines + '"""' + "(" * 5_000 + '"""\n' + "# " + "." * 5_000 + "\n"
+    assert limits.depth_refusal(text) is None
+    assert limits.depth_refusal("x = " + "+".join(["1"] * 1_000) + "\n") is None
+    assert limits.depth_refusal("x = " + "+".join(["1"] * 1_002) + "\n") is not None
