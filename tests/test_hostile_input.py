@@ -99,3 +99,47 @@ def test_the_depth_bound_leaves_ordinary_code_alone():
     assert limits.depth_refusal(text) is None
     assert limits.depth_refusal("x = " + "+".join(["1"] * 1_000) + "\n") is None
     assert limits.depth_refusal("x = " + "+".join(["1"] * 1_002) + "\n") is not None
+
+
+# -- the framework-import pre-screen never misses an import ------------------------------------
+def _all_codes():
+    from mcplint.config import FileSettings
+    from mcplint.rules import ALL_RULES
+
+    return FileSettings(codes=frozenset(rule.code for rule in ALL_RULES))
+
+
+IMPORT = "from mcp.server.fastmcp import FastMCP\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(TOOL.replace(IMPORT, "\f" + IMPORT), id="form-feed"),
+        pytest.param(TOOL.replace(IMPORT, "from \\\nmcp.server.fastmcp import FastMCP\n"), id="continuation"),
+        pytest.param(
+            TOOL.replace(IMPORT, "import os, \\\n    mcp.server.fastmcp as fm\n").replace("FastMCP(", "fm.FastMCP("),
+            id="import-continuation",
+        ),
+        pytest.param(TOOL.replace(IMPORT, "try: " + IMPORT + "except ImportError: raise\n"), id="try-one-line"),
+        pytest.param(TOOL.replace(IMPORT, "import os; " + IMPORT), id="after-semicolon"),
+        pytest.param(("# a server\n" + TOOL).replace("\n", "\r"), id="cr-only"),
+        pytest.param(("# a server\n" + TOOL).replace("\n", "\r\n"), id="crlf"),
+    ],
+)
+def test_prescreen_never_misses_a_valid_import(text):
+    from mcplint.engine.lint import lint_text
+
+    compile(text, "server.py", "exec")  # Python runs it: the import is real
+    codes = [finding.code for finding in lint_text(text, "server.py", _all_codes()).findings]
+    assert codes == ["MCP002"]
+
+
+def test_prescreen_patterns_accept_every_statement_start():
+    from mcplint.analysis.prescreen import ImportScreen
+
+    screen = ImportScreen(("mcp",))
+    for text in ("x = 1\rfrom mcp import y", "if x:\fimport mcp", "x=1;\\\n  from\\\n mcp import y", "from\tmcp import y"):
+        assert screen.search(text), text
+    for text in ("import os\n", "from mcpx import y\n", "from .mcp import y\n", "x = 'no import here'\n"):
+        assert not screen.search(text), text

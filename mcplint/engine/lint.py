@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
@@ -39,9 +40,7 @@ from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 # Python-to-Python calls off the C stack, so a high limit is safe.
 RECURSION_LIMIT = 20_000
 _DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
-_FRAMEWORK_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
-)
+_FRAMEWORK_IMPORT = ImportScreen(("mcp", "fastmcp"))
 
 
 def lint_path(
