@@ -143,3 +143,41 @@ def test_prescreen_patterns_accept_every_statement_start():
         assert screen.search(text), text
     for text in ("import os\n", "from mcpx import y\n", "from .mcp import y\n", "x = 'no import here'\n"):
         assert not screen.search(text), text
+
+
+# -- a lone CR is a line break, as for Python ---------------------------------------------------
+@pytest.mark.parametrize(
+    "head, lines",
+    [
+        pytest.param("# one\r# two\r", 2, id="cr"),
+        pytest.param("# one\r# two\n# three\r\n", 3, id="mixed"),
+        pytest.param("# one \f two \x1c three \u2028 four\n", 1, id="not-breaks"),
+    ],
+)
+def test_findings_point_at_the_line_python_numbers(head, lines):
+    from mcplint.engine.lint import lint_text
+
+    text = head + TOOL.replace("\n", "\r") if head.endswith("\r") else head + TOOL
+    assert compile(text, "server.py", "exec")
+    (finding,) = lint_text(text, "server.py", _all_codes()).findings
+    assert (finding.code, finding.line, finding.column) == ("MCP002", lines + 8, 5)
+
+
+def test_suppressions_and_their_fix_in_a_cr_only_file():
+    from mcplint.engine.fixer import fix_text
+    from mcplint.engine.lint import lint_text
+
+    text = ("# server\n" + TOOL.replace('empty")', 'empty")  # noqa: MCP002') + "x = 1  # noqa: MCP002\n").replace(
+        "\n", "\r"
+    )
+    findings = lint_text(text, "server.py", _all_codes()).findings
+    assert [(f.code, f.line) for f in findings] == [("MCP009", 10)]
+    fixed = fix_text(text, "server.py", _all_codes(), unsafe=False).text
+    assert fixed == text.replace("x = 1  # noqa: MCP002", "x = 1")
+
+
+def test_an_undecodable_byte_after_a_lone_cr_is_on_the_second_line():
+    from mcplint.engine.lint import lint_bytes
+
+    (finding,) = lint_bytes(b"# one\rx = '\xff'\n", "server.py", _all_codes()).findings
+    assert (finding.code, finding.line, finding.column) == ("MCP000", 2, 6)

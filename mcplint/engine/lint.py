@@ -26,7 +26,7 @@ from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import node_ranges
-from mcplint.engine.source import UndecodableSource, decode_source, is_generated
+from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
 from mcplint.engine.walk import Walker
@@ -361,7 +361,7 @@ def _findings(
     missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it
         ranges.update(node_ranges(module, missing))
-    lines = text.splitlines()
+    lines = source_lines(text)
     findings = []
     for candidate, reaching in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]

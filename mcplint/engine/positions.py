@@ -14,6 +14,8 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from mcplint.engine.source import LINE_BREAK
+
 
 class _TargetRecorder(CodegenState):
     def __init__(self, module: cst.Module, targets: set[int]) -> None:
@@ -65,6 +67,9 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._length = len(text)
         self._starts = [0]
+        if "\r" in text:  # Python's line breaks: CRLF, a lone CR, LF
+            self._starts.extend(match.end() for match in LINE_BREAK.finditer(text))
+            return
         index = text.find("\n")
         while index != -1:
             self._starts.append(index + 1)

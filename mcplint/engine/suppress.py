@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mcplint.catalogue import all_codes
 from mcplint.config import FileSettings
+from mcplint.engine.source import source_lines
 from mcplint.engine.suppressions import parse_suppressions
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
@@ -16,7 +17,7 @@ def apply_suppressions(text: str, findings: list[Finding], display: str, setting
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
     if UNUSED_SUPPRESSION not in settings.codes:
         return kept
-    lines = text.splitlines()
+    lines = source_lines(text)
     known = all_codes()
     for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
         finding = Finding(
