@@ -24,6 +24,7 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
+from mcplint.engine.cache import file_stamp
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
@@ -60,7 +61,7 @@ def lint_path(
     else:
         result = _lint_data(data, display, settings, skip_generated, project)
     if not result.internal_error:
-        result.stat_key = (status.st_size, status.st_mtime_ns)
+        result.stat_key = file_stamp(status)
         result.content_hash = hashlib.sha256(data).hexdigest()
     return result
 
