@@ -17,6 +17,7 @@ import click
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.registry.model import RegistryError
+from mcplint.report.terminal import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
@@ -131,7 +132,7 @@ def _show_fixes(fixed: list[Finding]) -> None:
         by_path.setdefault(finding.path, Counter())[(finding.code, finding.name)] += 1
     click.echo(f"Fixed {len(fixed)} {'error' if len(fixed) == 1 else 'errors'}:", err=True)
     for path, counts in sorted(by_path.items()):
-        click.echo(f"- {path}:", err=True)
+        click.echo(f"- {printable(path)}:", err=True)
         for (code, name), count in sorted(counts.items()):
             click.echo(f"    {count} × {code} ({name})", err=True)
 
@@ -309,9 +310,9 @@ def progress_bar(*, quiet: bool):  # type: ignore[no-untyped-def]
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:
     if options is None or not options.quiet:
-        click.echo(f"mcplint: warning: {message}", err=True)
+        click.echo(f"mcplint: warning: {printable(message)}", err=True)
 
 
 def fail(message: str) -> int:
-    click.echo(f"mcplint: error: {message}", err=True)
+    click.echo(f"mcplint: error: {printable(message)}", err=True)
     return EXIT_ERROR

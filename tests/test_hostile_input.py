@@ -182,3 +182,57 @@ def test_an_undecodable_byte_after_a_lone_cr_is_on_the_line_after_it():
     # Past the two lines the encoding declaration may be on (those fail as a declaration).
     (finding,) = lint_bytes(b"# one\n# two\n# three\rx = '\xff'\n", "server.py", _all_codes()).findings
     assert (finding.code, finding.line, finding.column) == ("MCP000", 4, 6)
+
+
+# -- nothing from the checked files acts on the terminal ---------------------------------------
+HOSTILE = "\x1b]0;pwned\x07\x1b[2J\u202etxt.exe\x9b31m"
+
+
+@pytest.mark.parametrize("format_name", ["full", "concise", "grouped", "github"])
+def test_control_sequences_and_bidi_overrides_are_shown_not_sent(tmp_path, monkeypatch, format_name):
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    (tmp_path / "serv\ner.py").write_text(TOOL.replace('"note id is empty"', repr(HOSTILE)))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--format", format_name, "."])
+    assert result.exit_code == 1, result.output
+    output = result.output
+    for character in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert character not in output
+    if format_name == "full":  # the source line
+        assert "\\x1b]0;pwned\\x07\\x1b[2J\\u202etxt.exe\\x9b31m" in output  # shown, not sent
+    assert ("serv%0Aer.py" if format_name == "github" else "serv\\x0aer.py") in output  # GitHub's own escape
+    # The file name's newline does not start a report line of its own.
+    assert not any(line.startswith("er.py") for line in output.splitlines())
+
+
+@pytest.mark.parametrize("format_name", ["full", "concise", "grouped", "github"])
+def test_messages_quoting_the_source_are_shown_not_sent(tmp_path, format_name):
+    from mcplint.finding import Finding
+    from mcplint.report import render
+
+    finding = Finding(
+        path=f"a{HOSTILE}.py", line=1, column=1, code="MCP009", end_line=1, end_column=2, name="n",
+        message=f"Stale suppression codes in `# mcplint: ignore[{HOSTILE}]`",
+    )  # fmt: skip
+    output = render(format_name, [finding], color=True, root=tmp_path)
+    for character in ("\x07", "\x9b", "\u202e"):
+        assert character not in output
+    assert "\x1b]" not in output and "\x1b[2J" not in output  # only mcplint's own colours remain
+    assert output.count("\\x1b]0;pwned\\x07\\x1b[2J\\u202etxt.exe\\x9b31m") == (3 if format_name == "github" else 2)
+
+
+def test_the_caret_spans_the_escapes_of_what_it_marks():
+    from mcplint.finding import Finding
+    from mcplint.report.text import _source_excerpt
+
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write("x = '\x1b[2J' + y\n")
+    finding = Finding(path=handle.name, line=1, column=5, code="MCP000", end_line=1, end_column=12, name="n", message="m")
+    source, caret = _source_excerpt(finding, color=False).splitlines()[:2]
+    assert source == "1 | x = '\\x1b[2J' + y"
+    assert caret == "  |     ^^^^^^^^^^"
