@@ -26,7 +26,7 @@ from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
-from mcplint.engine.positions import node_ranges
+from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
@@ -107,6 +107,10 @@ def lint_text(
     refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
     if refusal is not None:
         return _refused(display, settings, refusal)
+    nul = text.find("\x00")
+    if nul != -1:  # Python refuses it, and LibCST's string values would raise (found by fuzzing)
+        line, column = LineIndex(text).position(nul)
+        return _syntax_result(display, settings, "source contains a NUL byte", line, column)
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
     rules = [

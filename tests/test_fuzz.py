@@ -1,0 +1,58 @@
+"""Fuzzing: generated and mutated sources never crash mcplint, and its fixes hold up.
+
+The properties are in ``fuzz_properties.py``. The fast tier runs a fixed seed
+(``derandomize``) and a few examples of each source; the slow tier runs more;
+``benchmarks/fuzz.py`` runs as many as you like.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from fuzz_properties import check_properties, hypothesmith_sources, mutated_fixtures
+
+FAST = settings(
+    max_examples=40, derandomize=True, deadline=None, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)  # fmt: skip
+SLOW = settings(FAST, max_examples=400)
+
+
+@FAST
+@given(mutated_fixtures())
+def test_mutated_fixtures(text):
+    check_properties(text)
+
+
+@FAST
+@given(hypothesmith_sources())
+def test_generated_programs_in_tools(text):
+    check_properties(text)
+
+
+@pytest.mark.slow
+@SLOW
+@given(mutated_fixtures())
+def test_mutated_fixtures_at_length(text):
+    check_properties(text)
+
+
+@pytest.mark.slow
+@SLOW
+@given(hypothesmith_sources())
+def test_generated_programs_in_tools_at_length(text):
+    check_properties(text)
+
+
+# -- what the fuzzing found ----------------------------------------------------------------------
+def test_a_nul_in_a_string_is_mcp000_not_a_crash():
+    """A NUL inside a dict key: LibCST parsed it, then its ``evaluated_value`` raised
+    SyntaxError out of MCP001's walk (files never got there: decoding refuses a NUL)."""
+    from fuzz_properties import ALL_CODES
+
+    from mcplint.engine.lint import lint_text
+
+    text = 'from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP("b")\r\n@mcp.tool()\r\ndef f() -> dict:\r\n    return {"\x00errors": 0}\r\n'
+    (finding,) = lint_text(text, "fuzz.py", ALL_CODES).findings
+    assert (finding.code, finding.line, finding.column, finding.message) == ("MCP000", 5, 14, "source contains a NUL byte")
