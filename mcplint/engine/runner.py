@@ -256,7 +256,7 @@ class _Workers:
             if not pool.available():
                 yield from _lint_all(tasks, self._jobs)
                 return
-            self._pool = pool.PinnedPool(self._jobs, _lint_task, key=lambda task: task.path)
+            self._pool = pool.PinnedPool(self._jobs, _lint_task, key=lambda task: task.path, crashed=_crashed)
         if self._pool is None:
             for task in tasks:
                 yield task, _lint_task(task)
@@ -270,6 +270,25 @@ class _Workers:
     def terminate(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
+
+
+def _crashed(task: FileTask, exit_code: int | None) -> FileResult:
+    """The result of a file whose worker died analysing it (a native crash): an MCP000
+    finding for that file; the run goes on."""
+    import signal
+
+    from mcplint.engine.syntax import syntax_findings
+
+    how = f"exit code {exit_code}"
+    if exit_code is not None and exit_code < 0:
+        try:
+            how = f"signal {signal.Signals(-exit_code).name}"
+        except ValueError:
+            pass
+    message = f"the process analysing this file crashed ({how}); the file is not analysed"
+    from mcplint.engine.result import FileResult
+
+    return FileResult(findings=syntax_findings(task.display, task.settings, message, 1, 1))
 
 
 def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, FileResult]]:
