@@ -7,7 +7,8 @@ mutations of the fixture files. For each text:
 
 - linting it raises nothing and reports no internal error;
 - every fix's edits stay inside its finding's lines;
-- ``check --fix --unsafe-fixes`` output parses (and compiles when the input did);
+- ``check --fix --unsafe-fixes`` output parses (and compiles when the input did), and
+  no fix offered on code that parses is dropped for breaking it;
 - a second fix run changes nothing;
 - ``--diff`` shows exactly what ``--fix`` writes.
 """
@@ -155,6 +156,8 @@ def check_properties(text: str) -> None:
         return
     fixed = fix_text(text, "fuzz.py", ALL_CODES, unsafe=True)
     event("fixed" if fixed.text != text else f"fix dropped: {fixed.failure}")
+    if fixed.failure is not None and "does not parse" in fixed.failure:
+        assert not _parses(text), "a fix offered on code that parses broke it (the fixer dropped it)"
     if fixed.text == text:
         return
     assert _parses(fixed.text), "the fixed code does not parse"

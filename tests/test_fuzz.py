@@ -56,3 +56,14 @@ def test_a_nul_in_a_string_is_mcp000_not_a_crash():
     text = 'from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP("b")\r\n@mcp.tool()\r\ndef f() -> dict:\r\n    return {"\x00errors": 0}\r\n'
     (finding,) = lint_text(text, "fuzz.py", ALL_CODES).findings
     assert (finding.code, finding.line, finding.column, finding.message) == ("MCP000", 5, 14, "source contains a NUL byte")
+
+
+def test_a_file_that_does_not_parse_has_no_stale_suppressions():
+    """Mutated fixtures: every directive of a file with a syntax error was reported stale
+    (nothing was analysed, so none was used), with a fix the fixer then had to drop."""
+    from fuzz_properties import ALL_CODES
+
+    from mcplint.engine.lint import lint_text
+
+    text = "def f(:\n    pass\nx = 1  # noqa: MCP002\ny = 2  # mcplint: ignore[MCP001]\n"
+    assert [finding.code for finding in lint_text(text, "fuzz.py", ALL_CODES).findings] == ["MCP000"]
