@@ -236,3 +236,15 @@ def test_the_caret_spans_the_escapes_of_what_it_marks():
     source, caret = _source_excerpt(finding, color=False).splitlines()[:2]
     assert source == "1 | x = '\\x1b[2J' + y"
     assert caret == "  |     ^^^^^^^^^^"
+
+
+def test_the_handlers_command_shows_a_hostile_file_name_as_escapes(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    (tmp_path / "a\x1b]0;x\x07\nb.py").write_text(TOOL)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["handlers", "."])
+    assert result.exit_code == 0, result.output
+    assert "a\\x1b]0;x\\x07\\x0ab.py" in result.output and "\x1b" not in result.output
