@@ -24,6 +24,10 @@ on an 8 MiB stack), taking every other file's findings with it. So:
    CPython's limits is final; a grammar error is not (a file in syntax newer
    than this interpreter, PEP 695 or PEP 701, is LibCST's to judge, after the
    bound above).
+
+A crash these bounds do not foresee still costs only its file when a worker
+process analyses it (``engine/pool.py``: an MCP000 finding naming the signal);
+with ``--jobs 1`` the run is in-process, so the bounds are all there is.
 """
 
 from __future__ import annotations
