@@ -67,3 +67,21 @@ def test_a_file_that_does_not_parse_has_no_stale_suppressions():
 
     text = "def f(:\n    pass\nx = 1  # noqa: MCP002\ny = 2  # mcplint: ignore[MCP001]\n"
     assert [finding.code for finding in lint_text(text, "fuzz.py", ALL_CODES).findings] == ["MCP000"]
+
+
+def test_a_file_that_begins_with_a_backslash_continuation_gets_exact_positions_and_fixes():
+    """LibCST drops a leading `\\` + newline from its code; positions counted in that code
+    were a line and a character early, and MCP008's fix broke the file (mutated fixtures)."""
+    from fuzz_properties import ALL_CODES
+
+    from mcplint.engine.fixer import fix_text
+    from mcplint.engine.lint import lint_text
+
+    body = 'from fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n@mcp.tool\ndef add(a: int) -> int:\n    raise ValueError("probe")\n'
+    for prefix in ("\\\n", "  \\\n"):
+        text = prefix + body
+        found = [(f.code, f.line, f.column) for f in lint_text(text, "fuzz.py", ALL_CODES).findings]
+        assert found == [("MCP008", 4, 7), ("MCP002", 9, 5)]
+        fixed = fix_text(text, "fuzz.py", ALL_CODES, unsafe=True)
+        assert fixed.failure is None
+        assert 'FastMCP("calc", mask_error_details=True)' in fixed.text

@@ -248,3 +248,9 @@ def test_the_handlers_command_shows_a_hostile_file_name_as_escapes(tmp_path, mon
     result = CliRunner().invoke(main, ["handlers", "."])
     assert result.exit_code == 0, result.output
     assert "a\\x1b]0;x\\x07\\x0ab.py" in result.output and "\x1b" not in result.output
+
+
+def test_an_import_added_to_a_cr_only_file_keeps_its_last_line_break():
+    from mcplint.engine.fixer import add_imports
+
+    assert add_imports("x = 1\ry = 2\r", [("os", "path")]) == "from os import path\r\rx = 1\ry = 2\r"

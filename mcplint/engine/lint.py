@@ -365,7 +365,7 @@ def _findings(
     ranges = walked.ranges
     missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it
-        ranges.update(node_ranges(module, missing))
+        ranges.update(node_ranges(module, missing, text))
     lines = source_lines(text)
     findings = []
     for candidate, reaching in kept:
