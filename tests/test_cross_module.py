@@ -118,11 +118,12 @@ def test_a_worker_that_dies_costs_its_task_only():
 
     if not available():
         pytest.skip("fork is not available here")
-    pool = PinnedPool(1, _crashes_on_b, key=lambda task: task, crashed=lambda task, code: f"{task} died: {code}")
+    pool = PinnedPool(1, _crashes_on_b, key=lambda task: task, lost=lambda task, why: f"{task} {why}")
     try:
         results = dict(pool.map(["a", "b", "c", "d"], size=lambda task: 1))
-        assert results == {"a": "A", "b": "b died: -11", "c": "C", "d": "D"}
-        assert dict(pool.map(["e", "b", "f"], size=lambda task: 1)) == {"e": "E", "b": "b died: -11", "f": "F"}
+        assert results == {"a": "A", "b": "b crashed (signal SIGSEGV)", "c": "C", "d": "D"}
+        again = dict(pool.map(["e", "b", "f"], size=lambda task: 1))
+        assert again == {"e": "E", "b": "b crashed (signal SIGSEGV)", "f": "F"}
     finally:
         pool.close()
 
@@ -147,3 +148,24 @@ def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, mon
     assert result.exit_code == 1
     assert "crash.py:1:1: MCP000 the process analysing this file crashed (signal SIGSEGV)" in result.output
     assert "server.py:9:9: MCP002" in result.output
+
+
+def _sleeps_on_slow(task):
+    import time
+
+    if task == "slow":
+        time.sleep(60)
+    return task.upper()
+
+
+def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself():
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    pool = PinnedPool(1, _sleeps_on_slow, key=lambda task: task, lost=lambda task, why: why, budget=1.0)
+    try:
+        results = dict(pool.map(["a", "slow", "b"], size=lambda task: 1))
+        assert results == {"a": "A", "slow": "ran longer than 1 s and was stopped", "b": "B"}
+    finally:
+        pool.close()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,24 +29,28 @@ class _Worker:
     connection: Connection
     queued: deque = field(default_factory=deque)  # (index, task) not yet sent, in order
     running: tuple[int, Any] | None = None  # the one task sent and not answered
+    started: float = 0.0  # when it was sent (time.monotonic)
 
 
 class PinnedPool(Generic[Task]):
-    """Each worker gets one task at a time over its own pipe: when a worker dies (a native
-    crash in a parser), the task it was running is known, ``crashed(task, exit code)``
-    stands for its result, and a new worker takes the slot and the rest of its queue."""
+    """Each worker gets one task at a time over its own pipe, so the task it is running is
+    known: when a worker dies (a native crash in a parser) or runs one task longer than
+    ``budget`` seconds (it is then stopped), ``lost(task, why)`` stands for that task's
+    result, and a new worker takes the slot and the rest of its queue."""
 
     def __init__(
         self,
         jobs: int,
         work: Callable[[Task], Any],
         key: Callable[[Task], str],
-        crashed: Callable[[Task, int | None], Any] | None = None,
+        lost: Callable[[Task, str], Any] | None = None,
+        budget: float | None = None,
     ) -> None:
         self._jobs = jobs
         self._work = work
         self._key = key
-        self._crashed = crashed
+        self._lost = lost
+        self._budget = budget
         self._owner: dict[str, int] = {}
         self._context = multiprocessing.get_context("fork")
         self._workers = [self._start() for _ in range(jobs)]
@@ -81,6 +87,7 @@ class PinnedPool(Generic[Task]):
         worker = self._workers[slot]
         if worker.running is None and worker.queued:
             worker.running = worker.queued.popleft()
+            worker.started = time.monotonic()
             try:
                 worker.connection.send(worker.running)
             except OSError:  # the worker is gone: the wait sees it and replaces it
@@ -95,7 +102,19 @@ class PinnedPool(Generic[Task]):
             for slot in busy:
                 waiting[self._workers[slot].connection] = slot
                 waiting[self._workers[slot].process.sentinel] = slot
-            for ready in wait(list(waiting)):
+            timeout = None
+            if self._budget is not None:
+                deadline = min(self._workers[slot].started for slot in busy) + self._budget
+                timeout = max(0.0, deadline - time.monotonic())
+            ready_list = wait(list(waiting), timeout)
+            if not ready_list and self._budget is not None:  # a task ran out of time: stop it
+                now = time.monotonic()
+                for slot in busy:
+                    if now - self._workers[slot].started >= self._budget:
+                        self._workers[slot].process.kill()
+                        return self._replace(slot, f"ran longer than {self._budget:g} s and was stopped")
+                continue
+            for ready in ready_list:
                 slot = waiting[ready]
                 worker = self._workers[slot]
                 if worker.running is None:
@@ -110,23 +129,22 @@ class PinnedPool(Generic[Task]):
                     pass
                 if worker.process.is_alive():
                     continue
-                return self._replace(slot)
+                return self._replace(slot, _death(worker.process.exitcode))
 
-    def _replace(self, slot: int) -> tuple[int, Any]:
-        """The worker in ``slot`` died running a task: that task's result says so, and a new
-        worker takes over what was queued for the slot."""
+    def _replace(self, slot: int, why: str) -> tuple[int, Any]:
+        """The worker in ``slot`` is lost with the task it was running: that task's result says
+        why, and a new worker takes over what was queued for the slot."""
         dead = self._workers[slot]
         dead.process.join()
         index, task = dead.running
-        exit_code = dead.process.exitcode
         dead.connection.close()
-        if self._crashed is None:
-            raise RuntimeError(f"a worker process died (exit code {exit_code})")
+        if self._lost is None:
+            raise RuntimeError(f"a worker process {why}")
         replacement = self._start()
         replacement.queued = dead.queued
         self._workers[slot] = replacement
         self._feed(slot)
-        return index, self._crashed(task, exit_code)
+        return index, self._lost(task, why)
 
     def close(self) -> None:
         for worker in self._workers:
@@ -144,10 +162,18 @@ class PinnedPool(Generic[Task]):
             worker.process.terminate()
 
 
+def _death(exit_code: int | None) -> str:
+    """How a worker process ended, in words: "crashed (signal SIGSEGV)"."""
+    if exit_code is not None and exit_code < 0:
+        try:
+            return f"crashed (signal {signal.Signals(-exit_code).name})"
+        except ValueError:
+            pass
+    return f"crashed (exit code {exit_code})"
+
+
 def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     # A Ctrl-C reaches the whole process group: the parent decides, the workers just stop.
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
