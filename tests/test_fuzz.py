@@ -53,9 +53,13 @@ def test_a_nul_in_a_string_is_mcp000_not_a_crash():
 
     from mcplint.engine.lint import lint_text
 
-    text = 'from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP("b")\r\n@mcp.tool()\r\ndef f() -> dict:\r\n    return {"\x00errors": 0}\r\n'
+    text = (
+        'from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP("b")\r\n'
+        '@mcp.tool()\r\ndef f() -> dict:\r\n    return {"\x00errors": 0}\r\n'
+    )
     (finding,) = lint_text(text, "fuzz.py", ALL_CODES).findings
-    assert (finding.code, finding.line, finding.column, finding.message) == ("MCP000", 5, 14, "source contains a NUL byte")
+    assert (finding.code, finding.line, finding.column) == ("MCP000", 5, 14)
+    assert finding.message == "source contains a NUL byte"
 
 
 def test_a_file_that_does_not_parse_has_no_stale_suppressions():
@@ -77,7 +81,10 @@ def test_a_file_that_begins_with_a_backslash_continuation_gets_exact_positions_a
     from mcplint.engine.fixer import fix_text
     from mcplint.engine.lint import lint_text
 
-    body = 'from fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n@mcp.tool\ndef add(a: int) -> int:\n    raise ValueError("probe")\n'
+    body = (
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n'
+        '@mcp.tool\ndef add(a: int) -> int:\n    raise ValueError("probe")\n'
+    )
     for prefix in ("\\\n", "  \\\n"):
         text = prefix + body
         found = [(f.code, f.line, f.column) for f in lint_text(text, "fuzz.py", ALL_CODES).findings]

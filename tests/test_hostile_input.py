@@ -139,7 +139,8 @@ def test_prescreen_patterns_accept_every_statement_start():
     from mcplint.analysis.prescreen import ImportScreen
 
     screen = ImportScreen(("mcp",))
-    for text in ("x = 1\rfrom mcp import y", "if x:\fimport mcp", "x=1;\\\n  from\\\n mcp import y", "from\tmcp import y"):
+    starts = ("x = 1\rfrom mcp import y", "if x:\fimport mcp", "x=1;\\\n  from\\\n mcp import y", "from\tmcp import y")
+    for text in starts:
         assert screen.search(text), text
     for text in ("import os\n", "from mcpx import y\n", "from .mcp import y\n", "x = 'no import here'\n"):
         assert not screen.search(text), text
@@ -224,15 +225,13 @@ def test_messages_quoting_the_source_are_shown_not_sent(tmp_path, format_name):
     assert output.count("\\x1b]0;pwned\\x07\\x1b[2J\\u202etxt.exe\\x9b31m") == (3 if format_name == "github" else 2)
 
 
-def test_the_caret_spans_the_escapes_of_what_it_marks():
+def test_the_caret_spans_the_escapes_of_what_it_marks(tmp_path):
     from mcplint.finding import Finding
     from mcplint.report.text import _source_excerpt
 
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
-        handle.write("x = '\x1b[2J' + y\n")
-    finding = Finding(path=handle.name, line=1, column=5, code="MCP000", end_line=1, end_column=12, name="n", message="m")
+    path = tmp_path / "escape.py"
+    path.write_text("x = '\x1b[2J' + y\n")
+    finding = Finding(path=str(path), line=1, column=5, code="MCP000", end_line=1, end_column=12, name="n", message="m")
     source, caret = _source_excerpt(finding, color=False).splitlines()[:2]
     assert source == "1 | x = '\\x1b[2J' + y"
     assert caret == "  |     ^^^^^^^^^^"
