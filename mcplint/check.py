@@ -19,6 +19,7 @@ from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
+from mcplint.report.terminal import printable
 
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
@@ -214,7 +215,7 @@ def _show_fixes(fixed: list[Finding]) -> None:
         by_path.setdefault(finding.path, Counter())[(finding.code, finding.name)] += 1
     click.echo(f"Fixed {len(fixed)} {'error' if len(fixed) == 1 else 'errors'}:", err=True)
     for path, counts in sorted(by_path.items()):
-        click.echo(f"- {path}:", err=True)
+        click.echo(f"- {printable(path)}:", err=True)
         for (code, name), count in sorted(counts.items()):
             click.echo(f"    {count} × {code} ({name})", err=True)
 

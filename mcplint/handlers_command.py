@@ -10,6 +10,7 @@ from mcplint.check import fail
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.runner import FileTask, default_jobs, run
+from mcplint.report.terminal import printable
 
 
 def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
@@ -27,23 +28,24 @@ def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
         servers, classes = _described(found.module_servers), _described(found.server_classes)
         if not (servers or classes or found.handlers or (reach and found.reached)):
             continue
-        click.echo(displays[path])
+        # Paths and the names made from them come from the files: printed as escapes.
+        click.echo(printable(displays[path]))
         for line in servers:
-            click.echo(f"  server        {line}")
+            click.echo(printable(f"  server        {line}"))
         for line in classes:
-            click.echo(f"  server class  {line}")
+            click.echo(printable(f"  server class  {line}"))
         for key, kind in found.handlers:
             handler_count += 1
-            click.echo(f"  {kind:<13} {key}")
+            click.echo(printable(f"  {kind:<13} {key}"))
         if reach:
             for function, handlers in sorted(found.reached.items()):
                 if [function] != handlers and not (function in dict(found.handlers) and len(handlers) == 1):
-                    click.echo(f"  reached       {function}  <- {', '.join(handlers)}")
+                    click.echo(printable(f"  reached       {function}  <- {', '.join(handlers)}"))
     click.echo(f"{handler_count} handler(s) in {len(tasks)} file(s).")
     if result.unseen_framework_modules:
         click.echo(
             "mcplint: warning: these modules import an MCP server framework, but no handler was found: "
-            + ", ".join(result.unseen_framework_modules[:10])
+            + printable(", ".join(result.unseen_framework_modules[:10]))
             + (f", and {len(result.unseen_framework_modules) - 10} more" if len(result.unseen_framework_modules) > 10 else ""),
             err=True,
         )

@@ -38,11 +38,8 @@ def show_files(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude:
 
 def _read_time_skip(file: DiscoveredFile) -> str | None:
     """Why lint skips a discovered file once it reads it (as `mcplint.engine.lint` does)."""
-    from mcplint.engine.lint import MAX_FILE_BYTES
-
+    # (A file too large to analyse is not skipped: it becomes an MCP000 finding.)
     try:
-        if os.path.getsize(file.path) > MAX_FILE_BYTES:
-            return f"larger than {MAX_FILE_BYTES // 2**20} MiB"
         if file.explicit:
             return None  # a file named on the command line is linted even when generated
         with open(file.path, encoding="utf-8", errors="replace") as handle:

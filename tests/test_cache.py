@@ -135,3 +135,29 @@ def test_a_changed_registry_invalidates_results(tmp_path, monkeypatch):
     assert [f["code"] for f in first] == ["MCP004"]
     registry.write_text(registry.read_text().replace("NOTE_NOT_FOUND", "NOTE_MISSING"))
     assert json_findings(run_cli("check", "--format", "json", "tool.py", cwd=tmp_path)) == []
+
+
+def test_an_edit_with_its_size_and_mtime_put_back_is_not_served_stale(project, monkeypatch):
+    server = project / "src" / "server.py"
+    check(project)
+    before = os.stat(server)
+    # KeyError is two characters shorter than ValueError: two spaces keep the size.
+    edited = BAD_TOOL.replace('raise ValueError("note id is empty")', 'raise KeyError("note id is empty")  ')
+    assert len(edited) == len(BAD_TOOL)
+    server.write_text(edited)
+    os.utime(server, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (os.stat(server).st_size, os.stat(server).st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    calls = count_lint_calls(monkeypatch)
+    findings = json_findings(check(project))
+    assert calls == ["src/server.py"]
+    assert "KeyError" in " ".join(finding["message"] for finding in findings)
+
+
+def test_a_warm_run_after_a_stamp_only_change_hashes_once_then_stats(project, monkeypatch):
+    server = project / "src" / "server.py"
+    check(project)
+    os.chmod(server, 0o644 if os.stat(server).st_mode & 0o777 != 0o644 else 0o600)  # moves the ctime only
+    calls = count_lint_calls(monkeypatch)
+    check(project)
+    check(project)
+    assert calls == []

@@ -9,7 +9,7 @@ import pytest
 
 from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
 from mcplint.engine import runner as engine_runner
-from test_cli import json_findings, run_cli
+from test_cli import BAD_TOOL, json_findings, run_cli
 
 PROJECT = FIXTURES / "projects" / "crossmodule"
 
@@ -100,5 +100,72 @@ def test_the_pinned_pool_sends_a_file_to_the_same_worker_every_round():
         again = dict(pool.map(list(reversed(tasks)), size=len))
         assert first == again
         assert len(set(first.values())) == 2
+    finally:
+        pool.close()
+
+
+def _crashes_on_b(task):
+    import os
+    import signal
+
+    if task == "b":
+        os.kill(os.getpid(), signal.SIGSEGV)  # what LibCST's parser does on a stack overflow
+    return task.upper()
+
+
+def test_a_worker_that_dies_costs_its_task_only():
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    pool = PinnedPool(1, _crashes_on_b, key=lambda task: task, lost=lambda task, why: f"{task} {why}")
+    try:
+        results = dict(pool.map(["a", "b", "c", "d"], size=lambda task: 1))
+        assert results == {"a": "A", "b": "b crashed (signal SIGSEGV)", "c": "C", "d": "D"}
+        again = dict(pool.map(["e", "b", "f"], size=lambda task: 1))
+        assert again == {"e": "E", "b": "b crashed (signal SIGSEGV)", "f": "F"}
+    finally:
+        pool.close()
+
+
+def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, monkeypatch):
+    from mcplint.engine import runner
+
+    original = runner._lint_task
+
+    def crashing(task):
+        if task.display.endswith("crash.py"):
+            import os
+            import signal
+
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return original(task)
+
+    monkeypatch.setattr(runner, "_lint_task", crashing)
+    (tmp_path / "crash.py").write_text("x = 1\n" * 50_000)  # big enough for a pool
+    (tmp_path / "server.py").write_text(BAD_TOOL)
+    result = run_cli("check", "--no-cache", "--jobs", "2", "--format", "concise", str(tmp_path))
+    assert result.exit_code == 1
+    assert "crash.py:1:1: MCP000 the process analysing this file crashed (signal SIGSEGV)" in result.output
+    assert "server.py:9:9: MCP002" in result.output
+
+
+def _sleeps_on_slow(task):
+    import time
+
+    if task == "slow":
+        time.sleep(60)
+    return task.upper()
+
+
+def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself():
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    pool = PinnedPool(1, _sleeps_on_slow, key=lambda task: task, lost=lambda task, why: why, budget=1.0)
+    try:
+        results = dict(pool.map(["a", "slow", "b"], size=lambda task: 1))
+        assert results == {"a": "A", "slow": "ran longer than 1 s and was stopped", "b": "B"}
     finally:
         pool.close()

@@ -2,11 +2,14 @@
 
 Layout: ``<cache dir>/<mcplint version>/<settings digest>.json``, one index per
 effective per-file configuration and registry content, mapping each
-file's absolute path to its size, mtime, content hash and its analyses, one per
-project context a run needed (findings, and the facts the cross-module join
+file's absolute path to its stamp (size, mtime, ctime, inode), content hash and its analyses,
+one per project context a run needed (findings, and the facts the cross-module join
 needs), so a warm run replays every round of the join without reading a file. A file whose
-size and mtime are unchanged is a hit without being read; one whose stat changed
-but whose content hash did not (a ``touch``, a checkout) is a hit after hashing.
+stamp is unchanged is a hit without being read; one whose stamp changed but whose content
+hash did not (a ``touch``, a checkout) is a hit after hashing. Size and mtime alone are not
+enough: an edit whose mtime is put back (``os.utime``, tools that preserve it) keeps them,
+but the kernel moves the ctime on every write and every ``utime``, and a file replaced by
+a rename has a new inode.
 
 Indexes are written whole to a temporary file and renamed into place, so two
 runs at once never leave a torn file (the last one wins); an index that does not
@@ -68,6 +71,11 @@ def _registry_hash(path: str | None) -> str | None:
         return "unreadable"
 
 
+def file_stamp(status: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a file is unchanged without reading it: size, mtime, ctime, inode."""
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -110,7 +118,8 @@ class ResultCache:
             status = os.stat(path)
         except OSError:
             return False
-        if (status.st_size, status.st_mtime_ns) == (entry["size"], entry["mtime_ns"]):
+        stamp = list(file_stamp(status))
+        if stamp == entry.get("stamp"):
             return True
         try:
             with open(path, "rb") as handle:
@@ -118,7 +127,7 @@ class ResultCache:
                     return False
         except OSError:
             return False
-        entry["size"], entry["mtime_ns"] = status.st_size, status.st_mtime_ns
+        entry["stamp"] = stamp
         self._dirty.add(digest)
         return True
 
@@ -131,7 +140,8 @@ class ResultCache:
         entry = index.get(key)
         if entry is None or entry["sha256"] != result.content_hash:
             entry = index[key] = {"sha256": result.content_hash, "analyses": {}}
-        entry["size"], entry["mtime_ns"] = result.stat_key
+        # A result that carries only size and mtime (the fixer's) is checked by its hash next time.
+        entry["stamp"] = list(result.stat_key) if len(result.stat_key) == 4 else None
         entry["analyses"][context_key(project)] = {
             "findings": [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings],
             "warnings": [warning.replace(display, "{path}") for warning in result.warnings],

@@ -191,7 +191,11 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
 
     module = cst.parse_module(text)
     items = [ImportItem(module_name, obj_name=name) for module_name, name in imports]
-    return AddImportsVisitor(CodemodContext(), items).transform_module(module).code
+    code = AddImportsVisitor(CodemodContext(), items).transform_module(module).code
+    # LibCST drops the last line break of a file whose line breaks are lone CRs: put it back.
+    if text.endswith("\r") and not code.endswith(("\r", "\n")):
+        code += "\r"
+    return code
 
 
 def parses(text: str) -> bool:

@@ -20,11 +20,14 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.config import FileSettings
-from mcplint.engine.positions import node_ranges
-from mcplint.engine.source import UndecodableSource, decode_source, is_generated
+from mcplint.engine.cache import file_stamp
+from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
+from mcplint.engine.positions import LineIndex, node_ranges
+from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
 from mcplint.engine.walk import Walker
@@ -34,14 +37,11 @@ from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
 RECURSION_LIMIT = 20_000
 _DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
-_FRAMEWORK_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?:mcp|fastmcp)\b|import[ \t][^\n#]*\b(?:mcp|fastmcp)\b)", re.MULTILINE
-)
+_FRAMEWORK_IMPORT = ImportScreen(("mcp", "fastmcp"))
 
 
 def lint_path(
@@ -52,12 +52,16 @@ def lint_path(
     try:
         with open(path, "rb") as handle:
             status = os.fstat(handle.fileno())
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(MAX_PARSED_BYTES + 1)
     except OSError as error:
         return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
-    result = _lint_data(data, display, settings, skip_generated, project)
+    refusal = size_refusal(max(status.st_size, len(data)))  # not decoded: the read stops at the limit
+    if refusal is not None:
+        result = _refused(display, settings, refusal)
+    else:
+        result = _lint_data(data, display, settings, skip_generated, project)
     if not result.internal_error:
-        result.stat_key = (status.st_size, status.st_mtime_ns)
+        result.stat_key = file_stamp(status)
         result.content_hash = hashlib.sha256(data).hexdigest()
     return result
 
@@ -65,8 +69,6 @@ def lint_path(
 def _lint_data(
     data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext
 ) -> FileResult:
-    if len(data) > MAX_FILE_BYTES:
-        return FileResult(warnings=[f"{display}: skipped, larger than {MAX_FILE_BYTES // 2**20} MiB"])
     try:
         return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project)
     except RecursionError:
@@ -102,6 +104,13 @@ def lint_text(
 ) -> FileResult:
     if skip_generated and is_generated(text):
         return FileResult()
+    refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
+    if refusal is not None:
+        return _refused(display, settings, refusal)
+    nul = text.find("\x00")
+    if nul != -1:  # Python refuses it, and LibCST's string values would raise (found by fuzzing)
+        line, column = LineIndex(text).position(nul)
+        return _syntax_result(display, settings, "source contains a NUL byte", line, column)
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
     rules = [
@@ -156,6 +165,9 @@ def _rule_findings(
     key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps((settings, [r.code for r in rules]))).digest())
     walked = _WALKED.get(key)
     if walked is None:
+        refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
+        if refusal is not None:
+            return _refused(display, settings, refusal)
         try:
             module = cst.parse_module(text)
         except cst.ParserSyntaxError as error:
@@ -253,6 +265,10 @@ def _handler_pairs(
 
 def _syntax_result(display: str, settings: FileSettings, message: str, line: int, column: int) -> FileResult:
     return FileResult(findings=syntax_findings(display, settings, message, line, column))
+
+
+def _refused(display: str, settings: FileSettings, refusal: Refusal) -> FileResult:
+    return _syntax_result(display, settings, refusal.message, refusal.line, refusal.column)
 
 
 def _may_produce_findings(
@@ -353,8 +369,8 @@ def _findings(
     ranges = walked.ranges
     missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it
-        ranges.update(node_ranges(module, missing))
-    lines = text.splitlines()
+        ranges.update(node_ranges(module, missing, text))
+    lines = source_lines(text)
     findings = []
     for candidate, reaching in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]

@@ -12,30 +12,55 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
+import signal
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
 Task = TypeVar("Task")
 
-_POLL_SECONDS = 1.0
+
+@dataclass
+class _Worker:
+    process: Any
+    connection: Connection
+    queued: deque = field(default_factory=deque)  # (index, task) not yet sent, in order
+    running: tuple[int, Any] | None = None  # the one task sent and not answered
+    started: float = 0.0  # when it was sent (time.monotonic)
 
 
 class PinnedPool(Generic[Task]):
-    def __init__(self, jobs: int, work: Callable[[Task], Any], key: Callable[[Task], str]) -> None:
+    """Each worker gets one task at a time over its own pipe, so the task it is running is
+    known: when a worker dies (a native crash in a parser) or runs one task longer than
+    ``budget`` seconds (it is then stopped), ``lost(task, why)`` stands for that task's
+    result, and a new worker takes the slot and the rest of its queue."""
+
+    def __init__(
+        self,
+        jobs: int,
+        work: Callable[[Task], Any],
+        key: Callable[[Task], str],
+        lost: Callable[[Task, str], Any] | None = None,
+        budget: float | None = None,
+    ) -> None:
         self._jobs = jobs
         self._work = work
         self._key = key
+        self._lost = lost
+        self._budget = budget
         self._owner: dict[str, int] = {}
         self._context = multiprocessing.get_context("fork")
-        self._results = self._context.Queue()
-        self._inboxes = [self._context.Queue() for _ in range(jobs)]
-        self._workers = [
-            self._context.Process(target=_serve, args=(inbox, self._results, work), daemon=True)
-            for inbox in self._inboxes
-        ]
-        for worker in self._workers:
-            worker.start()
+        self._workers = [self._start() for _ in range(jobs)]
+
+    def _start(self) -> _Worker:
+        parent_end, child_end = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(child_end, self._work), daemon=True)
+        process.start()
+        child_end.close()
+        return _Worker(process, parent_end)
 
     def map(self, tasks: Sequence[Task], size: Callable[[Task], int]) -> Iterator[tuple[Task, Any]]:
         """(task, result) as results arrive."""
@@ -49,59 +74,126 @@ class PinnedPool(Generic[Task]):
             if owner is None:
                 owner = self._owner[self._key(task)] = load.index(min(load))
                 load[owner] += size(task)
-            self._inboxes[owner].put((index, task))
+            self._workers[owner].queued.append((index, task))
+        for slot in range(self._jobs):
+            self._feed(slot)
         for _ in range(len(tasks)):
             index, result = self._next_result()
             if isinstance(result, _Failed):
                 raise result.error
             yield tasks[index], result
 
+    def _feed(self, slot: int) -> None:
+        worker = self._workers[slot]
+        if worker.running is None and worker.queued:
+            worker.running = worker.queued.popleft()
+            worker.started = time.monotonic()
+            try:
+                worker.connection.send(worker.running)
+            except OSError:  # the worker is gone: the wait sees it and replaces it
+                pass
+
     def _next_result(self) -> tuple[int, Any]:
         while True:
-            try:
-                return self._results.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                dead = [worker for worker in self._workers if not worker.is_alive()]
-                if dead:
-                    raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})") from None
+            busy = [slot for slot, worker in enumerate(self._workers) if worker.running is not None]
+            if not busy:
+                raise RuntimeError("no task is running")  # pragma: no cover - map's count is exact
+            waiting = {}
+            for slot in busy:
+                waiting[self._workers[slot].connection] = slot
+                waiting[self._workers[slot].process.sentinel] = slot
+            timeout = None
+            if self._budget is not None:
+                deadline = min(self._workers[slot].started for slot in busy) + self._budget
+                timeout = max(0.0, deadline - time.monotonic())
+            ready_list = wait(list(waiting), timeout)
+            if not ready_list and self._budget is not None:  # a task ran out of time: stop it
+                now = time.monotonic()
+                for slot in busy:
+                    if now - self._workers[slot].started >= self._budget:
+                        self._workers[slot].process.kill()
+                        return self._replace(slot, f"ran longer than {self._budget:g} s and was stopped")
+                continue
+            for ready in ready_list:
+                slot = waiting[ready]
+                worker = self._workers[slot]
+                if worker.running is None:
+                    continue
+                try:
+                    if worker.connection.poll():  # an answer sent before any death is read first
+                        index, result = worker.connection.recv()
+                        worker.running = None
+                        self._feed(slot)
+                        return index, result
+                except (EOFError, OSError):
+                    pass
+                if worker.process.is_alive():
+                    continue
+                return self._replace(slot, _death(worker.process.exitcode))
+
+    def _replace(self, slot: int, why: str) -> tuple[int, Any]:
+        """The worker in ``slot`` is lost with the task it was running: that task's result says
+        why, and a new worker takes over what was queued for the slot."""
+        dead = self._workers[slot]
+        dead.process.join()
+        index, task = dead.running
+        dead.connection.close()
+        if self._lost is None:
+            raise RuntimeError(f"a worker process {why}")
+        replacement = self._start()
+        replacement.queued = dead.queued
+        self._workers[slot] = replacement
+        self._feed(slot)
+        return index, self._lost(task, why)
 
     def close(self) -> None:
-        for inbox in self._inboxes:
-            inbox.put(None)
         for worker in self._workers:
-            worker.join(timeout=5)
-            if worker.is_alive():
-                worker.terminate()
+            try:
+                worker.connection.send(None)
+            except OSError:
+                pass
+        for worker in self._workers:
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.terminate()
 
     def terminate(self) -> None:
-        """Stop every worker now (Ctrl-C, an error) and wait for them: none outlives the run.
-        The queues' feeder threads may hold tasks no worker will read: they must not keep
-        the interpreter from exiting."""
-        for queue_ in (*self._inboxes, self._results):
-            queue_.cancel_join_thread()
+        """Stop every worker now (Ctrl-C, an error) and wait for them: none outlives the run."""
         for worker in self._workers:
-            worker.terminate()
+            worker.process.terminate()
         for worker in self._workers:
-            worker.join(timeout=5)
-            if worker.is_alive():
-                worker.kill()
-                worker.join()
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
 
 
-def _serve(inbox: Any, results: Any, work: Callable[[Any], Any]) -> None:
+def _death(exit_code: int | None) -> str:
+    """How a worker process ended, in words: "crashed (signal SIGSEGV)"."""
+    if exit_code is not None and exit_code < 0:
+        try:
+            return f"crashed (signal {signal.Signals(-exit_code).name})"
+        except ValueError:
+            pass
+    return f"crashed (exit code {exit_code})"
+
+
+def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     # A Ctrl-C reaches the whole process group: the parent decides, the workers just stop.
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
-        item = inbox.get()
+        try:
+            item = connection.recv()
+        except EOFError:  # the parent is gone
+            return
         if item is None:
             return
         index, task = item
         try:
-            results.put((index, work(task)))
+            answer = (index, work(task))
         except Exception as error:  # the parent raises it, as a process pool would
-            results.put((index, _Failed(error)))
+            answer = (index, _Failed(error))
+        connection.send(answer)
 
 
 class _Failed:

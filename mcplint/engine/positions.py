@@ -14,6 +14,8 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from mcplint.engine.source import LINE_BREAK
+
 
 class _TargetRecorder(CodegenState):
     def __init__(self, module: cst.Module, targets: set[int]) -> None:
@@ -33,8 +35,9 @@ class _TargetRecorder(CodegenState):
 Range = tuple[int, int, int, int]  # line, column, end line, end column (1-based, end exclusive)
 
 
-def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, Range]:
-    """Ranges keyed by ``id(node)``, whitespace around each node excluded."""
+def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode], source: str) -> dict[int, Range]:
+    """Ranges in ``source`` (the text ``module`` was parsed from) keyed by ``id(node)``,
+    whitespace around each node excluded."""
     recorder = _TargetRecorder(module, {id(node) for node in nodes})
     module._codegen(recorder)
     tokens = recorder.tokens
@@ -47,13 +50,20 @@ def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, R
         position = index
         offsets[index] = length
     text = "".join(tokens)
-    lines = LineIndex(text)
+    # LibCST's code is not always its source: it drops a backslash continuation that begins
+    # the file (`\\` + newline, blanks before it too), which made every offset short by it
+    # (found by fuzzing: fixes landed a character early), and the last line break of a file
+    # whose line breaks are lone CRs. Offsets are counted from where its code sits in the source.
+    shift = 0 if text == source else source.find(text)
+    if shift < 0:
+        raise ValueError("LibCST's code for the module is not part of its source: positions unknown")
+    lines = LineIndex(source)
     ranges: dict[int, Range] = {}
     for node_id, (start_token, end_token) in recorder.token_spans.items():
-        start, end = offsets[start_token], offsets[end_token]
-        while start < end and text[start].isspace():
+        start, end = offsets[start_token] + shift, offsets[end_token] + shift
+        while start < end and source[start].isspace():
             start += 1
-        while end > start and text[end - 1].isspace():
+        while end > start and source[end - 1].isspace():
             end -= 1
         ranges[node_id] = (*lines.position(start), *lines.position(end))
     return ranges
@@ -65,6 +75,9 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._length = len(text)
         self._starts = [0]
+        if "\r" in text:  # Python's line breaks: CRLF, a lone CR, LF
+            self._starts.extend(match.end() for match in LINE_BREAK.finditer(text))
+            return
         index = text.find("\n")
         while index != -1:
             self._starts.append(index + 1)

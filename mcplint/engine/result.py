@@ -14,7 +14,7 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)
     internal_error: bool = False
     # What the cache keys the result by (None when the file could not be read).
-    stat_key: tuple[int, int] | None = None  # size, mtime in ns
+    stat_key: tuple[int, ...] | None = None  # cache.file_stamp (size, mtime, ctime, inode) or size, mtime
     content_hash: str | None = None
     # With --fix / --diff: the findings whose fixes were applied, and the diff.
     fixed: list[Finding] = field(default_factory=list)

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 # Below this much source a pool costs more to start than it saves
 # (a pre-commit run on a handful of files stays in-process).
 MIN_BYTES_FOR_POOL = 256 * 1024
+# A worker analysing one file (one round) longer than this is stopped and the file gets an
+# MCP000 finding. The bounds of engine/limits.py keep files far below it: a 1.4 MB module
+# with a handler takes 20 s (the 2 MiB they allow, about 30 s). Only workers have a budget:
+# with --jobs 1 the run is in-process.
+FILE_TIME_BUDGET_SECONDS = 300.0
 
 
 @dataclass(frozen=True)
@@ -259,7 +264,9 @@ class _Workers:
             if not pool.available():
                 yield from _lint_all(tasks, self._jobs)
                 return
-            self._pool = pool.PinnedPool(self._jobs, _lint_task, key=lambda task: task.path)
+            self._pool = pool.PinnedPool(
+                self._jobs, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS
+            )
         if self._pool is None:
             for task in tasks:
                 yield task, _lint_task(task)
@@ -273,6 +280,16 @@ class _Workers:
     def terminate(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
+
+
+def _lost(task: FileTask, why: str) -> FileResult:
+    """The result of a file whose worker was lost analysing it (a native crash, or past the
+    time budget): an MCP000 finding for that file; the run goes on."""
+    from mcplint.engine.result import FileResult
+    from mcplint.engine.syntax import syntax_findings
+
+    message = f"the process analysing this file {why}; the file is not analysed"
+    return FileResult(findings=syntax_findings(task.display, task.settings, message, 1, 1))
 
 
 def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, FileResult]]:

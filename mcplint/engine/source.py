@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from dataclasses import dataclass
 
@@ -10,6 +11,17 @@ GENERATED_MARKER = "@generated"
 # The marker counts in the file's header only, so that a linter or a docstring
 # that merely mentions it further down is still checked.
 GENERATED_HEADER_LINES = 10
+
+
+# Python's line breaks, and only those: a lone CR is one (str.splitlines also splits at form
+# feeds, U+2028 and others, which Python does not).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines as Python numbers them, without their line breaks (line N is item N-1)."""
+    return LINE_BREAK.split(text)
 
 
 @dataclass(frozen=True)
@@ -43,11 +55,12 @@ def decode_with_encoding(data: bytes) -> tuple[str, str]:
 
 
 def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
-    line_start = data.rfind(b"\n", 0, offset) + 1
+    breaks = list(_BYTE_LINE_BREAK.finditer(data, 0, offset))
+    line_start = breaks[-1].end() if breaks else 0
     prefix = data[line_start:offset].decode("utf-8", errors="replace")
-    return data.count(b"\n", 0, offset) + 1, len(prefix) + 1
+    return len(breaks) + 1, len(prefix) + 1
 
 
 def is_generated(text: str) -> bool:
-    head = text.split("\n", GENERATED_HEADER_LINES)[:GENERATED_HEADER_LINES]
+    head = LINE_BREAK.split(text, GENERATED_HEADER_LINES)[:GENERATED_HEADER_LINES]
     return any(GENERATED_MARKER in line for line in head)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from mcplint.catalogue import all_codes
 from mcplint.config import FileSettings
+from mcplint.engine.source import source_lines
 from mcplint.engine.suppressions import parse_suppressions
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
-from mcplint.rules import RULES_BY_CODE, UNUSED_SUPPRESSION
+from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
 from mcplint.rules.mcp009_unused_suppression import unused_suppressions
 
 
@@ -16,7 +17,11 @@ def apply_suppressions(text: str, findings: list[Finding], display: str, setting
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
     if UNUSED_SUPPRESSION not in settings.codes:
         return kept
-    lines = text.splitlines()
+    if any(finding.code == SYNTAX_ERROR for finding in findings):
+        # Nothing of the file was analysed: no directive can be known to be unused (and
+        # removing one from a file that does not parse cannot be checked). Found by fuzzing.
+        return kept
+    lines = source_lines(text)
     known = all_codes()
     for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
         finding = Finding(

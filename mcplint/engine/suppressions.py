@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from mcplint.engine.source import source_lines
 from mcplint.finding import Finding
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
@@ -61,7 +62,7 @@ class Suppressions:
 def parse_suppressions(text: str) -> Suppressions:
     suppressions = Suppressions()
     waiting_for_code: list[Directive] = []  # own-line directives cover the next line of code
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(source_lines(text), start=1):
         stripped = line.strip()
         found = list(_directives(line, number)) if "#" in line else []
         suppressions.directives.extend(found)

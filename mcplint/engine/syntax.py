@@ -17,6 +17,7 @@ import libcst as cst
 from mcplint.analysis.handlers import CONTAINER_ADDERS
 from mcplint.analysis.project import ProjectContext
 from mcplint.config import FileSettings
+from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR
@@ -55,11 +56,18 @@ def syntax_check_only(
     """CPython's parser only: syntax errors, and the names the module imports and defines
     (the run tells a module that imports a server from another module to look again)."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        tree = cpython_parse(text)
+    except (SyntaxError, ValueError) as error:
         if SYNTAX_ERROR not in settings.codes:
             return [], ModuleFacts()
-        # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides.
+        if isinstance(error, SyntaxError) and is_cpython_limit(error):  # no Python accepts it
+            message = f"SyntaxError: {error.msg}"
+            return syntax_findings(display, settings, message, error.lineno or 1, error.offset or 1), ModuleFacts()
+        # Newer syntax than this interpreter knows (PEP 695, PEP 701): LibCST decides, if it
+        # can parse the file without crashing (engine/limits.py).
+        refusal = depth_refusal(text)
+        if refusal is not None:
+            return syntax_findings(display, settings, refusal.message, refusal.line, refusal.column), ModuleFacts()
         try:
             cst.parse_module(text)
         except cst.ParserSyntaxError as error:
@@ -151,7 +159,7 @@ def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
 def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:
     """CPython's message and position are more precise than LibCST's; prefer them."""
     try:
-        ast.parse(text)
+        cpython_parse(text)
     except SyntaxError as ast_error:
         message = f"SyntaxError: {ast_error.msg}"
         return syntax_findings(display, settings, message, ast_error.lineno or 1, ast_error.offset or 1)

@@ -18,11 +18,13 @@ from pathlib import Path
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import relative_path
+from mcplint.report.terminal import printable
 
 
 def escape_data(text: str) -> str:
-    # "%" first, or the escapes added after it would be escaped again.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # "%" first, or the escapes added after it would be escaped again. The log that shows
+    # the line is a terminal too: other control characters are shown as escapes.
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

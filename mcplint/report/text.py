@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mcplint.finding import SAFE, Finding
+from mcplint.report.terminal import printable
 
 _STYLES = {"path": "1", "code": "1;31", "dim": "2", "caret": "1;31", "summary": "1"}
 
@@ -20,9 +21,10 @@ def _style(text: str, style: str, color: bool) -> str:
 
 
 def _header(finding: Finding, color: bool) -> str:
-    location = f"{finding.path}:{finding.line}:{finding.column}:"
+    location = f"{printable(finding.path)}:{finding.line}:{finding.column}:"
     marker = "[*] " if finding.fix is not None and finding.fix.applicability == SAFE else ""
-    return f"{_style(location, 'path', color)} {_style(finding.code, 'code', color)} {marker}{finding.message}"
+    message = printable(finding.message)
+    return f"{_style(location, 'path', color)} {_style(finding.code, 'code', color)} {marker}{message}"
 
 
 def _plural(count: int) -> str:
@@ -85,10 +87,13 @@ def _source_excerpt(finding: Finding, color: bool) -> str:
     lines = _source_lines(finding.path)
     if not 0 < finding.line <= len(lines):
         return "\n"
-    source = lines[finding.line - 1].rstrip("\r\n").expandtabs(1)
+    raw = lines[finding.line - 1].rstrip("\r\n").expandtabs(1)
     gutter = f"{finding.line} |"
     start = finding.column - 1
-    end = finding.end_column - 1 if finding.end_line == finding.line else len(source)
+    end = finding.end_column - 1 if finding.end_line == finding.line else len(raw)
+    # The caret spans the escapes that stand for the characters it spans.
+    source = printable(raw)
+    start, end = len(printable(raw[:start])), len(printable(raw[:end]))
     caret = " " * start + "^" * max(1, end - start)
     pad = " " * len(str(finding.line))
     return (
@@ -119,11 +124,11 @@ def render_grouped(findings: Sequence[Finding], *, color: bool, summary: Summary
     for path, group in by_path.items():
         row_width = max(len(str(finding.line)) for finding in group)
         column_width = max(len(str(finding.column)) for finding in group)
-        parts.append(_style(f"{path}:", "path", color) + "\n")
+        parts.append(_style(f"{printable(path)}:", "path", color) + "\n")
         for finding in group:
             row = str(finding.line).rjust(row_width)
             column = str(finding.column).ljust(column_width)
-            parts.append(f"  {row}:{column} {_style(finding.code, 'code', color)} {finding.message}\n")
+            parts.append(f"  {row}:{column} {_style(finding.code, 'code', color)} {printable(finding.message)}\n")
         parts.append("\n")
     if summary is not None:
         parts.append(summary.render(findings, color))

@@ -7,8 +7,11 @@ class SyntaxErrorRule(Rule):
     """
     ## What it does
     Reports a file that mcplint cannot analyse: a syntax error, bytes that are
-    not valid in the file's encoding, or a NUL byte. The finding sits at the
-    error's position; the rest of the run goes on.
+    not valid in the file's encoding, a NUL byte, or a file past mcplint's
+    bounds (brackets nested more than 200 deep, CPython's own limit; an
+    expression chained or nested more than 1,000 deep; more than 2 MiB), which
+    the message names. The finding sits at the error's position; the rest of
+    the run goes on.
 
     ## Why is this bad?
     A file that does not parse cannot be checked, so none of its handlers are

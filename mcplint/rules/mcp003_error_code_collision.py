@@ -9,6 +9,7 @@ import libcst as cst
 
 from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.prescreen import ImportScreen
 from mcplint.registry.model import Registry
 from mcplint.registry.validate import (
     JSONRPC_BAND,
@@ -52,9 +53,7 @@ PAYLOAD_KEYS = frozenset({"error", "errors"})
 ERROR_CALLS = frozenset({"ErrorData", "McpError", "MCPError"})
 # The pre-screen: a file is checked when its text has one of these.
 SENT_CODE = re.compile(r"ErrorData|McpError|MCPError")
-MCP_IMPORT = re.compile(
-    r"^[ \t]*(?:from|import)[ \t]+(?:mcp|fastmcp|mcp_types)\b|^[ \t]*import[ \t][^\n#]*\bmcp\b", re.MULTILINE
-)
+MCP_IMPORT = ImportScreen(("mcp", "fastmcp", "mcp_types"))
 CODE_KEY = re.compile(r"[\"']code[\"']\s*:")
 ERROR_CONTEXT = re.compile(r"[\"'](?:error\w*|errorCode|status|success|ok)[\"']|\berror=")
 TABLE_CLASS = re.compile(

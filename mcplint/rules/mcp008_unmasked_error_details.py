@@ -8,6 +8,7 @@ import libcst as cst
 
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import Frame
 from mcplint.finding import UNSAFE
@@ -28,7 +29,7 @@ FALSE_TEXT = frozenset({"0", "false", "f", "no", "n", "off", ""})
 TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
 ENV_SETTERS = frozenset({"setdefault", "putenv", "setenv", "__setitem__"})
 # The pre-screen: a fastmcp import and the class's name.
-FASTMCP_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+fastmcp\b|import[ \t][^\n#]*\bfastmcp\b)", re.MULTILINE)
+FASTMCP_IMPORT = ImportScreen(("fastmcp",))
 
 
 class UnmaskedErrorDetails(Rule):
