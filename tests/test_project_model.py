@@ -76,3 +76,50 @@ def test_handlers_reach_names_the_methods_a_tool_reaches_in_another_module(tmp_p
     lines = [line.strip() for line in run_cli("handlers", "--reach", ".", cwd=root).stdout.splitlines()]
     assert "reached       Report.build  <- reports.server.monthly_report" in lines
     assert "reached       Report._check  <- reports.server.monthly_report" in lines
+
+
+REGISTRY_MODULE = (
+    "TOOLS = {}\n\n\ndef register_tool(name):\n    def decorate(function):\n"
+    "        TOOLS[name] = function\n        return function\n\n    return decorate\n"
+)
+DECORATED_TOOL = (
+    "from {package}.registry import register_tool\n\n\n@register_tool(\"lookup\")\n"
+    "def lookup(key: str) -> dict:\n    raise ValueError(key)\n"
+)
+
+
+def _registry_project(root, package, server=None):
+    (root / package).mkdir(parents=True)
+    (root / "pyproject.toml").write_text(f'[project]\nname = "{package}"\n')
+    (root / package / "__init__.py").write_text("")
+    (root / package / "registry.py").write_text(REGISTRY_MODULE)
+    (root / package / "tools.py").write_text(DECORATED_TOOL.format(package=package))
+    if server is not None:
+        (root / package / "server.py").write_text(server.format(package=package))
+
+
+LOW_LEVEL_DISPATCH = (
+    "import mcp.types as types\nfrom mcp.server import Server\n\nfrom {package}.registry import TOOLS\n"
+    "from {package} import tools  # noqa: F401  (registers them)\n\nserver = Server(\"{package}\")\n\n\n"
+    "@server.call_tool()\nasync def call_tool(name: str, arguments: dict) -> list[types.TextContent]:\n"
+    "    return [types.TextContent(type=\"text\", text=str(TOOLS[name](**arguments)))]\n"
+)
+FASTMCP_LOOP = (
+    "from mcp.server.fastmcp import FastMCP\n\nfrom {package}.registry import TOOLS\n"
+    "from {package} import tools  # noqa: F401\n\nmcp = FastMCP(\"{package}\")\n"
+    "for name, function in TOOLS.items():\n    mcp.tool(name=name)(function)\n"
+)
+
+
+def test_a_registry_decorator_counts_where_a_low_level_call_tool_dispatches_by_name(tmp_path):
+    _registry_project(tmp_path / "svc", "svc", LOW_LEVEL_DISPATCH)
+    found = {(f["filename"], f["code"]) for f in json_findings(run_cli("check", "--format", "json", "--no-cache", "--select", "MCP002", ".", cwd=tmp_path / "svc"))}
+    assert found == {("svc/tools.py", "MCP002")}
+
+
+def test_one_projects_registration_loop_does_not_make_anothers_decorators_tools(tmp_path):
+    """Two projects checked in one run: the loop in `a` registers `a`'s registry only."""
+    _registry_project(tmp_path / "a", "a", FASTMCP_LOOP)
+    _registry_project(tmp_path / "b", "b")  # a library with the same decorator and no server
+    found = {(f["filename"], f["code"]) for f in json_findings(run_cli("check", "--format", "json", "--no-cache", "--select", "MCP002", ".", cwd=tmp_path))}
+    assert found == {("a/a/tools.py", "MCP002")}

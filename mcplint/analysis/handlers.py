@@ -1692,6 +1692,9 @@ def resolve_handler_scope(
     scope.external_calls = external_calls
     scope.outgoing_arguments = resolver.outgoing_arguments()
     scope.outgoing_instances = resolver.outgoing_instances()
+    if any(handler.kind == "tool" and handler.low_level for handler in scope.handlers.values()):
+        # A low-level `tools/call` handler runs tools by name: what a registry holds, if any.
+        resolver.dynamic_registrations.add("tool")
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}

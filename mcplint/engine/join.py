@@ -168,12 +168,19 @@ def join(
             if found is not None:
                 registered_here[found[0]].add((found[1] + ("[]" if target.endswith("[]") else ""), kind, level))
 
-    # Registration decorators count once a server registers, in a loop, what a registry holds.
-    dynamic = sorted({kind for result in results.values() for kind in result.dynamic_registrations})
-    registry_kind = ("tool" if "tool" in dynamic else dynamic[0]) if dynamic else None
+    # Registration decorators count once a server of the same project registers, in a loop, what
+    # a registry holds (or a low-level `tools/call` handler dispatches by name): another
+    # project's loop says nothing about this one's decorators.
+    dynamic: dict[str | None, set[str]] = {}
+    for path, result in results.items():
+        dynamic.setdefault(index.project_of(path), set()).update(result.dynamic_registrations)
+    registry_kinds = {
+        project: "tool" if "tool" in kinds else sorted(kinds)[0] for project, kinds in dynamic.items() if kinds
+    }
 
     joined = {}
     for path, context in contexts.items():
+        registry_kind = registry_kinds.get(index.project_of(path))
         servers, classes, factories, error_helpers, text_helpers, decorators, registrars = [], [], [], [], [], [], []
         unmasked: list[tuple[str, str]] = []
         for name in results[path].imported_names:

@@ -36,6 +36,10 @@ class ModuleIndex:
             for name in _names(context.module, context.root, project):
                 self._files_by_name.setdefault(name, []).append(path)
 
+    def project_of(self, path: str) -> str | None:
+        """The root of the project a file belongs to (None: a file without a module name)."""
+        return self._project.get(path)
+
     def locate(self, qualified: str, importer: str) -> tuple[str, str] | None:
         """(file, the rest of the name) for the longest module prefix of ``qualified``."""
         project = self._project.get(importer)
