@@ -559,6 +559,7 @@ class _Resolver:
         # Per function registered through wrapping calls: the callees of those calls.
         self.wrapping_calls: dict[str, list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
         self._arguments: dict[tuple[str, str], list[tuple[cst.BaseExpression, str | None, str | None]]] = {}
+        self._calls_by_name: dict[str, list[_Registration]] | None = None
         # Asked for every function by the reach, the outgoing tables and the local reach alike.
         self.returned_callees: dict[str, list[str]] = {}
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
@@ -1150,9 +1151,9 @@ class _Resolver:
             names = [name for name in self.facts.functions[function].parameters]
             position = names.index(parameter)
             found = []
-            for registration in self.facts.registrations:
+            for registration in self._calls_named(function.rpartition(".")[2]):
                 callee = dotted_name(registration.call.func)
-                if callee is None or callee.rpartition(".")[2] != function.rpartition(".")[2]:
+                if callee is None:
                     continue
                 if self.resolve_function(callee, registration.context_key, registration.context_class) != function:
                     continue
@@ -1162,6 +1163,17 @@ class _Resolver:
                     found.append((argument, registration.context_key, registration.context_class))
             self._arguments[key] = found
         return self._arguments[key]
+
+    def _calls_named(self, name: str) -> list[_Registration]:
+        """This module's calls whose callee's last name is ``name`` (`f(...)`, `self.f(...)`)."""
+        if self._calls_by_name is None:
+            self._calls_by_name = {}
+            for registration in self.facts.registrations:
+                callee = registration.call.func
+                tail = callee.attr.value if isinstance(callee, cst.Attribute) else getattr(callee, "value", None)
+                if isinstance(tail, str):
+                    self._calls_by_name.setdefault(tail, []).append(registration)
+        return self._calls_by_name.get(name, [])
 
     def _entry_functions(self, value: cst.BaseExpression, context_key: str | None, context_class: str | None) -> Iterator[str]:
         """The functions a dispatch table's value names (a comprehension by names included)."""
