@@ -117,7 +117,9 @@ int32 range (-2147483648 to 2147483647), an empty `message`, a `status` other th
 dotted module name, a `recovery` other than `retry-later`, `check-input`,
 `try-alternative` or `report-to-user`, `hints` that are not a list of
 non-empty strings, a `retry-after-ms` that is not a positive integer, an
-empty `user-message`, and tables written as plain values.
+empty `user-message`, a `metadata` key named like a keyword of the generated
+helper (`details`, `hint`, `retry_after_ms`), and tables written as plain
+values.
 
 ## Why is this bad?
 The value cannot mean what it says: a string is not a retry decision, and a

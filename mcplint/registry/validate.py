@@ -321,6 +321,21 @@ def _replacement_problems(entry: ErrorEntry, by_symbol: dict[str, ErrorEntry]) -
         yield "replaced_by", message
 
 
+# The generated helper's own keywords: a metadata key of one of these names cannot be passed.
+HELPER_KEYWORDS = ("details", "hint", "retry_after_ms")
+
+
+def helper_keyword_metadata(registry: Registry) -> Iterable[Problem]:
+    for entry in registry.errors:
+        for position, key in enumerate(entry.metadata):
+            if key in HELPER_KEYWORDS:
+                message = (
+                    f"metadata key `{key}` of `{entry.symbol}` is a keyword of the generated helper "
+                    f"({', '.join(HELPER_KEYWORDS)}): `{key}=` would not reach the message; rename it"
+                )
+                yield Problem("invalid-value", (*entry.key_path("metadata"), position), message, part="value")
+
+
 # -- the envelope ----------------------------------------------------------------
 def retry_delays_without_retry(registry: Registry) -> Iterable[Problem]:
     for entry in registry.errors:
@@ -379,6 +394,7 @@ SEMANTIC_CHECKS: tuple[Check, ...] = (
     retryable_mismatches,
     undeclared_placeholders,
     lifecycle,
+    helper_keyword_metadata,
     retry_delays_without_retry,
     retry_later_without_retry,
     prescriptive_hints,
