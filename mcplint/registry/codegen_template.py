@@ -190,12 +190,13 @@ class RegisteredError(Exception):
         return self._wire["message"]
 
     def to_wire(self) -> WireError:
-        """``{code, message, data: {domain, symbol, retryable, details}}``."""
+        """``{code, message, data: {domain, symbol, retryable, details, ...}}``
+        (``metadata`` and the envelope's keys when set)."""
         return copy.deepcopy(self._wire)
 
     def tool_payload(self) -> dict[str, object]:
-        """``{"error": {code, message, domain, symbol, retryable, details}}``: the
-        ``structuredContent`` of ``tool_result()``."""
+        """``{"error": {code, message, domain, symbol, retryable, details, ...}}``:
+        the ``structuredContent`` of ``tool_result()``."""
         error: dict[str, object] = {
             "code": self._wire["code"],
             "message": self._wire["message"],
