@@ -16,6 +16,7 @@ ALL_CODES: tuple[str, ...] = (
     "MCP007",
     "MCP008",
     "MCP009",
+    "MCP010",
     "REG001",
     "REG002",
     "REG003",
