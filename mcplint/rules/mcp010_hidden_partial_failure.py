@@ -14,6 +14,11 @@ _LOG_RECEIVERS = ("log", "logger", "logging", "_logger", "_log", "LOGGER", "ctx"
 _LOG_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 _CONTROL_FLOW = frozenset({"StopIteration", "StopAsyncIteration", "GeneratorExit"})
 _Comprehension = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+# A best-effort sweep (delete expired files, stop idle workers) is housekeeping: nobody asked
+# for those items, so a failure to remove one hides nothing from the model.
+_CLEANUP_CALLS = frozenset(
+    {"remove", "unlink", "rmtree", "rmdir", "kill", "terminate", "close", "cancel", "delete", "shutdown"}
+)
 
 
 class HiddenPartialFailure(Rule):
@@ -31,7 +36,9 @@ class HiddenPartialFailure(Rule):
     Silent when the clause collects the failure (`errors.append(...)`, a
     status per item, any statement besides logging), raises, returns or
     breaks; when the `try` body returns or breaks (a retry, or a scan for
-    the first candidate that works); for control-flow exceptions
+    the first candidate that works); when it removes, closes or stops
+    something (`os.remove`, `path.unlink`, `proc.kill`: a best-effort sweep,
+    whose items nobody asked for); for control-flow exceptions
     (`StopIteration`); and when the returned value names failures.
 
     ## Why is this bad?
@@ -149,7 +156,7 @@ class HiddenPartialFailure(Rule):
                     f"and `{definition.name.value}` returns a result that does not say which items failed; "
                     "collect the failures (index or key, status, error code) and return them with the results"
                 )
-                self.report(clause, message, function=function)
+                self.report(clause, message, function=function, through_return=True)
         none_on_failure = {
             qualname.rsplit(".", 1)[-1] for qualname, node in self._functions.items() if _none_on_failure(node)
         }
@@ -166,18 +173,18 @@ class HiddenPartialFailure(Rule):
                     "dropped here, so the result does not say which items failed; keep a status per item "
                     "(index or key, status, error code) instead of filtering"
                 )
-                self.report(node, message, function=function)
+                self.report(node, message, function=function, through_return=True)
 
 
 # -- the loop form -------------------------------------------------------------------
 def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others."""
-    if not _collects(loop.body):
-        return []
+    if not _collects(loop.body) or _returns_from(loop.body):
+        return []  # a `return` in the loop: a scan for the first candidate that works
     found = []
     for node in _loop_nodes(loop.body):
-        if not isinstance(node, cst.Try) or _ends_the_loop(node.body):
+        if not isinstance(node, cst.Try) or _ends_the_loop(node.body) or _cleans_up(node.body):
             continue
         for clause in node.handlers:
             if _swallows(clause):
@@ -210,9 +217,20 @@ def _collects(body: cst.CSTNode) -> bool:
     return False
 
 
+def _returns_from(body: cst.CSTNode) -> bool:
+    return any(isinstance(node, cst.Return) for node in _loop_nodes(body))
+
+
 def _ends_the_loop(body: cst.CSTNode) -> bool:
     """A `return` or `break` in the `try` body: a retry, or a scan for the first that works."""
     return any(isinstance(node, (cst.Return, cst.Break)) for node in _loop_nodes(body))
+
+
+def _cleans_up(body: cst.CSTNode) -> bool:
+    return any(
+        isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] in _CLEANUP_CALLS
+        for node in _loop_nodes(body)
+    )
 
 
 def _swallows(clause: cst.ExceptHandler) -> bool:
