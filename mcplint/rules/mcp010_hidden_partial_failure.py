@@ -27,19 +27,17 @@ class HiddenPartialFailure(Rule):
     Finds batch loops in handler scope that drop a failed item: a `for` loop
     that collects results (`results.append(...)`, `out[key] = ...`) inside a
     `try` whose `except` only `continue`s, `pass`es or logs, while the
-    function returns a success-shaped value (a dict, a list, a local) that
-    names no failure (`failed`, `errors`, `skipped`, `status`). Also finds the
-    comprehension form: items mapped through a function of the module whose
-    `except` returns `None`, and the `None`s filtered out (`[r for r in
-    results if r is not None]`, `filter(None, ...)`).
+    function returns a value that names no failure (`failed`, `errors`,
+    `status`). Also finds items mapped through a function of the module whose
+    `except` returns `None`, the `None`s filtered out (`[r for r in results
+    if r is not None]`, `filter(None, ...)`). The result must flow into a
+    handler's return.
 
-    Silent when the clause collects the failure (`errors.append(...)`, a
-    status per item, any statement besides logging), raises, returns or
-    breaks; when the `try` body returns or breaks (a retry, or a scan for
-    the first candidate that works); when it removes, closes or stops
-    something (`os.remove`, `path.unlink`, `proc.kill`: a best-effort sweep,
-    whose items nobody asked for); for control-flow exceptions
-    (`StopIteration`); and when the returned value names failures.
+    Silent when the clause collects the failure (`errors.append(...)`, any
+    statement besides logging), raises, returns or breaks; when the `try`
+    returns or breaks, or the loop returns (a retry, a scan for the first
+    candidate that works); when the `try` removes, closes or stops something
+    (`os.remove`, `proc.kill`: a best-effort sweep); and for `StopIteration`.
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
