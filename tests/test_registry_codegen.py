@@ -71,6 +71,18 @@ def test_the_hash_follows_content():
     assert len(base) == 64
 
 
+@pytest.mark.parametrize(
+    "added",
+    ['hints = ["Try another provider."]', 'recovery = "retry-later"', "retry-after-ms = 500", 'user-message = "Down."'],
+)
+def test_the_hash_follows_the_envelope(added):
+    # So REG016 reports helpers generated before a hint or a recovery was added.
+    base = registry_hash(load_registry(str(VALID)))
+    text = VALID.read_text().replace('metadata = ["provider"]\n', f'metadata = ["provider"]\n{added}\n', 1)
+    assert text != VALID.read_text()
+    assert registry_hash(parse_registry(text, "mcp-errors.toml")) != base
+
+
 # -- the module's content -----------------------------------------------------------------
 def test_literal_types_offer_active_and_deprecated_symbols_only():
     source = valid_source()
