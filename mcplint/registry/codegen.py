@@ -327,7 +327,11 @@ def _domain_content(domain: Domain) -> dict[str, object]:
         "title": domain.title,
         **_set_envelope_fields(domain),
         "errors": [
-            {"symbol": entry.symbol, **{field: getattr(entry, field) for field in fields}, **_set_envelope_fields(entry)}
+            {
+                "symbol": entry.symbol,
+                **{field: getattr(entry, field) for field in fields},
+                **_set_envelope_fields(entry),
+            }
             for entry in domain.errors
         ],
     }

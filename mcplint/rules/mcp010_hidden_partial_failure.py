@@ -312,9 +312,7 @@ def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     return values
 
 
-def _filtered_helper(
-    node: cst.CSTNode, helpers: set[str], assignments: dict[str, cst.BaseExpression]
-) -> str | None:
+def _filtered_helper(node: cst.CSTNode, helpers: set[str], assignments: dict[str, cst.BaseExpression]) -> str | None:
     """The None-on-failure helper whose Nones this comprehension (or `filter(None, ...)`) drops."""
     if isinstance(node, cst.Call):  # filter(None, source)
         source: cst.BaseExpression | None = node.args[1].value if len(node.args) > 1 else None
