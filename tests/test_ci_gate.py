@@ -35,6 +35,13 @@ def project(tmp_path):
         "@mcp.tool\ndef read(q: str) -> str:\n    try:\n        return load(q)\n"
         "    except OSError as e:\n        return f\"failed: {e}\"\n"
     )
+    # MCP010 (a batch loop that drops a failed item).
+    (tmp_path / "batch.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("b", mask_error_details=True)\n\n\n'
+        "@mcp.tool\ndef read_all(ids: list) -> dict:\n    notes = []\n    for i in ids:\n        try:\n"
+        "            notes.append(load(i))\n        except OSError:\n            continue\n"
+        '    return {"notes": notes}\n'
+    )
     shutil.copy(REGISTRIES / "seed_001.toml", tmp_path / "mcp-errors.toml")
     (tmp_path / "mcplint.toml").write_text("")
     return tmp_path

@@ -35,7 +35,7 @@ def test_fixture_findings_match_expectations(path):
     assert sorted(expected - found) == [], "missing findings"
 
 
-@pytest.mark.parametrize("code", ["MCP001", "MCP002"])
+@pytest.mark.parametrize("code", ["MCP001", "MCP002", "MCP010"])
 def test_rule_fixtures_cover_enough_cases(code):
     texts = [path.read_text(encoding="utf-8") for path in fixture_files(code)]
     invalid = sum(len({c for c in expected_findings(text) if c[1] == code}) for text in texts)

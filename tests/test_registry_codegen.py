@@ -71,6 +71,18 @@ def test_the_hash_follows_content():
     assert len(base) == 64
 
 
+@pytest.mark.parametrize(
+    "added",
+    ['hints = ["Try another provider."]', 'recovery = "retry-later"', "retry-after-ms = 500", 'user-message = "Down."'],
+)
+def test_the_hash_follows_the_envelope(added):
+    # So REG016 reports helpers generated before a hint or a recovery was added.
+    base = registry_hash(load_registry(str(VALID)))
+    text = VALID.read_text().replace('metadata = ["provider"]\n', f'metadata = ["provider"]\n{added}\n', 1)
+    assert text != VALID.read_text()
+    assert registry_hash(parse_registry(text, "mcp-errors.toml")) != base
+
+
 # -- the module's content -----------------------------------------------------------------
 def test_literal_types_offer_active_and_deprecated_symbols_only():
     source = valid_source()
@@ -363,7 +375,11 @@ def test_helper_returns_the_error_with_its_fields(errors):
         True,
         "quota",
     )
-    assert error.message == str(error) == "Provider met rate limit hit; retry after 30s."
+    assert error.message == "Provider met rate limit hit; retry after 30s."
+    # A tool error's text is what the framework sends the model: the text form.
+    assert str(error) == error.text() == (
+        "UPSTREAM_RATE_LIMITED (2002): Provider met rate limit hit; retry after 30s.\nRecovery: retry-later."
+    )
     assert error.to_wire() == {
         "code": 2002,
         "message": "Provider met rate limit hit; retry after 30s.",
@@ -416,8 +432,9 @@ def test_tool_result_carries_the_error_as_structured_content(errors):
     }
     assert result.isError is True
     assert result.structuredContent == expected
-    assert json.loads(result.content[0].text) == expected
-    assert result.content[0].type == "text"
+    assert [block.type for block in result.content] == ["text", "text"]
+    assert result.content[0].text == "UPSTREAM_UNAVAILABLE (2001): Provider met is unavailable.\nRecovery: retry-later."
+    assert json.loads(result.content[1].text) == expected
 
 
 def test_resource_and_prompt_errors_carry_the_sdk_error_data(errors):
@@ -481,7 +498,8 @@ def test_a_hostile_registry_cannot_inject_code(tmp_path, monkeypatch, stub_mcp1)
         for domain in loaded.domains
     }
     assert {
-        domain: {symbol: tuple(entry) for symbol, entry in table.items()} for domain, table in module._ENTRIES.items()
+        domain: {symbol: tuple(entry)[:3] for symbol, entry in table.items()}
+        for domain, table in module._ENTRIES.items()
     } == offered
     assert module.RETIRED_CODES == {"RETIRED_ONE": 3004}
     # Only the declared names exist: nothing else was bound at the top level.
@@ -494,6 +512,17 @@ def test_a_hostile_registry_cannot_inject_code(tmp_path, monkeypatch, stub_mcp1)
         == "\"\"\" ''' \" ' \\\" \\' {literal} V {value.__class__} {0} {__import__('os').system('touch PWNED_FORMAT')}"
     )
     assert evil("LINES").message == offered[loaded.domains[0].name]["LINES"][1]
+    # The envelope's strings round-trip too; hints and the user message are filled like the message.
+    [quotes_entry] = [entry for entry in loaded.errors if entry.symbol == "QUOTES"]
+    assert module._ENTRIES[loaded.domains[0].name]["QUOTES"].hints == quotes_entry.hints
+    assert quoted.hints == [
+        "\"\"\" ''' \" ' \\\" \\' {literal} V {value.__class__} {0}",
+        "line\nimport os; os.system('touch PWNED_HINT')\u2028\u0000",
+    ]
+    assert quoted.user_message == "'''); __import__('os').system('touch PWNED_USER') #V"
+    assert quoted.retry_after_ms == 2147483647
+    assert quoted.text().startswith("QUOTES (3002): ")
+    assert evil("QUOTES", value="V", hint="{value} stays", retry_after_ms=5).hints[-1] == "{value} stays"
     assert module.domain_9_lives_error("CAT_NINE").code == 3101
     assert not list(tmp_path.glob("PWNED*"))
 
@@ -637,3 +666,106 @@ def test_stale_helper_module_is_a_registry_finding(tmp_path):
     assert [(f.line, f.name) for f in stale] == [(4, "stale-helpers")]
     assert run_generate(str(registry), None, "mcp1", check=False) == 0
     assert [f for f in check_registry(str(registry)) if f.code == "REG016"] == []
+
+
+# -- the error envelope on the wire ------------------------------------------------------------
+PROBE = REGISTRIES / "codegen" / "probe.toml"
+VALID_HASH_BEFORE_THE_ENVELOPE = "40949c3ec0b9e79038338bf904222a047f43a102b532baea794e20a03ed75b2f"
+
+
+@pytest.fixture
+def probe_errors(tmp_path, monkeypatch, stub_mcp1):
+    for variable in ("MCP_ERRORS_VERBOSE", "MCP_ERROR_METRICS"):
+        monkeypatch.delenv(variable, raising=False)
+    return import_generated(tmp_path, PROBE, monkeypatch, "probe_errors")
+
+
+def test_the_envelope_is_in_data_filled_from_metadata(probe_errors):
+    error = probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-7")
+    assert error.to_wire()["data"] == {
+        "domain": "widgets",
+        "symbol": "WIDGETS_LOCKED",
+        "retryable": False,
+        "details": None,
+        "metadata": {"widgetId": "w-7"},
+        "recovery": "try-alternative",
+        "hints": ["Unpin widget w-7 first, or work on a copy."],
+        "userMessage": "Widget w-7 is pinned; unpin it in the app.",
+    }
+    assert (error.recovery, error.hints, error.retry_after_ms, error.user_message) == (
+        "try-alternative",
+        ["Unpin widget w-7 first, or work on a copy."],
+        None,
+        "Widget w-7 is pinned; unpin it in the app.",
+    )
+
+
+def test_the_text_form_carries_code_hints_recovery_and_user_message(probe_errors):
+    assert probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-7").text() == (
+        "WIDGETS_LOCKED (4004): Widget w-7 is pinned.\n"
+        "Hint: Unpin widget w-7 first, or work on a copy.\n"
+        "Recovery: try-alternative.\n"
+        "User message: Widget w-7 is pinned; unpin it in the app."
+    )
+    assert probe_errors.widget_error("WIDGETS_BUSY").text() == (
+        "WIDGETS_BUSY (4005): The widget store is busy.\nRecovery: retry-later, after 1500 ms."
+    )
+
+
+def test_a_call_adds_a_hint_and_replaces_the_delay(probe_errors):
+    error = probe_errors.widget_error("WIDGETS_BUSY", hint="The nightly sync runs until 02:00.", retry_after_ms=250)
+    assert error.to_wire()["data"]["hints"] == ["The nightly sync runs until 02:00."]
+    assert error.to_wire()["data"]["retryAfterMs"] == 250
+    assert error.text() == (
+        "WIDGETS_BUSY (4005): The widget store is busy.\n"
+        "Hint: The nightly sync runs until 02:00.\n"
+        "Recovery: retry-later, after 250 ms."
+    )
+    locked = probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-1", hint="A copy keeps the history.")
+    assert locked.hints == ["Unpin widget w-1 first, or work on a copy.", "A copy keeps the history."]
+
+
+def test_a_derived_recovery_is_in_the_text_only(probe_errors):
+    error = probe_errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-1")
+    assert "recovery" not in error.to_wire()["data"]  # the registry does not declare one: data as before
+    assert error.recovery == "check-input"  # NOT_FOUND
+    assert error.text() == "WIDGETS_NOT_FOUND (4001): Widget w-1 not found.\nRecovery: check-input."
+
+
+def test_every_family_keeps_the_envelope(probe_errors):
+    error = probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-7")
+    for converted in (error.for_resource(), error.for_prompt(), error.for_resource().for_tool()):
+        assert converted.to_wire() == error.to_wire()
+    assert error.for_resource().error.data["hints"] == ["Unpin widget w-7 first, or work on a copy."]
+    # Resource and prompt errors keep the message as the JSON-RPC message; the data has the rest.
+    assert str(error.for_resource()) == "Widget w-7 is pinned."
+    assert str(error) == error.text()
+
+
+def test_tool_result_text_then_json(probe_errors):
+    error = probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-7")
+    result = error.tool_result()
+    assert [block.text for block in result.content] == [error.text(), json.dumps(error.tool_payload())]
+    assert result.structuredContent["error"]["recovery"] == "try-alternative"
+    assert result.structuredContent["error"]["userMessage"] == "Widget w-7 is pinned; unpin it in the app."
+
+
+def test_domain_defaults_reach_the_generated_entries(tmp_path, monkeypatch, stub_mcp1):
+    registry = tmp_path / "mcp-errors.toml"
+    registry.write_text(
+        'schema_version = 1\nnamespace = "demo"\n[domains.d]\nrange = [1, 99]\nhelper = "d_error"\n'
+        'recovery = "try-alternative"\nhints = ["Look the id up first."]\nretry-after-ms = 700\n'
+        '[domains.d.errors.D_GONE]\ncode = 1\nmessage = "Gone."\nretryable = false\n'
+        '[domains.d.errors.D_BUSY]\ncode = 2\nmessage = "Busy."\nretryable = true\nrecovery = "retry-later"\n',
+        encoding="utf-8",
+    )
+    module = import_generated(tmp_path, registry, monkeypatch, "defaults_errors")
+    assert module.d_error("D_GONE").text() == "D_GONE (1): Gone.\nHint: Look the id up first.\nRecovery: try-alternative."
+    assert module.d_error("D_BUSY").text() == (
+        "D_BUSY (2): Busy.\nHint: Look the id up first.\nRecovery: retry-later, after 700 ms."
+    )
+
+
+def test_the_hash_of_a_registry_without_the_envelope_is_unchanged():
+    # Pinned before the envelope existed: helpers generated then are stale only by the template.
+    assert registry_hash(load_registry(str(VALID))) == VALID_HASH_BEFORE_THE_ENVELOPE

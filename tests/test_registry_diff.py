@@ -42,6 +42,7 @@ EXPECTED = {
     "brk006_retryable_changed": ["BRK006"],
     "brk006_category_changed": ["BRK006"],
     "brk006_metadata_removed": ["BRK006", "BRK100"],
+    "brk006_recovery_changed": ["BRK006", "BRK006", "BRK006"],  # own, explicit over derived, domain default
     "brk007_domain_removed": ["BRK007"],
     "brk007_range_shrunk": ["BRK007"],
     "brk100_message_changed": ["BRK100"],
@@ -50,6 +51,7 @@ EXPECTED = {
     "ok_additions": [],
     "ok_domain_range_shrunk_to_issued": [],
     "ok_reservations_merged": [],
+    "ok_envelope_reworded": [],  # hints, user-message, retry-after-ms; a recovery equal to the derived one
 }
 
 
@@ -196,6 +198,9 @@ def test_reuse_points_at_the_new_entry():
             15,
         ),
         ("brk006_metadata_removed", "`UPSTREAM_UNAVAILABLE` dropped the metadata key `provider`", 28),
+        ("brk006_recovery_changed", "`NOTE_LOCKED` changed `recovery` from check-input to try-alternative", 13),
+        ("brk006_recovery_changed", "`NOTE_MISSING` changed `recovery` from check-input to try-alternative", 21),
+        ("brk006_recovery_changed", "`SYNC_CONFLICT` changed `recovery` from try-alternative to report-to-user", 25),
         ("brk007_range_shrunk", "domain `auth` now spans [1000, 1001], leaving out codes it issued: 1002", 10),
     ],
 )

@@ -25,29 +25,29 @@ MARKDOWN = """\
 
 Codes 1000 to 1099; helper `auth_error`.
 
-| Code | Symbol | Message | Retryable | Category | Status | Metadata |
-|---|---|---|---|---|---|---|
-| 1001 | `AUTH_TOKEN_INVALID` | The access token is not valid. | no | UNAUTHENTICATED | active | — |
-| 1002 | `AUTH_TOKEN_EXPIRED` | The access token expired at {expiresAt}. Refresh it and retry. | no | UNAUTHENTICATED | active | `expiresAt` |
-| 1005 | `AUTH_API_KEY_REJECTED` | API keys are no longer accepted; use OAuth. | no | UNAUTHENTICATED | deprecated since 1.4; use `AUTH_TOKEN_INVALID` | — |
+| Code | Symbol | Message | Retryable | Category | Status | Metadata | Recovery | Hints | User message |
+|---|---|---|---|---|---|---|---|---|---|
+| 1001 | `AUTH_TOKEN_INVALID` | The access token is not valid. | no | UNAUTHENTICATED | active | — | report-to-user (default) | — | — |
+| 1002 | `AUTH_TOKEN_EXPIRED` | The access token expired at {expiresAt}. Refresh it and retry. | no | UNAUTHENTICATED | active | `expiresAt` | report-to-user (default) | — | — |
+| 1005 | `AUTH_API_KEY_REJECTED` | API keys are no longer accepted; use OAuth. | no | UNAUTHENTICATED | deprecated since 1.4; use `AUTH_TOKEN_INVALID` | — | report-to-user (default) | — | — |
 
 ## protocol
 
 Codes -32768 to -32000.
 
-| Code | Symbol | Message | Retryable | Category | Status | Metadata |
-|---|---|---|---|---|---|---|
-| -32602 | `UNKNOWN_TOOL` | Unknown tool {name}. | no | NOT_FOUND | active | `name` |
+| Code | Symbol | Message | Retryable | Category | Status | Metadata | Recovery | Hints | User message |
+|---|---|---|---|---|---|---|---|---|---|
+| -32602 | `UNKNOWN_TOOL` | Unknown tool {name}. | no | NOT_FOUND | active | `name` | check-input (default) | — | — |
 
 ## upstream: Calls to upstream weather providers
 
 Codes 2000 to 2099; helper `upstream_error`.
 
-| Code | Symbol | Message | Retryable | Category | Status | Metadata |
-|---|---|---|---|---|---|---|
-| 2001 | `UPSTREAM_UNAVAILABLE` | Provider {provider} is unavailable. | yes | UNAVAILABLE | active | `provider` |
-| 2002 | `UPSTREAM_RATE_LIMITED` | Provider {provider} rate limit hit; retry after {retryAfterS}s. | yes | RESOURCE_EXHAUSTED | active | `provider`, `retryAfterS` |
-| 2003 | `UPSTREAM_BAD_PAYLOAD` | Provider returned an unreadable payload. | no | INTERNAL | retired since 2.0 | — |
+| Code | Symbol | Message | Retryable | Category | Status | Metadata | Recovery | Hints | User message |
+|---|---|---|---|---|---|---|---|---|---|
+| 2001 | `UPSTREAM_UNAVAILABLE` | Provider {provider} is unavailable. | yes | UNAVAILABLE | active | `provider` | retry-later (default) | — | — |
+| 2002 | `UPSTREAM_RATE_LIMITED` | Provider {provider} rate limit hit; retry after {retryAfterS}s. | yes | RESOURCE_EXHAUSTED | active | `provider`, `retryAfterS` | retry-later (default) | — | — |
+| 2003 | `UPSTREAM_BAD_PAYLOAD` | Provider returned an unreadable payload. | no | INTERNAL | retired since 2.0 | — | report-to-user (default) | — | — |
 
 ## Reserved
 
@@ -149,7 +149,8 @@ def test_an_invalid_registry_still_exports_what_was_read():
     markdown = export_markdown(registry)
     assert markdown.startswith("# Error reference\n")
     assert "No valid range." in markdown
-    assert "| 1 | `A_Y` | Y. | yes | — | — | — |\n| — | `A_X` | X. | — | — | active | — |" in markdown
+    assert "| 1 | `A_Y` | Y. | yes | — | — | — | retry-later (default) | — | — |" in markdown
+    assert "| — | `A_X` | X. | — | — | active | — | report-to-user (default) | — | — |" in markdown
     assert "## Reserved" not in markdown
     document = json.loads(export_json(registry))
     assert [error["code"] for error in document["errors"]] == [1, None]
@@ -184,3 +185,56 @@ def test_run_export_exits_2_when_the_output_cannot_be_written(tmp_path, capsys):
 def test_run_export_rejects_unknown_formats():
     with pytest.raises(ValueError, match="unknown export format"):
         run_export(str(VALID), "html")
+
+
+ENVELOPE = """\
+schema_version = 1
+namespace = "demo"
+[domains.notes]
+range = [1000, 1099]
+hints = ["Check the note id with list_notes."]
+retry-after-ms = 250
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "Note {noteId} is pinned."
+retryable = false
+category = "FAILED_PRECONDITION"
+metadata = ["noteId"]
+hints = ["Unpin the note first.", "Or copy it to a new note."]
+user-message = "Note {noteId} is pinned; unpin it in the app."
+[domains.notes.errors.NOTE_BUSY]
+code = 1003
+message = "The note store is busy."
+retryable = true
+recovery = "retry-later"
+"""
+
+
+def test_exports_show_the_envelope_with_domain_defaults_applied():
+    registry = parse_registry(ENVELOPE, "mcp-errors.toml")
+    document = json.loads(export_json(registry))
+    locked, busy = document["errors"]
+    assert (locked["recovery"], locked["hints"], locked["retry_after_ms"], locked["user_message"]) == (
+        "try-alternative",
+        ["Unpin the note first.", "Or copy it to a new note."],
+        None,  # the domain's delay is for its retryable errors only
+        "Note {noteId} is pinned; unpin it in the app.",
+    )
+    assert (busy["recovery"], busy["hints"], busy["retry_after_ms"], busy["user_message"]) == (
+        "retry-later",
+        ["Check the note id with list_notes."],
+        250,
+        None,
+    )
+    [domain] = document["domains"]
+    assert (domain["recovery"], domain["hints"], domain["retry_after_ms"]) == (
+        None,
+        ["Check the note id with list_notes."],
+        250,
+    )
+    markdown = export_markdown(registry)
+    assert (
+        "| try-alternative (default) | Unpin the note first. Or copy it to a new note. "
+        "| Note {noteId} is pinned; unpin it in the app. |" in markdown
+    )
+    assert "| retry-later, after 250 ms | Check the note id with list_notes. | — |" in markdown

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mcplint.registry.envelope import envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import RegistryError
 from test_cli import run_cli
@@ -117,11 +118,21 @@ entries = st.fixed_dictionaries(
         "replaced_by": symbols | junk,
         "retry_note": unicode_text,
         "unknown": junk,
+        "recovery": st.sampled_from(["retry-later", "check-input", "report-to-user", "later"]) | junk,
+        "hints": st.lists(messages, max_size=2) | junk,
+        "retry-after-ms": st.integers(min_value=-5, max_value=2**31 - 1) | junk,
+        "user-message": messages | junk,
     },
 )
 domains = st.fixed_dictionaries(
     {"range": ranges, "errors": st.dictionaries(symbols, entries | junk, max_size=4)},
-    optional={"helper": st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True) | junk, "title": unicode_text | junk},
+    optional={
+        "helper": st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True) | junk,
+        "title": unicode_text | junk,
+        "recovery": st.sampled_from(["try-alternative"]) | junk,
+        "hints": st.lists(messages, max_size=2) | junk,
+        "user-message": messages | junk,
+    },
 )
 registries = st.fixed_dictionaries(
     {"schema_version": st.just(1) | junk, "namespace": unicode_text | junk},
@@ -145,6 +156,10 @@ sound_entries = st.fixed_dictionaries(
         "status": st.sampled_from(["active", "deprecated"]),
         "metadata": st.lists(st.from_regex(r"[a-z_]{1,6}", fullmatch=True), max_size=2),
         "retry_note": unicode_text,
+        "recovery": st.sampled_from(["retry-later", "check-input", "try-alternative", "report-to-user"]),
+        "hints": st.lists(messages.filter(lambda message: message.strip()), max_size=2),
+        "retry-after-ms": st.integers(min_value=1, max_value=2**31 - 1),
+        "user-message": messages.filter(lambda message: message.strip()),
     },
 )
 sound_registries = st.fixed_dictionaries(
@@ -183,10 +198,11 @@ def registry_texts(draw) -> str:
 
 
 # -- the property -------------------------------------------------------------------------
-def _strings_and_codes(module: ast.Module) -> tuple[str | None, set[tuple[str, str, int, str]]]:
-    """NAMESPACE and (domain, symbol, code, message) of every `_Entry` in the `_ENTRIES` table."""
+def _strings_and_codes(module: ast.Module) -> tuple[str | None, set[tuple]]:
+    """NAMESPACE and (domain, symbol, code, message, recovery, hints, retry delay, user message)
+    of every `_Entry` in the `_ENTRIES` table."""
     namespace = None
-    table: set[tuple[str, str, int, str]] = set()
+    table: set[tuple] = set()
     for node in module.body:
         if isinstance(node, ast.Assign) and [target.id for target in node.targets if isinstance(target, ast.Name)] == ["NAMESPACE"]:
             namespace = ast.literal_eval(node.value)
@@ -195,7 +211,13 @@ def _strings_and_codes(module: ast.Module) -> tuple[str | None, set[tuple[str, s
                 for symbol_key, call in zip(domain_table.keys, domain_table.values):
                     fields = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords}
                     domain, symbol = ast.literal_eval(domain_key), ast.literal_eval(symbol_key)
-                    table.add((domain, symbol, fields["code"], fields["message"]))
+                    envelope = (
+                        fields["recovery"],
+                        fields.get("hints", ()),
+                        fields.get("retry_after_ms"),
+                        fields.get("user_message"),
+                    )
+                    table.add((domain, symbol, fields["code"], fields["message"], *envelope))
     return namespace, table
 
 
@@ -220,12 +242,18 @@ def check_one(text: str) -> None:
         namespace, table = _strings_and_codes(module)
         assert namespace == (registry.namespace or "")
         offered = {
-            (entry.domain, entry.symbol, entry.code, entry.message)
-            for entry in registry.errors
+            (entry.domain, entry.symbol, entry.code, entry.message, *_envelope_fields(entry, domain))
+            for domain in registry.domains
+            for entry in domain.errors
             if entry.status != "retired"
         }
         assert table == offered
         assert sorted(os.listdir(root)) == ["mcp-errors.toml", "out.py"]
+
+
+def _envelope_fields(entry, domain) -> tuple:
+    envelope = envelope_of(entry, domain)
+    return envelope.recovery, envelope.hints, envelope.retry_after_ms, envelope.user_message
 
 
 @FAST

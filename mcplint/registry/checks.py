@@ -114,7 +114,12 @@ Finds values of the wrong type (`code = "1001"`, `code = 1001.0`,
 int32 range (-2147483648 to 2147483647), an empty `message`, a `status` other than
 `active`, `deprecated` or `retired`, a `schema_version` other than 1, a
 `helper` that is not a Python identifier, a `helpers-module` that is not a
-dotted module name, and tables written as plain values.
+dotted module name, a `recovery` other than `retry-later`, `check-input`,
+`try-alternative` or `report-to-user`, `hints` that are not a list of
+non-empty strings, a `retry-after-ms` that is not a positive integer, an
+empty `user-message`, a `metadata` key named like a keyword of the generated
+helper (`details`, `hint`, `retry_after_ms`), and tables written as plain
+values.
 
 ## Why is this bad?
 The value cannot mean what it says: a string is not a retry decision, and a
@@ -532,11 +537,12 @@ category = "INVALID_ARGUMENT"
     RegistryCheck(
         "REG014",
         "undeclared-placeholder",
-        "a `{placeholder}` in a message that `metadata` does not list",
+        "a `{placeholder}` in a message, hint or user message that `metadata` does not list",
         """
 ## What it does
-Finds `{name}` placeholders in an error's `message` that its `metadata` list
-does not name, and messages with an unbalanced brace (`{{` and `}}` are
+Finds `{name}` placeholders in an error's `message`, `hints` and
+`user-message` (its own or its domain's default) that its `metadata` list
+does not name, and texts with an unbalanced brace (`{{` and `}}` are
 literal braces).
 
 ## Why is this bad?
@@ -682,6 +688,124 @@ helpers-module = "json"
 ## Use instead
 ```toml
 helpers-module = "notes.errors"
+```
+""",
+    ),
+    RegistryCheck(
+        "REG018",
+        "retry-after-not-retryable",
+        "a `retry-after-ms` on an error that is not retryable",
+        """
+## What it does
+Finds an error (not retired) with `retry-after-ms` whose `retryable` is
+`false`. A domain's `retry-after-ms` is a default for its retryable errors
+only, so it never fires there.
+
+## Why is this bad?
+`retry-after-ms` tells the model how long to wait before repeating the same
+call; on an error that must not be retried it is a contradiction that the
+generated helper would put on the wire (`data.retryAfterMs` and the text's
+`Recovery: ... after N ms`).
+
+## Example
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is pinned."
+retryable = false
+retry-after-ms = 500
+```
+
+## Use instead
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is pinned."
+retryable = false
+```
+""",
+    ),
+    RegistryCheck(
+        "REG019",
+        "retry-later-not-retryable",
+        "`recovery = \"retry-later\"` on an error that is not retryable",
+        """
+## What it does
+Finds an error (not retired) whose `recovery`, its own or its domain's
+default, is `retry-later` while its `retryable` is `false`. The derived
+default never does this: without a `recovery` key a non-retryable error gets
+`check-input`, `try-alternative` or `report-to-user` from its category.
+
+## Why is this bad?
+`retry-later` tells the model to repeat the same call after a wait, and
+`retryable = false` tells every client the opposite. A model that follows
+the recovery hint repeats a call that fails the same way.
+
+## Example
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is pinned."
+retryable = false
+recovery = "retry-later"
+```
+
+## Use instead
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_LOCKED]
+code = 1002
+message = "The note is pinned."
+retryable = false
+recovery = "try-alternative"
+```
+""",
+    ),
+    RegistryCheck(
+        "REG020",
+        "prescriptive-hint",
+        "a hint that quotes an argument value instead of giving general guidance",
+        """
+## What it does
+Finds an entry in `hints` (of an error or a domain) that quotes a value, in
+`"double"`, `'single'`, `` `back` `` or typographic quotes, or assigns one
+(`limit=10`).
+
+## Why is this bad?
+Hints are general guidance the model reads on every occurrence of the error
+("Check that the note id comes from list_notes."). A hint that names the
+value to send is right for one call and wrong for the next, and the model
+copies it verbatim: a quoted `"draft"` becomes the next call's argument
+whatever the user asked for (the multi-edit envelope study: never
+prescriptive replacements).
+
+## Example
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_BAD_STATUS]
+code = 1003
+message = "The status is not valid."
+retryable = false
+hints = ["Use status=\\"draft\\" instead."]
+```
+
+## Use instead
+```toml
+[domains.notes]
+range = [1000, 1099]
+[domains.notes.errors.NOTE_BAD_STATUS]
+code = 1003
+message = "The status is not valid."
+retryable = false
+hints = ["Use one of the statuses that list_statuses returns."]
 ```
 """,
     ),

@@ -36,6 +36,7 @@ from mcplint.registry.codegen_template import (
     RUNTIME_FUNCTIONS,
     RUNTIME_TYPES,
 )
+from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Problem, Registry, RegistryError
 from mcplint.registry.positions import TomlPath
@@ -119,14 +120,19 @@ def {plan.helper}(
     /,
     *,
     details: JsonValue = None,
+    hint: str | None = None,
+    retry_after_ms: int | None = None,
     **metadata: MetadataValue,
 ) -> RegisteredToolError:
     \"\"\"The error ``symbol`` of this domain, message filled from ``metadata``:
-    raise it, or return ``.tool_result()`` from a tool.\"\"\"
+    raise it, or return ``.tool_result()`` from a tool. ``hint`` adds a hint
+    for this call; ``retry_after_ms`` replaces the registry's delay.\"\"\"
     return _create(
         {string_literal(plan.domain.name)},
         symbol,
         details,
+        hint,
+        retry_after_ms,
         metadata,
     )
 """
@@ -162,17 +168,36 @@ def _entries_table(plans: list[_DomainPlan]) -> str:
     for plan in plans:
         lines.append(f"{INDENT}{string_literal(plan.domain.name)}: {{")
         for entry in plan.entries:
+            envelope = envelope_of(entry, plan.domain)
             lines += [
                 f"{INDENT * 2}{string_literal(entry.symbol)}: _Entry(",
                 f"{INDENT * 3}code={python_literal(entry.code)},",
                 f"{INDENT * 3}message={string_literal(entry.message or '')},",
                 # No decision in the registry means: do not retry (AIP-194's safe default).
                 f"{INDENT * 3}retryable={python_literal(bool(entry.retryable))},",
+                f"{INDENT * 3}recovery={string_literal(envelope.recovery)},",
+                *_envelope_arguments(envelope),
                 f"{INDENT * 2}),",
             ]
         lines.append(f"{INDENT}}},")
     lines.append("}")
     return "\n".join(lines)
+
+
+def _envelope_arguments(envelope: Envelope) -> list[str]:
+    """The ``_Entry`` keywords the registry sets; left out, their defaults say "none"."""
+    lines = []
+    if envelope.recovery_path is not None:
+        lines.append(f"{INDENT * 3}sends_recovery=True,")
+    if envelope.hints:
+        lines.append(f"{INDENT * 3}hints=(")
+        lines += [f"{INDENT * 4}{string_literal(hint)}," for hint in envelope.hints]
+        lines.append(f"{INDENT * 3}),")
+    if envelope.retry_after_ms is not None:
+        lines.append(f"{INDENT * 3}retry_after_ms={python_literal(envelope.retry_after_ms)},")
+    if envelope.user_message is not None:
+        lines.append(f"{INDENT * 3}user_message={string_literal(envelope.user_message)},")
+    return lines
 
 
 def _retired_table(registry: Registry) -> str:
@@ -288,6 +313,10 @@ def registry_hash(registry: Registry) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+# Hashed only when set, so a registry without them keeps the hash it had before they existed.
+_ENVELOPE_FIELDS = ("recovery", "hints", "retry_after_ms", "user_message")
+
+
 def _domain_content(domain: Domain) -> dict[str, object]:
     fields = ("code", "message", "retryable", "category", "metadata", "status")
     fields += ("deprecated_since", "replaced_by", "retired_since", "retry_note")
@@ -296,10 +325,20 @@ def _domain_content(domain: Domain) -> dict[str, object]:
         "range": domain.range,
         "helper": domain.helper,
         "title": domain.title,
+        **_set_envelope_fields(domain),
         "errors": [
-            {"symbol": entry.symbol, **{field: getattr(entry, field) for field in fields}} for entry in domain.errors
+            {
+                "symbol": entry.symbol,
+                **{field: getattr(entry, field) for field in fields},
+                **_set_envelope_fields(entry),
+            }
+            for entry in domain.errors
         ],
     }
+
+
+def _set_envelope_fields(owner: Domain | ErrorEntry) -> dict[str, object]:
+    return {field: getattr(owner, field) for field in _ENVELOPE_FIELDS if getattr(owner, field) is not None}
 
 
 # -- where it goes ----------------------------------------------------------------------

@@ -61,7 +61,10 @@ _MCP1_TOOL_RESULT = '''\
         payload = self.tool_payload()
         # camelCase keywords: mcp 1.x models accept unknown snake_case ones silently.
         return CallToolResult(
-            content=[TextContent(type="text", text=_json_text(payload))],
+            content=[
+                TextContent(type="text", text=self.text()),
+                TextContent(type="text", text=_json_text(payload)),
+            ],
             structuredContent=payload,
             isError=True,
         )'''
@@ -74,7 +77,10 @@ _MCP2_TOOL_RESULT = '''\
         # checkers only know these); this module cannot import on mcp 1.x, where
         # snake_case keywords would be dropped.
         return CallToolResult(
-            content=[TextContent(type="text", text=_json_text(payload))],
+            content=[
+                TextContent(type="text", text=self.text()),
+                TextContent(type="text", text=_json_text(payload)),
+            ],
             structured_content=payload,
             is_error=True,
         )'''
@@ -87,7 +93,10 @@ _FASTMCP_TOOL_RESULT = '''\
         """
         payload = self.tool_payload()
         return ToolResult(
-            content=[TextContent(type="text", text=_json_text(payload))],
+            content=[
+                TextContent(type="text", text=self.text()),
+                TextContent(type="text", text=_json_text(payload)),
+            ],
             structured_content=payload,
             is_error=True,
         )'''
@@ -95,12 +104,17 @@ _FASTMCP_TOOL_RESULT = '''\
 _MCP1_FAMILIES = '''\
 class RegisteredToolError(RegisteredError, ToolError):
     """Raise-style tool error: FastMCP 1.x sends only ``Error executing tool
-    <name>: <message>`` as an ``isError`` result (code and data are lost); return
-    ``.tool_result()`` instead where the structure matters."""
+    <name>: <text()>`` as an ``isError`` result (the text form keeps code, hints
+    and recovery; ``data`` is lost); return ``.tool_result()`` instead where the
+    structure matters."""
 
     def __init__(self, wire: WireError) -> None:
-        ToolError.__init__(self, wire["message"])
+        ToolError.__init__(self, _text_form(wire))
         self._wire = wire
+
+    def __str__(self) -> str:
+        # What the framework sends to the model: the text form, code and hints included.
+        return self.text()
 
 
 class RegisteredResourceError(RegisteredError, McpError):
@@ -123,15 +137,19 @@ class RegisteredPromptError(RegisteredError, McpError):
 
 _MCP2_FAMILIES = '''\
 class RegisteredToolError(RegisteredError, ToolError):
-    """Raise-style tool error: an ``isError`` result with the message only.
+    """Raise-style tool error: an ``isError`` result with ``text()`` only.
 
     Deliberately not an ``MCPError``: MCPServer sends an ``MCPError`` raised by a
     tool as a protocol error, which the model never sees.
     """
 
     def __init__(self, wire: WireError) -> None:
-        ToolError.__init__(self, wire["message"])
+        ToolError.__init__(self, _text_form(wire))
         self._wire = wire
+
+    def __str__(self) -> str:
+        # What the framework sends to the model: the text form, code and hints included.
+        return self.text()
 
 
 class RegisteredResourceError(RegisteredError, MCPError):
@@ -153,12 +171,16 @@ class RegisteredPromptError(RegisteredError, MCPError):
 # constructors differ: set the `error` attribute both read instead of calling one.
 _FASTMCP_FAMILIES = '''\
 class RegisteredToolError(RegisteredError, ToolError):
-    """Raise-style tool error: fastmcp sends its message, unprefixed and even with
-    ``mask_error_details``, as an ``isError`` result (without code or data)."""
+    """Raise-style tool error: fastmcp sends ``text()``, unprefixed and even with
+    ``mask_error_details``, as an ``isError`` result (without ``data``)."""
 
     def __init__(self, wire: WireError) -> None:
-        ToolError.__init__(self, wire["message"])
+        ToolError.__init__(self, _text_form(wire))
         self._wire = wire
+
+    def __str__(self) -> str:
+        # What the framework sends to the model: the text form, code and hints included.
+        return self.text()
 
 
 class RegisteredResourceError(RegisteredError, McpError, ResourceError):

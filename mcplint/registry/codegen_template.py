@@ -22,17 +22,32 @@ DOCSTRING = '''\
 """Registered errors of this MCP server, generated from its error registry.
 
 Each domain of the registry has a helper, ``<domain>_error(SYMBOL, details=...,
-**metadata)``, that returns a ``RegisteredToolError``; ``{name}`` placeholders
-in the registry's message are filled from ``metadata``. Then:
+hint=..., retry_after_ms=..., **metadata)``, that returns a
+``RegisteredToolError``; ``{name}`` placeholders in the registry's message,
+hints and user message are filled from ``metadata``; ``hint`` adds a hint for
+this call, ``retry_after_ms`` a delay. Then:
 
 - in a tool, ``return <domain>_error(...).tool_result()``: an ``isError`` result
   whose ``structuredContent`` is ``{"error": {code, message, domain, symbol,
-  retryable, details}}``, the only form that reaches the model with structure;
-  or ``raise <domain>_error(...)``, the framework's ``ToolError`` (the model
-  sees its message);
+  retryable, details, ...}}``, the only form that reaches the model with
+  structure, and whose text content is ``text()`` then the same JSON; or
+  ``raise <domain>_error(...)``, the framework's ``ToolError`` (the model sees
+  ``text()``);
 - in a resource or a prompt, ``raise <domain>_error(...).for_resource()`` or
   ``.for_prompt()``, the SDK's protocol error whose wire form is
   ``{code, message, data: {domain, symbol, retryable, details}}``.
+
+``text()`` is the one text form of an error, for clients that show only text;
+one line a part, so the message is never run together with what follows:
+
+    SYMBOL (code): message
+    Hint: hint                      (one line per hint, if any)
+    Recovery: recovery[, after N ms].
+    User message: text              (if the registry has one)
+
+The envelope's keys are in ``data`` (and the structured error) when the
+registry or the call sets them: ``recovery``, ``hints``, ``retryAfterMs`` and
+``userMessage``; a recovery derived from the category is in the text only.
 
 No exception text or traceback reaches the wire. ``MCP_ERRORS_VERBOSE=N|full``
 adds the innermost N (or all) sanitized frames as ``data.stack``;
@@ -78,10 +93,15 @@ class _WireDataRequired(TypedDict):
 
 class WireData(_WireDataRequired, total=False):
     """The ``data`` member of an error: ``metadata`` when the helper got keyword
-    arguments, ``stack`` when ``MCP_ERRORS_VERBOSE`` is set."""
+    arguments, ``stack`` when ``MCP_ERRORS_VERBOSE`` is set, the envelope's keys
+    when the registry or the call sets them."""
 
     metadata: dict[str, MetadataValue]
     stack: list[str]
+    recovery: str
+    hints: list[str]
+    retryAfterMs: int
+    userMessage: str
 
 
 class WireError(TypedDict):
@@ -105,6 +125,13 @@ class _Entry(NamedTuple):
     code: int
     message: str
     retryable: bool
+    recovery: str
+    # Declared in the registry (by the entry or its domain): sent in ``data``.
+    # A recovery derived from the category is only in the text form.
+    sends_recovery: bool = False
+    hints: tuple[str, ...] = ()
+    retry_after_ms: int | None = None
+    user_message: str | None = None
 
 
 class RegisteredError(Exception):
@@ -137,16 +164,39 @@ class RegisteredError(Exception):
     def details(self) -> JsonValue:
         return self._wire["data"]["details"]
 
+    @property
+    def recovery(self) -> str:
+        """``retry-later``, ``check-input``, ``try-alternative`` or ``report-to-user``."""
+        return _recovery(self._wire)
+
+    @property
+    def hints(self) -> list[str]:
+        return list(self._wire["data"].get("hints", []))
+
+    @property
+    def retry_after_ms(self) -> int | None:
+        return self._wire["data"].get("retryAfterMs")
+
+    @property
+    def user_message(self) -> str | None:
+        return self._wire["data"].get("userMessage")
+
+    def text(self) -> str:
+        """``SYMBOL (code): message``, then ``Hint: ...`` and ``Recovery: ...``
+        lines: what a client that shows only text gives the model."""
+        return _text_form(self._wire)
+
     def __str__(self) -> str:
         return self._wire["message"]
 
     def to_wire(self) -> WireError:
-        """``{code, message, data: {domain, symbol, retryable, details}}``."""
+        """``{code, message, data: {domain, symbol, retryable, details, ...}}``
+        (``metadata`` and the envelope's keys when set)."""
         return copy.deepcopy(self._wire)
 
     def tool_payload(self) -> dict[str, object]:
-        """``{"error": {code, message, domain, symbol, retryable, details}}``: the
-        ``structuredContent`` of ``tool_result()``."""
+        """``{"error": {code, message, domain, symbol, retryable, details, ...}}``:
+        the ``structuredContent`` of ``tool_result()``."""
         error: dict[str, object] = {
             "code": self._wire["code"],
             "message": self._wire["message"],
@@ -183,6 +233,8 @@ def _create(
     domain: str,
     symbol: str,
     details: JsonValue,
+    hint: str | None,
+    retry_after_ms: int | None,
     metadata: dict[str, MetadataValue],
 ) -> RegisteredToolError:
     entry = _ENTRIES[domain].get(symbol)
@@ -196,6 +248,18 @@ def _create(
     }
     if metadata:
         data["metadata"] = {key: _wire_value(value) for key, value in metadata.items()}
+    if entry.sends_recovery:
+        data["recovery"] = entry.recovery
+    hints = [_fill(text, metadata) for text in entry.hints]
+    if hint is not None:
+        hints.append(str(hint))  # the caller's text, as given: not a template
+    if hints:
+        data["hints"] = hints
+    delay = entry.retry_after_ms if retry_after_ms is None else int(retry_after_ms)
+    if delay is not None:
+        data["retryAfterMs"] = delay
+    if entry.user_message is not None:
+        data["userMessage"] = _fill(entry.user_message, metadata)
     stack = _sanitized_stack()
     if stack is not None:
         data["stack"] = stack
@@ -242,6 +306,25 @@ def _fill(template: str, metadata: dict[str, MetadataValue]) -> str:
         return str(metadata[name]) if name in metadata else text
 
     return _PLACEHOLDER.sub(replace, template)
+
+
+def _recovery(wire: WireError) -> str:
+    data = wire["data"]
+    entry = _ENTRIES.get(data["domain"], {}).get(data["symbol"])
+    fallback = entry.recovery if entry is not None else "report-to-user"
+    return data.get("recovery", fallback)
+
+
+def _text_form(wire: WireError) -> str:
+    data = wire["data"]
+    parts = [f"{data['symbol']} ({wire['code']}): {wire['message']}"]
+    parts += [f"Hint: {hint}" for hint in data.get("hints", [])]
+    delay = data.get("retryAfterMs")
+    after = f", after {delay} ms" if delay is not None else ""
+    parts.append(f"Recovery: {_recovery(wire)}{after}.")
+    if "userMessage" in data:
+        parts.append(f"User message: {data['userMessage']}")
+    return "\\n".join(parts)
 
 
 def _error_data(wire: WireError) -> ErrorData:

@@ -25,6 +25,7 @@ from typing import TypeVar
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.one_line import one_line
+from mcplint.registry.envelope import domain_of, envelope_of
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
 from mcplint.registry.positions import Span, TomlPath
@@ -337,17 +338,25 @@ retryable = false
     BreakingCheck(
         "BRK006",
         "behavior-changed",
-        "an error's `retryable`, `category` or metadata keys changed",
+        "an error's `retryable`, `category`, `recovery` or metadata keys changed",
         """
 ## What it does
 Finds an error (not retired in the new registry) whose `retryable` flag
-flipped, whose `category` changed or was dropped, or that lost a `metadata`
-key. Adding a category or a metadata key is fine.
+flipped, whose `category` changed or was dropped, whose `recovery` changed,
+or that lost a `metadata` key. Adding a category or a metadata key is fine.
+`recovery` is compared as the model receives it: the entry's own, else its
+domain's default, else the one derived from `category` and `retryable`; a
+derived recovery that only follows a reported `retryable` or `category`
+change is not reported twice. Like every BRK006 finding, a changed recovery
+is breaking: it fails `mcplint registry diff` (exit 1). Changed `hints`,
+`retry-after-ms` and `user-message` are wording and timing, not reported.
 
 ## Why is this bad?
 Clients act on these: they retry what is retryable, map categories to HTTP
 statuses and dashboards, and read metadata keys from `data` (AIP-193: a key,
-once there, must not be removed). The same symbol with other behaviour makes
+once there, must not be removed). Models act on `recovery`: an error that
+said `check-input` and now says `report-to-user` stops an agent that used to
+fix its arguments and go on. The same symbol with other behaviour makes
 every client written against the old one wrong.
 
 ## Example
@@ -606,12 +615,27 @@ class _Differ:
             else:
                 message = f"{symbol} changed its category from {old.category} to {new.category}"
                 self._here("behavior-changed", new.key_path("category"), message, "value")
+        self._recovery(old, new)
         dropped = [key for key in old.metadata if key not in new.metadata]
         if dropped:
             keys = ", ".join(f"`{key}`" for key in dropped)
             noun = "key" if len(dropped) == 1 else "keys"
             path = new.key_path("metadata") if new.metadata else new.path
             self._here("behavior-changed", path, f"{symbol} dropped the metadata {noun} {keys}", "value")
+
+    def _recovery(self, old: ErrorEntry, new: ErrorEntry) -> None:
+        before = envelope_of(old, domain_of(self.old, old))
+        after = envelope_of(new, domain_of(self.new, new))
+        if before.recovery == after.recovery:
+            return
+        derived = before.recovery_path is None and after.recovery_path is None
+        if derived and (old.retryable != new.retryable or old.category != new.category):
+            return  # the derived recovery follows the `retryable` or `category` change reported above
+        message = f"`{new.symbol}` changed `recovery` from {before.recovery} to {after.recovery}"
+        if after.recovery_path is None:
+            self._here("behavior-changed", new.path, message + " (derived from its category and retryable)")
+        else:
+            self._here("behavior-changed", after.recovery_path, message, "value")
 
     def _reassigned_codes(self) -> None:
         owners = _first_by((entry for entry in self.old.errors if entry.code is not None), lambda entry: entry.code)

@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from mcplint.one_line import one_line
+from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Registry, RegistryError, Reserved
 
@@ -29,8 +30,8 @@ def export_markdown(registry: Registry) -> str:
         lines += ["", f"## {domain.name}: {domain.title}" if domain.title else f"## {domain.name}", ""]
         lines += [_domain_line(domain), ""]
         lines += _table(
-            ("Code", "Symbol", "Message", "Retryable", "Category", "Status", "Metadata"),
-            [_error_row(entry) for entry in _errors(domain)],
+            _ERROR_COLUMNS,
+            [_error_row(entry, envelope_of(entry, domain)) for entry in _errors(domain)],
         )
     reserved = _reserved(registry)
     if reserved:
@@ -50,10 +51,17 @@ def export_json(registry: Registry) -> str:
                 "title": domain.title,
                 "range": _range_list(domain.range),
                 "helper": domain.helper,
+                # The defaults the domain gives its errors (each error below shows the effective values).
+                "recovery": domain.recovery,
+                "hints": list(domain.hints) if domain.hints is not None else None,
+                "retry_after_ms": domain.retry_after_ms,
+                "user_message": domain.user_message,
             }
             for domain in _domains(registry)
         ],
-        "errors": [_error_json(entry) for domain in _domains(registry) for entry in _errors(domain)],
+        "errors": [
+            _error_json(entry, envelope_of(entry, domain)) for domain in _domains(registry) for entry in _errors(domain)
+        ],
         "reserved": [
             {"range": _range_list(entry.range), "symbols": list(entry.symbols), "reason": entry.reason}
             for entry in _reserved(registry)
@@ -101,7 +109,7 @@ def _reserved(registry: Registry) -> list[Reserved]:
 
 
 # -- JSON ------------------------------------------------------------------------
-def _error_json(entry: ErrorEntry) -> dict[str, Any]:
+def _error_json(entry: ErrorEntry, envelope: Envelope) -> dict[str, Any]:
     return {
         "code": entry.code,
         "symbol": entry.symbol,
@@ -115,6 +123,10 @@ def _error_json(entry: ErrorEntry) -> dict[str, Any]:
         "replaced_by": entry.replaced_by,
         "retired_since": entry.retired_since,
         "retry_note": entry.retry_note,
+        "recovery": envelope.recovery,
+        "hints": list(envelope.hints),
+        "retry_after_ms": envelope.retry_after_ms,
+        "user_message": envelope.user_message,
     }
 
 
@@ -128,7 +140,21 @@ def _domain_line(domain: Domain) -> str:
     return f"{codes}; helper `{domain.helper}`." if domain.helper else f"{codes}."
 
 
-def _error_row(entry: ErrorEntry) -> list[str]:
+_ERROR_COLUMNS = (
+    "Code",
+    "Symbol",
+    "Message",
+    "Retryable",
+    "Category",
+    "Status",
+    "Metadata",
+    "Recovery",
+    "Hints",
+    "User message",
+)
+
+
+def _error_row(entry: ErrorEntry, envelope: Envelope) -> list[str]:
     return [
         _NONE if entry.code is None else str(entry.code),
         f"`{entry.symbol}`",
@@ -137,7 +163,16 @@ def _error_row(entry: ErrorEntry) -> list[str]:
         entry.category or _NONE,
         _status(entry),
         ", ".join(f"`{key}`" for key in entry.metadata) or _NONE,
+        _recovery(envelope),
+        " ".join(envelope.hints) or _NONE,
+        envelope.user_message or _NONE,
     ]
+
+
+def _recovery(envelope: Envelope) -> str:
+    derived = "" if envelope.recovery_path else " (default)"
+    after = f", after {envelope.retry_after_ms} ms" if envelope.retry_after_ms is not None else ""
+    return f"{envelope.recovery}{after}{derived}"
 
 
 def _status(entry: ErrorEntry) -> str:

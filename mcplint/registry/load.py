@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mcplint.registry.model import (
+    RECOVERIES,
     SCHEMA_VERSION,
     STATUSES,
     Domain,
@@ -35,7 +36,9 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 TOP_KEYS = ("schema_version", "namespace", "helpers-module", "reserved", "domains")
 RESERVED_KEYS = ("range", "symbols", "reason")
-DOMAIN_KEYS = ("range", "helper", "title", "errors")
+# The envelope keys an error and (as defaults for its errors) a domain may set.
+ENVELOPE_KEYS = ("recovery", "hints", "retry-after-ms", "user-message")
+DOMAIN_KEYS = ("range", "helper", "title", "errors", *ENVELOPE_KEYS)
 ERROR_KEYS = (
     "code",
     "message",
@@ -47,6 +50,7 @@ ERROR_KEYS = (
     "replaced_by",
     "retired_since",
     "retry_note",
+    *ENVELOPE_KEYS,
 )
 # JSON-RPC error codes are int32 (the SDKs' ErrorData types them so; other languages' clients
 # parse them into 32-bit integers): a registry code or range bound beyond them cannot be sent.
@@ -175,6 +179,7 @@ class _Loader:
                 helper=self._identifier(table, "helper", path),
                 title=self._string(table, "title", path),
                 errors=tuple(self._errors(name, table, path)),
+                **self._envelope(table, path),
             )
 
     def _errors(self, domain: str, table: dict[str, Any], domain_path: TomlPath) -> Iterable[ErrorEntry]:
@@ -204,7 +209,28 @@ class _Loader:
                 replaced_by=self._string(entry, "replaced_by", path),
                 retired_since=self._version(entry, "retired_since", path),
                 retry_note=self._string(entry, "retry_note", path),
+                **self._envelope(entry, path),
             )
+
+    def _envelope(self, table: dict[str, Any], path: TomlPath) -> dict[str, Any]:
+        """The envelope keys of an error or a domain, as ``ErrorEntry``/``Domain`` fields."""
+        hints = self._string_list(table, "hints", path) if "hints" in table else None
+        for position, hint in enumerate(hints or ()):
+            if not hint.strip():
+                self._invalid((*path, "hints", position), "a hint must not be empty")
+        return {
+            "recovery": self._choice(table, "recovery", RECOVERIES, path),
+            "hints": tuple(hint for hint in hints if hint.strip()) if hints is not None else None,
+            "retry_after_ms": self._positive_int(table, "retry-after-ms", path),
+            "user_message": self._string(table, "user-message", path, allow_empty=False),
+        }
+
+    def _positive_int(self, table: dict[str, Any], key: str, path: TomlPath) -> int | None:
+        value = self._int(table, key, path)
+        if value is not None and value <= 0:
+            self._invalid((*path, key), f"`{key}` must be a positive number of milliseconds, not {value}")
+            return None
+        return value
 
     # -- keys ------------------------------------------------------------------
     def _unknown_keys(self, table: dict[str, Any], known: tuple[str, ...], path: TomlPath, where: str) -> None:

@@ -13,6 +13,9 @@ from mcplint.registry.positions import PositionIndex, TomlPath
 
 SCHEMA_VERSION = 1
 STATUSES = ("active", "deprecated", "retired")
+# What the model that receives an error should do next (the TypeScript seed
+# taxonomy's recovery hints); `recovery.py` derives the default.
+RECOVERIES = ("retry-later", "check-input", "try-alternative", "report-to-user")
 
 
 class RegistryError(Exception):
@@ -59,6 +62,12 @@ class ErrorEntry:
     retired_since: str | None = None
     # Why this entry's `retryable` departs from its category's AIP-194 default.
     retry_note: str | None = None
+    # The envelope for the model (issue 15). None: not set here, the domain's
+    # default (or, for `recovery`, the derived one) applies.
+    recovery: str | None = None
+    hints: tuple[str, ...] | None = None
+    retry_after_ms: int | None = None
+    user_message: str | None = None
 
     def key_path(self, key: str) -> TomlPath:
         return (*self.path, key)
@@ -72,6 +81,14 @@ class Domain:
     helper: str | None = None
     title: str | None = None
     errors: tuple[ErrorEntry, ...] = ()
+    # Defaults for the domain's errors: an entry's own value wins.
+    recovery: str | None = None
+    hints: tuple[str, ...] | None = None
+    retry_after_ms: int | None = None
+    user_message: str | None = None
+
+    def key_path(self, key: str) -> TomlPath:
+        return (*self.path, key)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ import re
 import string
 from collections.abc import Callable, Iterable
 
+from mcplint.registry.envelope import envelopes
 from mcplint.registry.model import ErrorEntry, Problem, Registry
+from mcplint.registry.positions import TomlPath
 
 SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
 
@@ -236,21 +238,33 @@ def _retry_problem(entry: ErrorEntry) -> str | None:
 
 # -- messages ------------------------------------------------------------------
 def undeclared_placeholders(registry: Registry) -> Iterable[Problem]:
-    for entry in registry.errors:
-        if entry.message is None:
-            continue
-        try:
-            names = _placeholders(entry.message)
-        except ValueError:
-            message = "the message has an unbalanced `{` or `}`; write `{{` or `}}` for a literal brace"
-            yield Problem("undeclared-placeholder", entry.key_path("message"), message, part="value")
-            continue
-        missing = [name for name in names if name not in entry.metadata]
-        if missing:
-            listed = ", ".join(f"`{{{name}}}`" for name in missing)
-            verb = "is" if len(missing) == 1 else "are"
-            message = f"{listed} in the message of `{entry.symbol}` {verb} not listed in `metadata`"
-            yield Problem("undeclared-placeholder", entry.key_path("message"), message, part="value")
+    """In the message, the hints and the user message: each text is filled from `metadata`."""
+    for entry, envelope in envelopes(registry):
+        texts: list[tuple[str, str, TomlPath]] = []
+        if entry.message is not None:
+            texts.append(("the message", entry.message, entry.key_path("message")))
+        for position, hint in enumerate(envelope.hints):
+            assert envelope.hints_path is not None
+            texts.append(("a hint", hint, (*envelope.hints_path, position)))
+        if envelope.user_message is not None and envelope.user_message_path is not None:
+            texts.append(("the user message", envelope.user_message, envelope.user_message_path))
+        for what, text, path in texts:
+            message = _placeholder_problem(entry, what, text)
+            if message:
+                yield Problem("undeclared-placeholder", path, message, part="value")
+
+
+def _placeholder_problem(entry: ErrorEntry, what: str, text: str) -> str | None:
+    try:
+        names = _placeholders(text)
+    except ValueError:
+        return f"{what} has an unbalanced `{{` or `}}`; write `{{{{` or `}}}}` for a literal brace"
+    missing = [name for name in names if name not in entry.metadata]
+    if not missing:
+        return None
+    listed = ", ".join(f"`{{{name}}}`" for name in missing)
+    verb = "is" if len(missing) == 1 else "are"
+    return f"{listed} in {what} of `{entry.symbol}` {verb} not listed in `metadata`"
 
 
 def _placeholders(message: str) -> list[str]:
@@ -307,6 +321,66 @@ def _replacement_problems(entry: ErrorEntry, by_symbol: dict[str, ErrorEntry]) -
         yield "replaced_by", message
 
 
+# The generated helper's own keywords: a metadata key of one of these names cannot be passed.
+HELPER_KEYWORDS = ("details", "hint", "retry_after_ms")
+
+
+def helper_keyword_metadata(registry: Registry) -> Iterable[Problem]:
+    for entry in registry.errors:
+        for position, key in enumerate(entry.metadata):
+            if key in HELPER_KEYWORDS:
+                message = (
+                    f"metadata key `{key}` of `{entry.symbol}` is a keyword of the generated helper "
+                    f"({', '.join(HELPER_KEYWORDS)}): `{key}=` would not reach the message; rename it"
+                )
+                yield Problem("invalid-value", (*entry.key_path("metadata"), position), message, part="value")
+
+
+# -- the envelope ----------------------------------------------------------------
+def retry_delays_without_retry(registry: Registry) -> Iterable[Problem]:
+    for entry in registry.errors:
+        if entry.retry_after_ms is not None and entry.retryable is False and entry.status != "retired":
+            message = (
+                f"`retry-after-ms` on `{entry.symbol}`, which is not retryable: "
+                "nobody waits to retry it; remove it or set `retryable = true`"
+            )
+            yield Problem("retry-after-not-retryable", entry.key_path("retry-after-ms"), message, part="value")
+
+
+def retry_later_without_retry(registry: Registry) -> Iterable[Problem]:
+    for entry, envelope in envelopes(registry):
+        if envelope.recovery != "retry-later" or entry.retryable is not False or entry.status == "retired":
+            continue
+        assert envelope.recovery_path is not None  # the derived recovery of a non-retryable error is never this
+        inherited = "" if envelope.recovery_path == entry.key_path("recovery") else " (the domain's default)"
+        message = (
+            f'`recovery = "retry-later"`{inherited} on `{entry.symbol}`, which is not retryable: '
+            "the model would repeat a call that fails the same way; choose another recovery or set `retryable = true`"
+        )
+        yield Problem("retry-later-not-retryable", envelope.recovery_path, message, part="value")
+
+
+# A hint that quotes a value (`"draft"`, 'x', `x`, “x”) or assigns one (`limit=10`)
+# prescribes a replacement argument instead of giving general guidance.
+_QUOTED_VALUE = re.compile(
+    "|".join((r'"[^"]+"', r"(?<!\w)'[^']+'(?!\w)", r"`[^`]+`", "\u201c[^\u201d]+\u201d", "\u2018[^\u2019]+\u2019"))
+)
+_ASSIGNED_VALUE = re.compile(r"\b[A-Za-z_]\w*\s*=\s*[^\s=]")
+
+
+def prescriptive_hints(registry: Registry) -> Iterable[Problem]:
+    owners = [*registry.domains, *registry.errors]
+    for owner in owners:
+        for position, hint in enumerate(owner.hints or ()):
+            quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)
+            if quoted:
+                message = (
+                    f"the hint quotes the value {quoted.group(0)!r}: hints give general guidance "
+                    "(what to check, what to try), never the argument to send"
+                )
+                yield Problem("prescriptive-hint", (*owner.path, "hints", position), message, part="value")
+
+
 SEMANTIC_CHECKS: tuple[Check, ...] = (
     invalid_symbols,
     duplicate_codes,
@@ -320,4 +394,8 @@ SEMANTIC_CHECKS: tuple[Check, ...] = (
     retryable_mismatches,
     undeclared_placeholders,
     lifecycle,
+    helper_keyword_metadata,
+    retry_delays_without_retry,
+    retry_later_without_retry,
+    prescriptive_hints,
 )

@@ -13,6 +13,7 @@ from mcplint.rules.mcp006_stack_trace_leak import StackTraceLeak
 from mcplint.rules.mcp007_protocol_error_from_tool import ProtocolErrorFromTool
 from mcplint.rules.mcp008_unmasked_error_details import UnmaskedErrorDetails
 from mcplint.rules.mcp009_unused_suppression import UnusedSuppression
+from mcplint.rules.mcp010_hidden_partial_failure import HiddenPartialFailure
 
 ALL_RULES: tuple[type[Rule], ...] = (
     SyntaxErrorRule,
@@ -25,6 +26,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ProtocolErrorFromTool,
     UnmaskedErrorDetails,
     UnusedSuppression,
+    HiddenPartialFailure,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 SYNTAX_ERROR = SyntaxErrorRule.code

@@ -23,6 +23,7 @@ from typing import Any
 SECRET = "db at /srv/secret.db failed"
 RESOURCE_URI = "probe://widget"
 VERBOSE_URI = "probe://verbose"
+LOCKED_URI = "probe://locked"
 
 
 def fail_with_secret() -> None:
@@ -87,6 +88,28 @@ def handlers(errors: Any) -> dict[str, Any]:
         finally:
             del os.environ["MCP_ERRORS_VERBOSE"]
 
+    # The envelope: a registry recovery, hints and user message, a per-call hint and delay.
+    def tool_returns_envelope_error():  # annotated per framework when registered
+        try:
+            fail_with_secret()
+        except ValueError:
+            error = errors.widget_error("WIDGETS_LOCKED", widgetId="w-7", hint="A copy keeps the history.")
+            return error.tool_result()
+
+    def tool_raises_envelope_error() -> str:
+        try:
+            fail_with_secret()
+        except ValueError as exc:
+            raise errors.widget_error("WIDGETS_BUSY", retry_after_ms=250) from exc
+        return "unreachable"
+
+    def resource_raises_envelope_error() -> str:
+        try:
+            fail_with_secret()
+        except ValueError as exc:
+            raise errors.widget_error("WIDGETS_LOCKED", widgetId="w-9").for_resource() from exc
+        return "unreachable"
+
     def prompt_raises_error() -> str:
         try:
             fail_with_secret()
@@ -100,6 +123,9 @@ def handlers(errors: Any) -> dict[str, Any]:
         "resource_raises_error": resource_raises_error,
         "resource_raises_verbose_error": resource_raises_verbose_error,
         "prompt_raises_error": prompt_raises_error,
+        "tool_returns_envelope_error": tool_returns_envelope_error,
+        "tool_raises_envelope_error": tool_raises_envelope_error,
+        "resource_raises_envelope_error": resource_raises_envelope_error,
     }
 
 
@@ -133,6 +159,9 @@ async def run_cases(
         "resource_raises_error": lambda: read_resource(RESOURCE_URI),
         "resource_raises_verbose_error": lambda: read_resource(VERBOSE_URI),
         "prompt_raises_error": lambda: get_prompt("prompt_raises_error"),
+        "tool_returns_envelope_error": lambda: call_tool("tool_returns_envelope_error"),
+        "tool_raises_envelope_error": lambda: call_tool("tool_raises_envelope_error"),
+        "resource_raises_envelope_error": lambda: read_resource(LOCKED_URI),
     }
     records: dict[str, Any] = {}
     for name, call in cases.items():
@@ -178,7 +207,7 @@ async def probe_mcp1_lowlevel(errors: Any) -> dict[str, Any]:
 
     server = Server("probe-lowlevel")
     functions = handlers(errors)
-    tool_names = ("tool_returns_error", "tool_raises_error")
+    tool_names = LOW_LEVEL_TOOLS
 
     @server.list_tools()
     async def list_tools() -> list[types.Tool]:
@@ -230,7 +259,7 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
     from mcp.server import Server
 
     functions = handlers(errors)
-    tool_names = ("tool_returns_error", "tool_raises_error")
+    tool_names = LOW_LEVEL_TOOLS
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(
@@ -264,8 +293,12 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
         )
 
 
+LOW_LEVEL_TOOLS = ("tool_returns_error", "tool_raises_error", "tool_returns_envelope_error", "tool_raises_envelope_error")
+RESOURCE_HANDLERS = {VERBOSE_URI: "resource_raises_verbose_error", LOCKED_URI: "resource_raises_envelope_error"}
+
+
 def _resource_handler(uri: str) -> str:
-    return "resource_raises_verbose_error" if uri == VERBOSE_URI else "resource_raises_error"
+    return RESOURCE_HANDLERS.get(uri, "resource_raises_error")
 
 
 # -- fastmcp --------------------------------------------------------------------------
@@ -302,8 +335,11 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
     for annotation, name in ((dict[str, Any], "from_dict_tool"), (str, "from_str_tool")):
         server.tool()(tool_returning(functions["tool_returns_error"], annotation, f"tool_returns_error_{name}"))
     server.tool()(functions["tool_raises_error"])
+    server.tool()(tool_returning(functions["tool_returns_envelope_error"], result_type, "tool_returns_envelope_error"))
+    server.tool()(functions["tool_raises_envelope_error"])
     server.resource(RESOURCE_URI)(functions["resource_raises_error"])
     server.resource(VERBOSE_URI)(functions["resource_raises_verbose_error"])
+    server.resource(LOCKED_URI)(functions["resource_raises_envelope_error"])
     server.prompt()(functions["prompt_raises_error"])
 
 

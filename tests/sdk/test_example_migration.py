@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -92,5 +93,9 @@ def test_a_purge_argument_error_was_a_fake_success_and_is_now_a_registered_error
     before = call(original, "notes_server.lowlevel:server", "purge_archive", {"older_than_days": 0})
     assert before["isError"] is False
     after = call(migrated, "notes_server.lowlevel:server", "purge_archive", {"older_than_days": 0})
-    # A function the dispatcher calls raises: mcp 1.x's low-level server sends its message as text.
-    assert after["isError"] is True and after["content"] == ["older_than_days must be at least 1"]
+    # A function the dispatcher calls raises: mcp 1.x's low-level server sends its text form as text.
+    assert after["isError"] is True
+    [text] = after["content"]
+    first_line, *rest = text.split("\n")
+    assert re.fullmatch(r"[A-Z_]+ \(\d+\): older_than_days must be at least 1", first_line), text
+    assert rest[-1].startswith("Recovery: ")

@@ -258,7 +258,10 @@ def test_the_client_gets_the_registered_error(migration, name):
     assert error is not None, record
     assert (error["code"], error["symbol"], error["retryable"]) == (entry.code, entry.symbol, entry.retryable)
     assert error["message"] == result.case.message
-    assert [json.loads(text) for text in record["content"]] == [record["structuredContent"]]
+    # The text form first (for clients that show only text), then the structure as JSON.
+    text_form, payload = record["content"]
+    assert text_form.startswith(f"{entry.symbol} ({entry.code}): {result.case.message}\n")
+    assert json.loads(payload) == record["structuredContent"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -39,6 +39,15 @@ def resource() -> None:
 
 def stats() -> ErrorStats:
     return error_stats()
+
+
+def envelope() -> str:
+    error = widget_error("WIDGETS_BUSY", hint="The sync runs nightly.", retry_after_ms=250)
+    recovery: str = error.recovery
+    hints: list[str] = error.hints
+    delay: int | None = error.retry_after_ms
+    user: str | None = error.user_message
+    return error.text()
 """
 
 MISUSE = """\
@@ -47,6 +56,7 @@ from probe_errors import widget_error
 widget_error("WIDGETS_NOT_FOUNDD")
 widget_error("WIDGETS_OLD_LOOKUP")
 widget_error("WIDGETS_NOT_FOUND", widgetId=object())
+widget_error("WIDGETS_BUSY", retry_after_ms="soon")
 """
 
 RESULT_TYPES = {
@@ -80,7 +90,7 @@ def test_mypy_flags_unknown_and_retired_symbols(tmp_path, stack):
     completed = mypy(stack, tmp_path, "misuse.py")
     assert completed.returncode == 1
     errors = [line for line in completed.stdout.splitlines() if ": error:" in line]
-    assert [line.split(":")[1] for line in errors] == ["3", "4", "5"], completed.stdout
+    assert [line.split(":")[1] for line in errors] == ["3", "4", "5", "6"], completed.stdout
     assert all(line.endswith("[arg-type]") for line in errors)
     assert "'WIDGETS_NOT_FOUNDD'" in errors[0] and "'WIDGETS_OLD_LOOKUP'" in errors[1]
 
@@ -93,6 +103,7 @@ result = evil("QUOTES", value="V").tool_result()  # the SDK's own model, built f
 print(json.dumps({
     "namespace": m.NAMESPACE,
     "entries": {d: {s: list(e) for s, e in t.items()} for d, t in m._ENTRIES.items()},
+    "text": evil("QUOTES", value="V").text(),
     "retired": m.RETIRED_CODES,
     "quotes": getattr(result, "structured_content", None) or result.structuredContent,
     "pwned": sorted(name for name in os.listdir(".") if name.startswith("PWNED")),
@@ -115,7 +126,13 @@ def test_hostile_registry_imports_on_the_real_sdk(tmp_path, stack):
         domain.name: {e.symbol: [e.code, e.message, bool(e.retryable)] for e in domain.errors if e.status != "retired"}
         for domain in loaded.domains
     }
-    assert result["entries"] == offered
+    assert {domain: {symbol: entry[:3] for symbol, entry in table.items()} for domain, table in result["entries"].items()} == offered
+    # The envelope's strings arrive unchanged (hints filled like the message, never evaluated).
+    [quotes] = [entry for entry in loaded.errors if entry.symbol == "QUOTES"]
+    [hints] = [table["QUOTES"][5] for table in result["entries"].values() if "QUOTES" in table]
+    assert hints == list(quotes.hints)
+    assert result["quotes"]["error"]["userMessage"] == "\'\'\'); __import__(\'os\').system(\'touch PWNED_USER\') #V"
+    assert result["text"].startswith("QUOTES (3002): ") and "Recovery: retry-later, after 2147483647 ms." in result["text"]
     assert result["retired"] == {"RETIRED_ONE": 3004}
     assert result["quotes"]["error"]["symbol"] == "QUOTES"
     assert "{value.__class__}" in result["quotes"]["error"]["message"]  # never evaluated

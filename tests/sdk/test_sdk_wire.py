@@ -9,7 +9,7 @@ cannot carry the structure, the expectation says what it does instead, and why:
   error (``mcp/server/fastmcp/server.py``: ``ResourceError(str(e))`` and
   ``ValueError(str(e))``), which the session sends as code 0 with a prefixed
   message: our code and ``data`` are lost (research/mcp_sdk.md §6, known gap).
-  A raised tool error arrives as ``Error executing tool <name>: <message>``.
+  A raised tool error arrives as ``Error executing tool <name>: <text form>``.
   A returned ``tool_result()`` is validated against the tool's output schema:
   from a ``-> str`` tool it fails (``Field required``) and only text remains.
 - **mcp 2.x MCPServer** prefixes a raised ``ToolError`` the same way; resources
@@ -19,6 +19,12 @@ cannot carry the structure, the expectation says what it does instead, and why:
   ``-32603 Internal server error`` (tools there must *return* the error).
 - **fastmcp 3.4 / 4.x** (run with ``mask_error_details=True``) send a raised
   ``ToolError`` unprefixed and keep code and data for resources and prompts.
+
+Every error's text is its text form (``text()``: ``SYMBOL (code): message``, then
+``Hint:``, ``Recovery:`` and ``User message:`` lines): the first content block of a
+returned ``tool_result()`` (the JSON of ``structuredContent`` follows), and what a
+raised tool error sends. The ``tool_*_envelope_error`` cases carry the registry's
+recovery, hints and user message and a per-call hint and delay.
 
 In every case the secret text of the exception each handler caught first, any
 traceback and the exception's type stay off the wire.
@@ -47,6 +53,37 @@ STRUCTURED_ERROR = {
         "metadata": {"widgetId": "w-1"},
     }
 }
+# The text form (the generated module's `text()`): what a client that shows only text gives the model.
+NOT_FOUND_TEXT = "WIDGETS_NOT_FOUND (4001): Widget w-1 not found.\nRecovery: check-input."
+LOCKED = {
+    "error": {
+        "code": 4004,
+        "message": "Widget w-7 is pinned.",
+        "domain": "widgets",
+        "symbol": "WIDGETS_LOCKED",
+        "retryable": False,
+        "details": None,
+        "metadata": {"widgetId": "w-7"},
+        "recovery": "try-alternative",
+        "hints": ["Unpin widget w-7 first, or work on a copy.", "A copy keeps the history."],
+        "userMessage": "Widget w-7 is pinned; unpin it in the app.",
+    }
+}
+LOCKED_TEXT = (
+    "WIDGETS_LOCKED (4004): Widget w-7 is pinned.\n"
+    "Hint: Unpin widget w-7 first, or work on a copy.\n"
+    "Hint: A copy keeps the history.\n"
+    "Recovery: try-alternative.\n"
+    "User message: Widget w-7 is pinned; unpin it in the app."
+)
+BUSY_TEXT = "WIDGETS_BUSY (4005): The widget store is busy.\nRecovery: retry-later, after 250 ms."
+DOWN_TEXT = "WIDGETS_BACKEND_DOWN (4002): The widget store is unavailable.\nRecovery: retry-later."
+LOCKED_9 = (4004, "Widget w-9 is pinned.", "WIDGETS_LOCKED", False, {"widgetId": "w-9"})
+LOCKED_9_ENVELOPE = {
+    "recovery": "try-alternative",
+    "hints": ["Unpin widget w-9 first, or work on a copy."],
+    "userMessage": "Widget w-9 is pinned; unpin it in the app.",
+}
 NOT_FOUND_2 = (4001, "Widget w-2 not found.", "WIDGETS_NOT_FOUND", False, {"widgetId": "w-2"})
 NOT_FOUND_3 = (4001, "Widget w-3 not found.", "WIDGETS_NOT_FOUND", False, {"widgetId": "w-3"})
 BACKEND_DOWN = (4002, "The widget store is unavailable.", "WIDGETS_BACKEND_DOWN", True, None)
@@ -55,36 +92,57 @@ DOWN = BACKEND_DOWN[1]
 # Expectations: ("structured-result",), ("text-result", text), ("registered-error", fields),
 # ("registered-error-with-stack", fields), ("plain-error", code, message), ("validation-failure",).
 RETURNED = ("structured-result",)
+RETURNED_ENVELOPE = ("structured-envelope",)
 INTACT_RESOURCE_AND_PROMPT = {
     "resource_raises_error": ("registered-error", NOT_FOUND_2),
     "resource_raises_verbose_error": ("registered-error-with-stack", BACKEND_DOWN),
     "prompt_raises_error": ("registered-error", NOT_FOUND_3),
+    "resource_raises_envelope_error": ("registered-error-with-envelope", LOCKED_9, LOCKED_9_ENVELOPE),
 }
 EXPECTED: dict[tuple[str, str], dict[str, tuple[Any, ...]]] = {
     ("mcp1", "high-level"): {
         "tool_returns_error": RETURNED,
         "tool_returns_error_from_dict_tool": RETURNED,
         "tool_returns_error_from_str_tool": ("validation-failure",),
-        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN}"),
+        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN_TEXT}"),
         "resource_raises_error": ("plain-error", 0, "Error reading resource probe://widget: Widget w-2 not found."),
         "resource_raises_verbose_error": ("plain-error", 0, f"Error reading resource probe://verbose: {DOWN}"),
         "prompt_raises_error": ("plain-error", 0, "Error rendering prompt prompt_raises_error: Widget w-3 not found."),
+        "tool_returns_envelope_error": RETURNED_ENVELOPE,
+        "tool_raises_envelope_error": (
+            "text-result",
+            f"Error executing tool tool_raises_envelope_error: {BUSY_TEXT}",
+        ),
+        "resource_raises_envelope_error": (
+            "plain-error",
+            0,
+            "Error reading resource probe://locked: Widget w-9 is pinned.",
+        ),
     },
     ("mcp1", "low-level"): {
         "tool_returns_error": RETURNED,
-        "tool_raises_error": ("text-result", DOWN),
+        "tool_raises_error": ("text-result", DOWN_TEXT),
+        "tool_returns_envelope_error": RETURNED_ENVELOPE,
+        "tool_raises_envelope_error": ("text-result", BUSY_TEXT),
         **INTACT_RESOURCE_AND_PROMPT,
     },
     ("mcp2", "high-level"): {
         "tool_returns_error": RETURNED,
         "tool_returns_error_from_dict_tool": RETURNED,
         "tool_returns_error_from_str_tool": RETURNED,
-        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN}"),
+        "tool_raises_error": ("text-result", f"Error executing tool tool_raises_error: {DOWN_TEXT}"),
+        "tool_returns_envelope_error": RETURNED_ENVELOPE,
+        "tool_raises_envelope_error": (
+            "text-result",
+            f"Error executing tool tool_raises_envelope_error: {BUSY_TEXT}",
+        ),
         **INTACT_RESOURCE_AND_PROMPT,
     },
     ("mcp2", "low-level"): {
         "tool_returns_error": RETURNED,
         "tool_raises_error": ("plain-error", -32603, "Internal server error"),
+        "tool_returns_envelope_error": RETURNED_ENVELOPE,
+        "tool_raises_envelope_error": ("plain-error", -32603, "Internal server error"),
         **INTACT_RESOURCE_AND_PROMPT,
     },
 }
@@ -93,7 +151,9 @@ for _fastmcp in ("fastmcp3", "fastmcp4"):
         "tool_returns_error": RETURNED,
         "tool_returns_error_from_dict_tool": RETURNED,
         "tool_returns_error_from_str_tool": RETURNED,
-        "tool_raises_error": ("text-result", DOWN),
+        "tool_raises_error": ("text-result", DOWN_TEXT),
+        "tool_returns_envelope_error": RETURNED_ENVELOPE,
+        "tool_raises_envelope_error": ("text-result", BUSY_TEXT),
         **INTACT_RESOURCE_AND_PROMPT,
     }
 
@@ -153,15 +213,18 @@ def test_metrics_count_every_error_created(probe, stack):
     assert stats["total"] == len(cases)
     assert stats["byDomain"] == {"widgets": len(cases)}
     assert sum(stats["bySymbol"].values()) == sum(stats["byCode"].values()) == len(cases)
-    assert set(stats["byCode"]) == {"4001", "4002"}
+    assert set(stats["byCode"]) == {"4001", "4002", "4004", "4005"}
 
 
 # -- checks ---------------------------------------------------------------------------------
-def structured_result(record: dict[str, Any]) -> None:
+def structured_result(record: dict[str, Any], structured: dict[str, Any] = STRUCTURED_ERROR, text: str = NOT_FOUND_TEXT) -> None:
+    """The structure in ``structuredContent``; the content is the text form, then the same structure as JSON."""
     assert record["kind"] == "result"
     assert record["isError"] is True
-    assert record["structuredContent"] == STRUCTURED_ERROR
-    assert [json.loads(text) for text in record["content"]] == [STRUCTURED_ERROR]
+    assert record["structuredContent"] == structured
+    first, second = record["content"]
+    assert first == text
+    assert json.loads(second) == structured
 
 
 def text_result(record: dict[str, Any], text: str) -> None:
@@ -180,7 +243,13 @@ def validation_failure(record: dict[str, Any]) -> None:
     assert "validation error" in record["content"][0] and "Field required" in record["content"][0]
 
 
-def registered_error(record: dict[str, Any], fields: tuple[Any, ...], *, stack: bool = False) -> None:
+def registered_error(
+    record: dict[str, Any],
+    fields: tuple[Any, ...],
+    envelope: dict[str, Any] | None = None,
+    *,
+    stack: bool = False,
+) -> None:
     code, message, symbol, retryable, metadata = fields
     assert record["kind"] == "error"
     assert (record["code"], record["message"]) == (code, message)
@@ -189,6 +258,7 @@ def registered_error(record: dict[str, Any], fields: tuple[Any, ...], *, stack: 
     expected = {"domain": "widgets", "symbol": symbol, "retryable": retryable, "details": None}
     if metadata:
         expected["metadata"] = metadata
+    expected.update(envelope or {})
     assert data == expected
     if stack:  # MCP_ERRORS_VERBOSE=2: the two innermost frames, sanitized
         assert len(frames) == 2
@@ -204,9 +274,11 @@ def plain_error(record: dict[str, Any], code: int, message: str) -> None:
 
 CHECKS = {
     "structured-result": structured_result,
+    "structured-envelope": lambda record: structured_result(record, LOCKED, LOCKED_TEXT),
     "text-result": text_result,
     "validation-failure": validation_failure,
     "registered-error": registered_error,
+    "registered-error-with-envelope": registered_error,
     "registered-error-with-stack": lambda record, fields: registered_error(record, fields, stack=True),
     "plain-error": plain_error,
 }
