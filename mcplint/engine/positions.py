@@ -17,11 +17,16 @@ from libcst._nodes.internal import CodegenState
 from mcplint.engine.source import LINE_BREAK
 
 
+class _AllRecorded(Exception):
+    """Every target's tokens are written: the rest of the module is not needed."""
+
+
 class _TargetRecorder(CodegenState):
     def __init__(self, module: cst.Module, targets: set[int]) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.targets = targets
         self.token_spans: dict[int, list[int]] = {}
+        self._unfinished = len(targets)
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         if id(node) in self.targets:
@@ -30,6 +35,9 @@ class _TargetRecorder(CodegenState):
     def after_codegen(self, node: cst.CSTNode) -> None:
         if id(node) in self.targets:
             self.token_spans[id(node)][1] = len(self.tokens)
+            self._unfinished -= 1
+            if self._unfinished == 0:
+                raise _AllRecorded
 
 
 Range = tuple[int, int, int, int]  # line, column, end line, end column (1-based, end exclusive)
@@ -39,7 +47,10 @@ def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode], source: str) -
     """Ranges in ``source`` (the text ``module`` was parsed from) keyed by ``id(node)``,
     whitespace around each node excluded."""
     recorder = _TargetRecorder(module, {id(node) for node in nodes})
-    module._codegen(recorder)
+    try:
+        module._codegen(recorder)
+    except _AllRecorded:  # the text after the last target moves no offset before it
+        pass
     tokens = recorder.tokens
     wanted = sorted({index for span in recorder.token_spans.values() for index in span})
     offsets: dict[int, int] = {}
