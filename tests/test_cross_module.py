@@ -128,7 +128,8 @@ def test_a_worker_that_dies_costs_its_task_only():
         pool.close()
 
 
-def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, monkeypatch):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, monkeypatch, jobs):
     from mcplint.engine import runner
 
     original = runner._lint_task
@@ -144,7 +145,7 @@ def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, mon
     monkeypatch.setattr(runner, "_lint_task", crashing)
     (tmp_path / "crash.py").write_text("x = 1\n" * 50_000)  # big enough for a pool
     (tmp_path / "server.py").write_text(BAD_TOOL)
-    result = run_cli("check", "--no-cache", "--jobs", "2", "--format", "concise", str(tmp_path))
+    result = run_cli("check", "--no-cache", "--jobs", jobs, "--format", "concise", str(tmp_path))
     assert result.exit_code == 1
     assert "crash.py:1:1: MCP000 the process analysing this file crashed (signal SIGSEGV)" in result.output
     assert "server.py:9:9: MCP002" in result.output

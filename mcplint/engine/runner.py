@@ -234,7 +234,10 @@ def _digest_key(task: FileTask) -> tuple[int, bool]:
 
 
 def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
-    if jobs <= 1 or len(tasks) < 2:
+    """Whether a round runs in worker processes: for any run big enough, `--jobs 1` included
+    (one worker), so that a native crash in LibCST costs its file an MCP000 finding, not the
+    run (small runs stay in-process: the token scan's bounds are their protection)."""
+    if len(tasks) < 2:
         return False
     total = 0
     for task in tasks:
