@@ -393,15 +393,11 @@ def _progress_bar(options: CheckOptions) -> ProgressBar | None:
 
 def _warn(message: str, options: CheckOptions | None = None) -> None:
     if options is None or not options.quiet:
-        from mcplint.one_line import one_line
-
-        click.echo(f"mcplint: warning: {one_line(message)}", err=True)
+        click.echo(f"mcplint: warning: {printable(message)}", err=True)
 
 
 def fail(message: str) -> int:
     """One line per problem on stderr (a config with three typos gets three lines); exit 2."""
-    from mcplint.one_line import one_line
-
     for line in message.split("\n"):  # one problem per line; a stray \r is escaped, not a break
-        click.echo(f"mcplint: error: {one_line(line)}", err=True)
+        click.echo(f"mcplint: error: {printable(line)}", err=True)
     return EXIT_ERROR

@@ -302,7 +302,7 @@ def test_a_registry_that_cannot_load_is_not_a_crash_of_the_fuzz_harness():
             load_registry(str(Path(directory) / "r.toml"))
 
 
-def test_one_line_escapes_what_would_break_or_move_the_line():
-    from mcplint.one_line import one_line
+def test_errors_escape_what_would_break_or_move_the_line():
+    from mcplint.report.terminal import printable
 
-    assert one_line("error `\r` in\nx\u2028y \u202eevil\x1b[2J é ✓") == "error `\\r` in\\nx\\u2028y \\u202eevil\\x1b[2J é ✓"
+    assert printable("error `\r` in\nx\u2028y \u202eevil\x1b[2J é ✓") == "error `\\x0d` in\\x0ax\\u2028y \\u202eevil\\x1b[2J é ✓"

@@ -514,7 +514,7 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    from mcplint.one_line import one_line
+    from mcplint.report.terminal import printable
 
-    print(f"mcplint: error: {one_line(message)}", file=sys.stderr)
+    print(f"mcplint: error: {printable(message)}", file=sys.stderr)
     return 2

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
-from mcplint.one_line import one_line
+from mcplint.report.terminal import printable
 from mcplint.registry.envelope import domain_of, envelope_of
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
@@ -843,7 +843,7 @@ def run_diff(
         old = load_revision(old_spec, default_path)
         new = load_revision(new_spec, default_path)
     except RegistryError as error:
-        print(f"mcplint: error: {one_line(str(error))}", file=sys.stderr)
+        print(f"mcplint: error: {printable(str(error))}", file=sys.stderr)
         return 2
     findings = diff_registries(old, new)
     text = render(output_format, findings, color=False, root=Path.cwd())

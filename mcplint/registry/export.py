@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from mcplint.one_line import one_line
+from mcplint.report.terminal import printable
 from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Registry, RegistryError, Reserved
@@ -77,7 +77,7 @@ def run_export(path: str, fmt: str, output: str | None = None) -> int:
     try:
         registry = load_registry(path)
     except RegistryError as error:
-        print(f"mcplint: error: {one_line(str(error))}", file=sys.stderr)
+        print(f"mcplint: error: {printable(str(error))}", file=sys.stderr)
         return 2
     text = export_markdown(registry) if fmt == "markdown" else export_json(registry)
     if output is None:
