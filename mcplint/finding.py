@@ -21,7 +21,7 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    applicability: str  # SAFE or UNSAFE (ruff's model, DESIGN §7)
+    applicability: str  # SAFE or UNSAFE (ruff's model)
     message: str
     edits: tuple[Edit, ...]
     # (module, name) pairs the fixed code imports; added with LibCST's AddImportsVisitor.

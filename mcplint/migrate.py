@@ -1,6 +1,6 @@
 """`mcplint migrate`: a server's ad-hoc errors become a registry, helpers and rewritten sites.
 
-DESIGN §8. The sites are every finding a registry error can replace: MCP001's
+The sites are every finding a registry error can replace: MCP001's
 returned error payloads, MCP002's raw raises, MCP005's empty fallbacks,
 MCP006's leaks into a raised message and MCP007's protocol errors from tools.
 Each site has a message (`registry.match.site_message`: its text without the

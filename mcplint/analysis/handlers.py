@@ -1,4 +1,4 @@
-"""Handler detection and handler scope (DESIGN §3).
+"""Handler detection and handler scope (docs/project-model.md).
 
 A function is a handler when an MCP framework calls it: it is registered on an
 object built by a framework's server class (resolved through the module's

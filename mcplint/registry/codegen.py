@@ -1,4 +1,4 @@
-"""``mcplint registry generate``: the helper module of DESIGN §6, built from the registry.
+"""``mcplint registry generate``: the typed helper module built from the registry.
 
 ``generate_helpers(registry, framework)`` returns the module's source: the
 same registry and framework always give the same bytes (the header carries

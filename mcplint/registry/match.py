@@ -4,7 +4,7 @@ A message matches an entry when their constant text is the same (case, spacing
 and a final full stop aside) and, for an f-string, each `{expression}` sits
 where the entry's message has a `{placeholder}`; the placeholders then become
 the helper's keyword arguments. Only a unique match counts: a fix must not
-guess (DESIGN §7).
+guess.
 """
 
 from __future__ import annotations

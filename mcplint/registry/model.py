@@ -1,4 +1,4 @@
-"""The error registry as data: what ``mcp-errors.toml`` declares (DESIGN §5).
+"""The error registry as data: what ``mcp-errors.toml`` declares (README, "The error registry").
 
 Loading is tolerant: a value of the wrong type becomes ``None`` (or is left
 out) and the loader records a problem for it, so one typo does not hide every
