@@ -8,6 +8,7 @@ imported, a few stand-in classes take the place of the SDK's names (the
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
 import json
 import sys
@@ -434,6 +435,36 @@ def test_resource_and_prompt_errors_carry_the_sdk_error_data(errors):
         assert error.error.data["symbol"] == "AUTH_TOKEN_EXPIRED"
         assert str(error) == "The access token expired at noon. Refresh it and retry."
     assert isinstance(errors.auth_error("AUTH_TOKEN_INVALID").for_resource().for_tool(), errors.RegisteredToolError)
+
+
+CAUGHT_AS_CLASSES = sorted(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, BaseExceptionGroup)
+)
+
+
+@pytest.mark.parametrize("original", CAUGHT_AS_CLASSES)
+def test_caught_as_keeps_every_builtin_catcher_and_the_wire_form(errors, original):
+    """What `migrate` writes in place of `raise ValueError(...)`: still a ValueError for every
+    `except ValueError` and `pytest.raises(ValueError)`, still the same registry error."""
+    builtin = getattr(builtins, original)
+    plain = errors.upstream_error("UPSTREAM_UNAVAILABLE", provider="met")
+    for family in (plain, plain.for_resource(), plain.for_prompt()):
+        error = family.caught_as(builtin)
+        assert isinstance(error, builtin) and isinstance(error, type(family))
+        assert error.to_wire() == family.to_wire() and str(error) == "Provider met is unavailable."
+        with pytest.raises(builtin):
+            raise error
+        assert type(family.caught_as(builtin)) is type(error)  # one class per (family, original)
+
+
+def test_caught_as_a_class_the_error_already_is_returns_it(errors):
+    error = errors.auth_error("AUTH_TOKEN_INVALID")
+    assert error.caught_as(Exception) is error
+    McpError = sys.modules["mcp.shared.exceptions"].McpError
+    resource = error.for_resource()
+    assert resource.caught_as(McpError) is resource
 
 
 def test_no_stack_by_default_and_sanitized_frames_when_verbose(errors, monkeypatch):

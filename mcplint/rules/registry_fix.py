@@ -13,14 +13,13 @@ the logs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import libcst as cst
 
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
-from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
@@ -42,6 +41,9 @@ class ErrorSite:
     hides_cause: bool = False  # the site drops the caught exception (or its text)
     annotation: cst.BaseExpression | None = None  # the enclosing function's return annotation
     details: cst.BaseExpression | None = None  # what else the payload said (`{"id": note_id}`)
+    # The builtin class the site raised (`ValueError`, as written): the registry error raised in
+    # its place is also one (`.caught_as(ValueError)`), so every `except ValueError` still catches.
+    raised_class: cst.BaseExpression | None = None
 
 
 def registry_error_fix(
@@ -80,28 +82,44 @@ def registry_error_fix(
         call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
     imports = ((registry.helpers_module, call.func.value),)  # type: ignore[attr-defined]
     log_line = _log_line(context, site)
+    original = site.raised_class
+    if original is not None and _class_name(original) in _NOT_KEPT:
+        original = None  # a registry error is an `Exception` already
+    if original is not None and _class_name(original) in _NOT_COPYABLE:
+        return fallback  # an exception group needs its exceptions: no registry error can be one
+
+    def raised(error: cst.BaseExpression) -> cst.BaseExpression:
+        """``error``, also an instance of the class the site raised (its catchers still catch)."""
+        if original is None:
+            return error
+        return cst.Call(cst.Attribute(error, cst.Name("caught_as")), [cst.Arg(original)])
 
     def form(edit: tuple[cst.CSTNode, cst.CSTNode], message: str, kinds: frozenset[str], **where: object) -> None:
         nonlocal fallback
         fallback = FixSpec(
             *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
         )  # type: ignore[arg-type]
-        if applicability == SAFE and not where.get("in_handler"):
-            # A caller may catch the raised class (`except ValueError`), which the helper's
-            # is not: safe only in the handler itself, whose caller is the SDK.
-            fallback = replace(fallback, applicability=UNSAFE)
-            form(edit, message, kinds, **where, in_handler=True)
 
     for kind, method in reversed(_RAISED_FOR):
-        protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
+        protocol_error = raised(cst.Call(cst.Attribute(call, cst.Name(method)), []))
         form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
-    form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
+    form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
     if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
     return fallback
+
+
+# A raise of these needs no `.caught_as(...)`: every registry error is an `Exception`.
+_NOT_KEPT = frozenset({"Exception", "BaseException"})
+# Exception groups are built from their exceptions: a copy of a registry error cannot be one.
+_NOT_COPYABLE = frozenset({"ExceptionGroup", "BaseExceptionGroup"})
+
+
+def _class_name(expression: cst.BaseExpression) -> str:
+    return (dotted_name(expression) or "").rpartition(".")[2]
 
 
 def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:

@@ -23,6 +23,12 @@ from typing import Any
 SECRET = "db at /srv/secret.db failed"
 RESOURCE_URI = "probe://widget"
 VERBOSE_URI = "probe://verbose"
+LOW_LEVEL_TOOLS = (
+    "tool_returns_error",
+    "tool_raises_error",
+    "tool_raises_error_caught_as_builtin",
+    "tool_catches_builtin",
+)
 
 
 def fail_with_secret() -> None:
@@ -73,6 +79,24 @@ def handlers(errors: Any) -> dict[str, Any]:
             raise errors.widget_error("WIDGETS_BACKEND_DOWN") from exc
         return "unreachable"
 
+    def tool_raises_error_caught_as_builtin() -> str:
+        # What `migrate` writes in place of `raise ValueError(...)`: the wire form is unchanged.
+        try:
+            fail_with_secret()
+        except ValueError as exc:
+            raise errors.widget_error("WIDGETS_BACKEND_DOWN").caught_as(ValueError) from exc
+        return "unreachable"
+
+    def lookup_widget() -> str:
+        raise errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-4").caught_as(ValueError)
+
+    def tool_catches_builtin() -> str:
+        # A caller's `except ValueError` written for the old raise still catches the new one.
+        try:
+            return lookup_widget()
+        except ValueError as error:
+            return f"skipped: {error}"
+
     def resource_raises_error() -> str:
         try:
             fail_with_secret()
@@ -97,6 +121,8 @@ def handlers(errors: Any) -> dict[str, Any]:
     return {
         "tool_returns_error": tool_returns_error,
         "tool_raises_error": tool_raises_error,
+        "tool_raises_error_caught_as_builtin": tool_raises_error_caught_as_builtin,
+        "tool_catches_builtin": tool_catches_builtin,
         "resource_raises_error": resource_raises_error,
         "resource_raises_verbose_error": resource_raises_verbose_error,
         "prompt_raises_error": prompt_raises_error,
@@ -130,6 +156,8 @@ async def run_cases(
         "tool_returns_error_from_dict_tool": lambda: call_tool("tool_returns_error_from_dict_tool"),
         "tool_returns_error_from_str_tool": lambda: call_tool("tool_returns_error_from_str_tool"),
         "tool_raises_error": lambda: call_tool("tool_raises_error"),
+        "tool_raises_error_caught_as_builtin": lambda: call_tool("tool_raises_error_caught_as_builtin"),
+        "tool_catches_builtin": lambda: call_tool("tool_catches_builtin"),
         "resource_raises_error": lambda: read_resource(RESOURCE_URI),
         "resource_raises_verbose_error": lambda: read_resource(VERBOSE_URI),
         "prompt_raises_error": lambda: get_prompt("prompt_raises_error"),
@@ -178,7 +206,7 @@ async def probe_mcp1_lowlevel(errors: Any) -> dict[str, Any]:
 
     server = Server("probe-lowlevel")
     functions = handlers(errors)
-    tool_names = ("tool_returns_error", "tool_raises_error")
+    tool_names = LOW_LEVEL_TOOLS
 
     @server.list_tools()
     async def list_tools() -> list[types.Tool]:
@@ -186,7 +214,8 @@ async def probe_mcp1_lowlevel(errors: Any) -> dict[str, Any]:
 
     @server.call_tool()
     async def call_tool(name: str, arguments: dict[str, Any]) -> Any:
-        return functions[name]()
+        result = functions[name]()
+        return [types.TextContent(type="text", text=result)] if isinstance(result, str) else result
 
     @server.read_resource()
     async def read_resource(uri: Any) -> str:
@@ -230,7 +259,7 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
     from mcp.server import Server
 
     functions = handlers(errors)
-    tool_names = ("tool_returns_error", "tool_raises_error")
+    tool_names = LOW_LEVEL_TOOLS
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(
@@ -238,7 +267,10 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
         )
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        return functions[params.name]()
+        result = functions[params.name]()
+        if isinstance(result, str):  # a low-level handler builds its own result
+            return types.CallToolResult(content=[types.TextContent(type="text", text=result)])
+        return result
 
     async def read_resource(ctx: Any, params: Any) -> Any:
         return functions[_resource_handler(str(params.uri))]()
@@ -302,6 +334,8 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
     for annotation, name in ((dict[str, Any], "from_dict_tool"), (str, "from_str_tool")):
         server.tool()(tool_returning(functions["tool_returns_error"], annotation, f"tool_returns_error_{name}"))
     server.tool()(functions["tool_raises_error"])
+    server.tool()(functions["tool_raises_error_caught_as_builtin"])
+    server.tool()(functions["tool_catches_builtin"])
     server.resource(RESOURCE_URI)(functions["resource_raises_error"])
     server.resource(VERBOSE_URI)(functions["resource_raises_verbose_error"])
     server.prompt()(functions["prompt_raises_error"])

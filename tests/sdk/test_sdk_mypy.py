@@ -37,6 +37,16 @@ def resource() -> None:
     raise error
 
 
+def validate(value: int) -> None:
+    if value < 0:  # in place of `raise ValueError(...)`: every `except ValueError` still catches it
+        raise widget_error("WIDGETS_NOT_FOUND", widgetId=value).caught_as(ValueError)
+
+
+def lookup(key: str) -> None:
+    error: RegisteredResourceError = widget_error("WIDGETS_NOT_FOUND", widgetId=key).for_resource().caught_as(KeyError)
+    raise error
+
+
 def stats() -> ErrorStats:
     return error_stats()
 """

@@ -97,6 +97,17 @@ for _fastmcp in ("fastmcp3", "fastmcp4"):
         **INTACT_RESOURCE_AND_PROMPT,
     }
 
+# A registry error raised in place of a builtin (`.caught_as(ValueError)`, what `migrate`
+# writes): on the wire exactly the plain raise; to a caller's `except ValueError`, caught.
+CAUGHT = ("caught-result", "skipped: Widget w-4 not found.")
+for (_stack, _server), _cases in EXPECTED.items():
+    _plain = _cases["tool_raises_error"]
+    _cases["tool_raises_error_caught_as_builtin"] = tuple(
+        part.replace("tool_raises_error:", "tool_raises_error_caught_as_builtin:") if isinstance(part, str) else part
+        for part in _plain
+    )
+    _cases["tool_catches_builtin"] = CAUGHT
+
 CASES = [(stack, server, case) for (stack, server), cases in EXPECTED.items() for case in cases]
 SANITIZED_FRAME = re.compile(r"^\w+ \((?!/)[^()]+:\d+\)$")  # `function (relative/file.py:12)`
 
@@ -171,6 +182,13 @@ def text_result(record: dict[str, Any], text: str) -> None:
     assert record["structuredContent"] is None
 
 
+def caught_result(record: dict[str, Any], text: str) -> None:
+    """The tool's own `except` caught the error and answered with a success."""
+    assert record["kind"] == "result"
+    assert record["isError"] is False
+    assert record["content"] == [text]
+
+
 def validation_failure(record: dict[str, Any]) -> None:
     """The tool's output schema rejected the error payload: an isError result
     whose text is the validation error, without structured content."""
@@ -205,6 +223,7 @@ def plain_error(record: dict[str, Any], code: int, message: str) -> None:
 CHECKS = {
     "structured-result": structured_result,
     "text-result": text_result,
+    "caught-result": caught_result,
     "validation-failure": validation_failure,
     "registered-error": registered_error,
     "registered-error-with-stack": lambda record, fields: registered_error(record, fields, stack=True),
