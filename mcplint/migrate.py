@@ -367,7 +367,10 @@ def _reason(finding: Finding) -> str:
         return "the clause falls through to an empty value returned later"
     if not finding.error_template:
         return "the message is not a string, an f-string or the caught exception"
-    where = "handlers of different kinds reach it, or it is in a function an mcp 2.x low-level handler calls"
+    where = (
+        "handlers of different kinds reach it, a `try` of its function would catch a raise there, "
+        "or it is in a function an mcp 2.x low-level handler calls"
+    )
     if finding.code == "MCP001":
         return f"no rewrite where it is (a payload in a local returned elsewhere; {where})"
     return f"no rewrite where it is ({where})"

@@ -245,3 +245,70 @@ def test_a_raised_code_matches_the_entry_of_an_existing_registry_that_owns_it(tm
     assert codes == {"NOTE_IS_LOCKED": 1000, "NOTE_NOT_FOUND": 1001}
     server = (tmp_path / "server.py").read_text()
     assert 'raise server_error("NOTE_IS_LOCKED")' in server and 'raise server_error("NOTE_NOT_FOUND")' in server
+
+
+# -- control flow (issue 12, item 2) ------------------------------------------------------
+TRY_RETURN = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+DOCS: dict[str, str] = {}
+
+
+@mcp.tool()
+def fetch(key: str) -> str:
+    try:
+        if key not in DOCS:
+            return "Error: document not found"
+        return DOCS[key]
+    except Exception:
+        return "Error: the document store failed"
+'''
+
+
+def test_a_return_inside_a_try_that_would_catch_a_raise_is_left(tmp_path):
+    """A raise there would be caught by the same function's `except Exception` and replaced
+    by its own answer: the site's error would never reach the client."""
+    (tmp_path / "server.py").write_text(TRY_RETURN)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    server = (tmp_path / "server.py").read_text()
+    assert '            return "Error: document not found"\n' in server
+    # The `except` clause's own answer is outside the `try` body: raised as the registry's error.
+    assert 'raise server_error("THE_DOCUMENT_STORE_FAILED")' in server
+    assert "MCP001  2      1         1" in result.stderr
+
+
+SHARED_BY_TOOL_AND_PROMPT = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("docs")
+
+
+def fetch_doc(name: str) -> str:
+    raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Document {name} is missing"))
+
+
+@mcp.tool()
+def read_doc(name: str) -> str:
+    return fetch_doc(name)
+
+
+@mcp.prompt()
+def summarize(name: str) -> str:
+    try:
+        return fetch_doc(name)
+    except McpError:
+        return "No document to summarize."
+'''
+
+
+def test_a_function_a_tool_and_a_prompt_reach_gets_no_tool_only_form(tmp_path):
+    """The tool form (a `ToolError`) would escape the prompt's `except McpError`."""
+    (tmp_path / "server.py").write_text(SHARED_BY_TOOL_AND_PROMPT)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "server.py").read_text() == SHARED_BY_TOOL_AND_PROMPT
+    assert "MCP007  1      0         1" in result.stderr

@@ -336,27 +336,30 @@ def _findings(
     walked: _Walked, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
 ) -> list[Finding]:
     module = walked.module
-    kept: list[tuple[Candidate, list[Handler]]] = []
+    kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
-        reaching = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
-        if candidate.handler_kinds is not None:
-            reaching = [handler for handler in reaching if handler.kind in candidate.handler_kinds]
+        affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
-            reaching = [handler for handler in reaching if scope.escapes(candidate.function, handler, candidate.escapes)]
+            affected = [handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)]
+        reaching = affected
+        if candidate.handler_kinds is not None:
+            reaching = [handler for handler in affected if handler.kind in candidate.handler_kinds]
         if rule.handler_scope and not reaching:
             continue
-        kept.append((candidate, reaching))
+        # The finding is about the handlers of its kinds; a fix changes what every handler
+        # reaching the site gets (a prompt sharing a tool's helper too): its form must suit all.
+        kept.append((candidate, reaching, affected))
     if not kept:
         return []
-    fix_targets = [node for candidate, _ in kept for node in _fix_nodes(candidate.fix)]
+    fix_targets = [node for candidate, _, _ in kept for node in _fix_nodes(candidate.fix)]
     ranges = walked.ranges
-    missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
+    missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it
         ranges.update(node_ranges(module, missing))
     lines = text.splitlines()
     findings = []
-    for candidate, reaching in kept:
+    for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
         findings.append(
             Finding(
@@ -371,7 +374,7 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
-                fix=_fix(module, lines, candidate.fix, candidate.function, reaching, ranges),
+                fix=_fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges),
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
             )
         )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from mcplint.analysis.catching import CATCH_ALL, Guards
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
@@ -66,6 +67,10 @@ def registry_error_fix(
       an mcp 2.x low-level handler reaches: a raise becomes a JSON-RPC -32603 there);
     - where only resources (prompts) reach, `raise helper("SYMBOL").for_resource()` (`.for_prompt()`);
     - ``fallback`` everywhere else.
+
+    No raise is offered where a `try` of the same function would catch it (its `except
+    Exception` would answer instead), and the engine offers a form only when it suits every
+    handler reaching the site, not only those of the rule's kinds.
     """
     registry = context.registry
     if registry is None or not registry.helpers_module:
@@ -100,10 +105,13 @@ def registry_error_fix(
             *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
         )  # type: ignore[arg-type]
 
-    for kind, method in reversed(_RAISED_FOR):
-        protocol_error = raised(cst.Call(cst.Attribute(call, cst.Name(method)), []))
-        form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
-    form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
+    # A `try` of the same function that would catch a raise here (`except Exception`) answers
+    # in its own words: only a returned result keeps the site's error there.
+    if not _caught_on_the_way(context.statement_guards(site.statement)):
+        for kind, method in reversed(_RAISED_FOR):
+            protocol_error = raised(cst.Call(cst.Attribute(call, cst.Name(method)), []))
+            form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
+        form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
     if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
@@ -116,6 +124,24 @@ def registry_error_fix(
 _NOT_KEPT = frozenset({"Exception", "BaseException"})
 # Exception groups are built from their exceptions: a copy of a registry error cannot be one.
 _NOT_COPYABLE = frozenset({"ExceptionGroup", "BaseExceptionGroup"})
+
+
+# What catches a registry error besides a catch-all: the frameworks' classes it derives from.
+_CATCHES_REGISTRY_ERRORS = CATCH_ALL | frozenset(
+    {"ToolError", "FastMCPError", "McpError", "MCPError", "ResourceError", "PromptError",
+     "RegisteredError", "RegisteredToolError", "RegisteredResourceError", "RegisteredPromptError"}
+)  # fmt: skip
+
+
+def _caught_on_the_way(guards: Guards) -> bool:
+    """Whether one of these `try`s (innermost first) would stop a registry error raised inside it."""
+    for guard in guards:
+        for names, passes_on in guard:
+            if not names or any(name in _CATCHES_REGISTRY_ERRORS for name in names):
+                if not passes_on:
+                    return True
+                break  # passed on: the next `try` out may stop it
+    return False
 
 
 def _class_name(expression: cst.BaseExpression) -> str:
