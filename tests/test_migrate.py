@@ -312,3 +312,30 @@ def test_a_function_a_tool_and_a_prompt_reach_gets_no_tool_only_form(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "server.py").read_text() == SHARED_BY_TOOL_AND_PROMPT
     assert "MCP007  1      0         1" in result.stderr
+
+
+# -- framework-correct helpers (issue 12, item 5) ------------------------------------------
+LOW_LEVEL = '''\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    if name != "add":
+        raise ValueError(f"Unknown tool: {name}")
+    return [TextContent(type="text", text=str(arguments["a"] + arguments["b"]))]
+'''
+
+
+def test_a_low_level_server_gets_helpers_that_import_no_high_level_framework(tmp_path):
+    """Its `mcp>=1` may resolve to mcp 2.x, which has no `mcp.server.fastmcp`."""
+    (tmp_path / "server.py").write_text(LOW_LEVEL)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    helpers = (tmp_path / "mcp_errors.py").read_text()
+    assert "# framework: lowlevel" in helpers
+    imported = {node.module for node in ast.walk(ast.parse(helpers)) if isinstance(node, ast.ImportFrom)}
+    assert imported == {"__future__", "collections", "typing", "mcp.types", "mcp.shared.exceptions"}
+    assert 'return server_error("UNKNOWN_TOOL", name=name).tool_result()' in (tmp_path / "server.py").read_text()

@@ -32,7 +32,7 @@ from mcplint.registry.codegen_python import string_literal
 REGISTRIES = Path(__file__).parent / "fixtures" / "registry"
 VALID = REGISTRIES / "valid.toml"
 HOSTILE = REGISTRIES / "codegen" / "hostile.toml"
-FRAMEWORKS = ("mcp1", "mcp2", "fastmcp")
+FRAMEWORKS = ("mcp1", "mcp2", "fastmcp", "lowlevel")
 
 
 def registry(source: str, path: str = "mcp-errors.toml"):
@@ -252,7 +252,7 @@ def test_a_domain_without_offered_symbols_gets_no_helper():
 def test_unknown_framework_is_rejected():
     with pytest.raises(ValueError, match="unknown framework"):
         generate_helpers(load_registry(str(VALID)), "flask")
-    assert FRAMEWORK_CHOICES == ("mcp1", "mcp2", "fastmcp", "auto")
+    assert FRAMEWORK_CHOICES == ("mcp1", "mcp2", "fastmcp", "lowlevel", "auto")
 
 
 # -- string literals -----------------------------------------------------------------------
@@ -571,8 +571,12 @@ def test_helpers_path_needs_a_helpers_module(tmp_path):
         ({"server.py": "from mcp.server import (\n    Server,\n    MCPServer,\n)\n"}, "mcp2"),
         ({"server.py": "from mcp import MCPError\n"}, "mcp2"),
         ({"server.py": "from mcp.server.fastmcp import FastMCP\n"}, "mcp1"),
-        ({"server.py": "from mcp.server import Server\n"}, "mcp1"),
-        ({"server.py": "from mcp.server import Server\n\n# not MCPServer (yet)\nx = (1)\n"}, "mcp1"),
+        # A low-level server only: a module that imports on mcp 1.x and 2.x, never FastMCP's.
+        ({"server.py": "from mcp.server import Server\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server import Server\n\n# not MCPServer (yet)\nx = (1)\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import NotificationOptions, Server\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import Server\n", "errors.py": "from mcp import MCPError\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import Server\n", "app.py": "from mcp.server.fastmcp import FastMCP\n"}, "mcp1"),
         ({"README.md": "from fastmcp import FastMCP\n"}, "mcp1"),
         (
             {".venv/lib/x.py": "from fastmcp import FastMCP\n", "app.py": "from mcp.server.fastmcp import FastMCP\n"},

@@ -345,6 +345,9 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
 PROBES = {
     "mcp1": {"high-level": probe_mcp1, "low-level": probe_mcp1_lowlevel},
     "mcp2": {"high-level": probe_mcp2, "low-level": probe_mcp2_lowlevel},
+    # The `lowlevel` helpers (one module for mcp 1.x and 2.x) behind each major's low-level Server.
+    "mcp1-lowlevel": {"low-level": probe_mcp1_lowlevel},
+    "mcp2-lowlevel": {"low-level": probe_mcp2_lowlevel},
     "fastmcp3": {"high-level": probe_fastmcp},
     "fastmcp4": {"high-level": probe_fastmcp},
 }

@@ -26,12 +26,13 @@ traceback and the exception's type stay off the wire.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
 
 import pytest
-from sdk_harness import run_probe
+from sdk_harness import PROBE_SCRIPT, run_in_venv, run_probe, write_helpers
 from sdk_venvs import STACKS, STACKS_BY_NAME
 
 pytestmark = pytest.mark.slow
@@ -165,6 +166,25 @@ def test_metrics_count_every_error_created(probe, stack):
     assert stats["byDomain"] == {"widgets": len(cases)}
     assert sum(stats["bySymbol"].values()) == sum(stats["byCode"].values()) == len(cases)
     assert set(stats["byCode"]) == {"4001", "4002"}
+
+
+@pytest.mark.parametrize("stack", ["mcp1", "mcp2"])
+def test_low_level_helpers_import_and_answer_the_same_on_both_majors(tmp_path, stack):
+    """A low-level server's `mcp>=1` may resolve to either major: its helpers (`lowlevel`)
+    import on both, bring in no high-level framework, and answer exactly as that major's own."""
+    sdk = STACKS_BY_NAME[stack]
+    helpers = write_helpers(sdk, tmp_path, framework="lowlevel")
+    imported = {
+        node.module for node in ast.walk(ast.parse(helpers.read_text())) if isinstance(node, ast.ImportFrom)
+    }
+    assert imported == {"__future__", "collections", "typing", "mcp.types", "mcp.shared.exceptions"}
+    completed = run_in_venv(sdk, str(PROBE_SCRIPT), f"{stack}-lowlevel", str(tmp_path), cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    report = json.loads(completed.stdout)
+    records = report["servers"]["low-level"]["cases"]
+    assert set(records) == set(EXPECTED[(stack, "low-level")])
+    for case, expectation in EXPECTED[(stack, "low-level")].items():
+        CHECKS[expectation[0]](records[case], *expectation[1:])
 
 
 # -- checks ---------------------------------------------------------------------------------
