@@ -173,6 +173,23 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     return next(name for name in names if replaceable(module_path(name, root)))
 
 
+def project_namespace(root: Path) -> str:
+    """The registry's namespace: the distribution's name (`[project].name`, else poetry's
+    `[tool.poetry].name`) from the project's pyproject.toml, else the directory's name (a
+    checkout's directory is often `repo-main` or `src`, not what the project is called)."""
+    try:
+        from mcplint.config import tomllib
+
+        document = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return root.name
+    for table in (document.get("project"), document.get("tool", {}).get("poetry")):
+        name = table.get("name") if isinstance(table, dict) else None
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return root.name
+
+
 def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     """The existing file untouched, with the new domains and entries appended."""
     lines: list[str] = []
@@ -180,7 +197,7 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
         lines += [
             "# The error registry: written by `mcplint migrate`; edit messages, retryable and categories freely.",
             "schema_version = 1",
-            f'namespace = "{namespace}"',
+            f"namespace = {_toml_string(namespace)}",
             f'helpers-module = "{plan.helpers_module}"',
         ]
     for domain, (low, high) in plan.new_domains.items():
@@ -256,7 +273,7 @@ def _migrate(
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base, root)
-    namespace = root.name
+    namespace = project_namespace(root)
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.

@@ -339,3 +339,23 @@ def test_a_low_level_server_gets_helpers_that_import_no_high_level_framework(tmp
     imported = {node.module for node in ast.walk(ast.parse(helpers)) if isinstance(node, ast.ImportFrom)}
     assert imported == {"__future__", "collections", "typing", "mcp.types", "mcp.shared.exceptions"}
     assert 'return server_error("UNKNOWN_TOOL", name=name).tool_result()' in (tmp_path / "server.py").read_text()
+
+
+# -- nothing lost (issue 12, item 6) -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("pyproject", "expected"),
+    [
+        ('[project]\nname = "acme-notes"\n', "acme-notes"),
+        ('[tool.poetry]\nname = "acme-poetry"\n', "acme-poetry"),
+        ("[project\n", "checkout-main"),  # unreadable: the directory's name
+        (None, "checkout-main"),
+    ],
+)
+def test_the_namespace_is_the_project_s_name(tmp_path, pyproject, expected):
+    root = tmp_path / "checkout-main"
+    root.mkdir()
+    (root / "server.py").write_text(SERVER)
+    if pyproject is not None:
+        (root / "pyproject.toml").write_text(pyproject)
+    assert run_cli("migrate", "--write", ".", cwd=root).exit_code == 0
+    assert load_registry(str(root / "mcp-errors.toml")).namespace == expected
