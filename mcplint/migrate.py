@@ -36,6 +36,7 @@ from mcplint.registry.codegen import (
     write_text_atomically,
 )
 from mcplint.registry.load import load_registry, parse_registry
+from mcplint.registry.match import CATEGORY_BY_MESSAGE
 from mcplint.registry.model import Registry, RegistryError
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
@@ -52,6 +53,11 @@ class NewEntry:
     symbol: str
     code: int
     message: str
+
+    @property
+    def category(self) -> str | None:
+        """`Invalid parameters` (from a raise's INVALID_PARAMS) is an invalid-input entry."""
+        return CATEGORY_BY_MESSAGE.get(self.message)
 
     @property
     def metadata(self) -> list[str]:
@@ -205,6 +211,8 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     for entry in plan.entries:
         lines += ["", f"[domains.{entry.domain}.errors.{entry.symbol}]", f"code = {entry.code}"]
         lines += [f"message = {_toml_string(entry.message)}", "retryable = false"]
+        if entry.category is not None:
+            lines.append(f"category = {_toml_string(entry.category)}")
         if entry.metadata:
             lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
     if existing_text is None:

@@ -359,3 +359,31 @@ def test_the_namespace_is_the_project_s_name(tmp_path, pyproject, expected):
         (root / "pyproject.toml").write_text(pyproject)
     assert run_cli("migrate", "--write", ".", cwd=root).exit_code == 0
     assert load_registry(str(root / "mcp-errors.toml")).namespace == expected
+
+
+INVALID_PARAMS_SERVER = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("serve")
+
+
+@mcp.tool()
+def serve(port: str) -> str:
+    try:
+        number = int(port)
+    except ValueError as e:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=str(e)))
+    return f"serving on {number}"
+'''
+
+
+def test_an_invalid_params_raise_maps_to_an_invalid_input_entry(tmp_path):
+    """Its message is only the exception's text: the code says what it was, not the function."""
+    (tmp_path / "server.py").write_text(INVALID_PARAMS_SERVER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    (entry,) = load_registry(str(tmp_path / "mcp-errors.toml")).errors
+    assert (entry.symbol, entry.message, entry.category) == ("INVALID_PARAMETERS", "Invalid parameters", "INVALID_ARGUMENT")
+    assert 'raise server_error("INVALID_PARAMETERS") from e' in (tmp_path / "server.py").read_text()
+    assert check_registry(str(tmp_path / "mcp-errors.toml")) == []

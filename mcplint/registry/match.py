@@ -97,6 +97,15 @@ _GENERIC_NAMES = frozenset(
      "execute", "main", "handler", "handle", "errors", "error", "call_tool", "dispatch", "impl", "invoke"}
 )  # fmt: skip
 UNEXPECTED_FAILURE = "Unexpected error"
+# What a JSON-RPC code says when the site's message is only the exception's text: the meaning
+# the code carried (`McpError(INVALID_PARAMS, str(e))`), not a name from the enclosing function.
+MESSAGE_BY_STANDARD_CODE = {-32602: "Invalid parameters", -32601: "Method not found", -32600: "Invalid request"}
+# The registry category (a google.rpc.Code name) of those messages' entries.
+CATEGORY_BY_MESSAGE = {
+    "Invalid parameters": "INVALID_ARGUMENT",
+    "Method not found": "NOT_FOUND",
+    "Invalid request": "INVALID_ARGUMENT",
+}
 
 
 def without_error_prefix(message: cst.BaseExpression) -> cst.BaseExpression:
