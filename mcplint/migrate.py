@@ -36,7 +36,7 @@ from mcplint.registry.codegen import (
     write_text_atomically,
 )
 from mcplint.registry.load import load_registry, parse_registry
-from mcplint.registry.match import CATEGORY_BY_MESSAGE
+from mcplint.registry.match import CATEGORY_BY_MESSAGE, placeholders
 from mcplint.registry.model import Registry, RegistryError
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
@@ -61,7 +61,7 @@ class NewEntry:
 
     @property
     def metadata(self) -> list[str]:
-        return _PLACEHOLDER.findall(self.message)
+        return list(dict.fromkeys(placeholders(self.message)))
 
 
 @dataclass
@@ -229,8 +229,15 @@ def _with_top_level_key(text: str, line: str) -> str:
     return "".join([*lines[:first_table], line + "\n", *lines[first_table:]])
 
 
+_TOML_SHORT_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    """A TOML basic string: every control character escaped (a raw one is invalid TOML)."""
+    escaped = "".join(
+        _TOML_SHORT_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if ord(char) < 0x20 or ord(char) == 0x7F else char)
+        for char in text
+    )
     return f'"{escaped}"'
 
 
