@@ -83,7 +83,9 @@ def test_every_rule_s_sites_become_registry_errors(fresh):
     # MCP005 (the clause logs already: no log line added) and MCP007 (it does not: one is added).
     assert 'logger.warning("search for %r failed: %s", query, e)\n        raise notes_server_error("SEARCH_NOTES_FAILED") from e' in server
     assert 'logger.exception("archive_note failed")\n        raise notes_server_error("ARCHIVE_NOTE_FAILED") from e' in server
-    assert 'raise notes_server_error("LOAD_ALL_FAILED")' in storage  # storage.py has no logger
+    # storage.py had no logger: it gets one, and the exception the rewrite stops goes to it.
+    assert 'logger.exception("load_all failed")\n        raise notes_server_error("LOAD_ALL_FAILED")' in storage
+    assert "import logging\n" in storage and "\nlogger = logging.getLogger(__name__)\n" in storage
     registry = load_registry(str(fresh / "mcp-errors.toml"))
     messages = {entry.symbol: entry.message for entry in registry.errors}
     assert messages["COULD_NOT_SAVE_NOTE"] == "Could not save note"
@@ -387,3 +389,32 @@ def test_an_invalid_params_raise_maps_to_an_invalid_input_entry(tmp_path):
     assert (entry.symbol, entry.message, entry.category) == ("INVALID_PARAMETERS", "Invalid parameters", "INVALID_ARGUMENT")
     assert 'raise server_error("INVALID_PARAMETERS") from e' in (tmp_path / "server.py").read_text()
     assert check_registry(str(tmp_path / "mcp-errors.toml")) == []
+
+
+NO_LOGGER = """\
+\"\"\"Docs.\"\"\"
+import json
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+def fetch(key: str) -> dict:
+    try:
+        return json.loads(key)
+    except Exception as e:
+        return {"error": f"Could not parse the key: {e}"}
+"""
+
+
+def test_the_exception_a_rewrite_stops_goes_to_a_module_logger_added_if_none(tmp_path):
+    """The client no longer gets the exception's text; the server keeps it in its log."""
+    (tmp_path / "server.py").write_text(NO_LOGGER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    server = (tmp_path / "server.py").read_text()
+    assert "\nlogger = logging.getLogger(__name__)\n\nmcp = FastMCP" in server
+    assert 'logger.exception("fetch failed")\n        return server_error("COULD_NOT_PARSE_THE_KEY").tool_result()' in server
+    assert server.count("import logging") == 1
+    assert run_cli("migrate", ".", cwd=tmp_path).exit_code == 0  # idempotent: nothing more to do

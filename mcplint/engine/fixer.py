@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
 from mcplint.config import FileSettings
@@ -146,6 +147,8 @@ def fix_text(
         imports = sorted({pair for finding in applied for pair in finding.fix.imports})  # type: ignore[union-attr]
         if imports:
             updated = add_imports(updated, imports)
+        if MODULE_LOGGER_IMPORT in imports:
+            updated = with_module_logger(updated)
         if updated == current:
             break
         if not parses(updated):
@@ -190,8 +193,39 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
     module = cst.parse_module(text)
-    items = [ImportItem(module_name, obj_name=name) for module_name, name in imports]
+    items = [ImportItem(module_name, obj_name=name or None) for module_name, name in imports]  # "": `import x`
     return AddImportsVisitor(CodemodContext(), items).transform_module(module).code
+
+
+_MODULE_LOGGER = "logger = logging.getLogger(__name__)\n"
+
+
+def with_module_logger(text: str) -> str:
+    """``text`` with `logger = logging.getLogger(__name__)` after its top-level imports, unless
+    the module binds `logger` already (a fix's `logger.exception(...)` needs it)."""
+    module = cst.parse_module(text)
+    body = list(module.body)
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and "logger" in _bound_names(small):
+                    return text
+    last_import = -1
+    for index, statement in enumerate(body):
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+        ):
+            last_import = index
+    line = cst.parse_statement(_MODULE_LOGGER).with_changes(leading_lines=[cst.EmptyLine()])
+    body.insert(last_import + 1, line)
+    return module.with_changes(body=body).code
+
+
+def _bound_names(statement: cst.Assign | cst.AnnAssign) -> set[str]:
+    targets = [target.target for target in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+    return {target.value for target in targets if isinstance(target, cst.Name)}
 
 
 def parses(text: str) -> bool:

@@ -93,8 +93,8 @@ class RawExceptionRaise(Rule):
     registry form. When the message carried the
     caught exception's text (`f"Database error: {e}"`, matched as "Database
     error"), the fix is unsafe: the text leaves the client's message, the raise
-    gets `from e`, and `logger.exception(...)` is added when the module has a
-    logger and the clause logs nothing. Without a unique match there is no fix.
+    gets `from e`, and `logger.exception(...)` is added when the clause logs
+    nothing (a module without a logger gets one). Without a unique match there is no fix.
 
     ## Options
     - `builtins` (list of class names, default: every builtin exception class):

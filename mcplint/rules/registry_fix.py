@@ -5,10 +5,10 @@ payload, a raise, an empty fallback. Its *message* (`registry.match.site_message
 the text as written, the exception's text dropped, or what failed) picks the
 registry entry; a unique match gives the fix, as a chain of forms of which the
 engine offers the first that the handlers reaching the site allow
-(`registry_error_fix`). When the site dropped or hid the caught exception, the
-module has a logger, and the clause does not log yet, the fix adds
-`logger.exception(...)` before the statement: the text moves from the client to
-the logs.
+(`registry_error_fix`). When the site dropped or hid the caught exception and
+the clause does not log yet, the fix adds `logger.exception(...)` before the
+statement (a module without a logger gets `logger = logging.getLogger(__name__)`
+from the fixer): the text moves from the client to the logs.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from mcplint.analysis.catching import CATCH_ALL, Guards
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
@@ -85,8 +86,8 @@ def registry_error_fix(
         chosen = symbol
     if site.details is not None:
         call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
-    imports = ((registry.helpers_module, call.func.value),)  # type: ignore[attr-defined]
-    log_line = _log_line(context, site)
+    log_line, log_imports = _log_line(context, site)
+    imports = ((registry.helpers_module, call.func.value), *log_imports)  # type: ignore[attr-defined]
     original = site.raised_class
     if original is not None and _class_name(original) in _NOT_KEPT:
         original = None  # a registry error is an `Exception` already
@@ -193,12 +194,19 @@ def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
     return name is not None and name.rsplit(".", 1)[-1] in _RESULT_ANNOTATIONS
 
 
-def _log_line(context: RuleContext, site: ErrorSite) -> str | None:
-    logger = context.loggers.name
-    if not site.hides_cause or site.clause is None or logger is None or context.loggers.already_logs(site.clause):
-        return None
+def _log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The `logger.exception(...)` line that keeps the caught exception the rewrite stops from
+    reaching the client, and the imports it needs (a module logger, when there is none)."""
+    if not site.hides_cause or site.clause is None or context.loggers.already_logs(site.clause):
+        return None, ()
     what = (site.function or "the request").split(".<locals>.")[-1]
-    return f'{logger}.exception("{what} failed")'
+    logger = context.loggers.name
+    imports: tuple[tuple[str, str], ...] = ()
+    if logger is None:
+        if "logger" in context.imports.imported() or context.locals.values(None, "logger"):
+            return None, ()  # the name is taken by something else: no logger of ours
+        logger, imports = "logger", (MODULE_LOGGER_IMPORT,)
+    return f'{logger}.exception("{what} failed")', imports
 
 
 def mentions(message: cst.BaseExpression, name: str | None) -> bool:
