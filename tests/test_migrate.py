@@ -418,3 +418,32 @@ def test_the_exception_a_rewrite_stops_goes_to_a_module_logger_added_if_none(tmp
     assert 'logger.exception("fetch failed")\n        return server_error("COULD_NOT_PARSE_THE_KEY").tool_result()' in server
     assert server.count("import logging") == 1
     assert run_cli("migrate", ".", cwd=tmp_path).exit_code == 0  # idempotent: nothing more to do
+
+
+UNUSED_AFTER = '''\
+import os
+
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+def archive(name: str) -> str:
+    try:
+        return name.upper()
+    except Exception as e:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=str(e)))
+'''
+
+
+def test_imports_the_rewrite_made_unused_are_removed_and_no_others(tmp_path):
+    (tmp_path / "server.py").write_text(UNUSED_AFTER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    server = (tmp_path / "server.py").read_text()
+    assert "McpError" not in server and "ErrorData" not in server and "INTERNAL_ERROR" not in server
+    # Unused before the migration: not the migration's to remove.
+    assert "import os\n" in server and "from mcp.types import INVALID_PARAMS\n" in server
+    assert 'raise server_error("ARCHIVE_FAILED") from e' in server
