@@ -242,7 +242,15 @@ def _toml_string(text: str) -> str:
 
 
 # -- the command ---------------------------------------------------------------------------
-def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base: int, jobs: int | None) -> int:
+def run_migrate(
+    paths: tuple[str, ...],
+    *,
+    write: bool,
+    domain: str | None,
+    base: int,
+    jobs: int | None,
+    show_generated: bool = False,
+) -> int:
     from mcplint.check import fail
     from mcplint.engine.discovery import PathNotFound, discover
 
@@ -264,7 +272,10 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
-        return _migrate(tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain, base=base, jobs=jobs)
+        return _migrate(
+            tasks, config.root, registry_path, existing_text, existing,
+            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated,
+        )  # fmt: skip
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
     except OSError as error:  # the scratch directory of the trial runs
@@ -282,6 +293,7 @@ def _migrate(
     domain: str | None,
     base: int,
     jobs: int | None,
+    show_generated: bool = False,
 ) -> int:
     from mcplint.progress import progress_bar
 
@@ -307,18 +319,24 @@ def _migrate(
         from mcplint.check import fail
 
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
-    _print_summary(before, final, plan, helpers_file)
     if not plan.entries and not final.fixed:
+        _print_summary(before, final, plan, helpers_file, _reasons(trial))
         click.echo("mcplint: nothing to migrate", err=True)
         return 0
     if not write:
         click.echo(unified_diff(existing_text or "", new_text, str(registry_path)), nl=False)
         if helpers_text is not None:
             current = helpers_file.read_text(encoding="utf-8") if helpers_file.is_file() else ""
-            click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
+            if show_generated:
+                click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
+            elif current != helpers_text:
+                click.echo(_generated_summary(helpers_file, current, helpers_text, registry), err=True)
         click.echo("".join(final.diffs), nl=False)
+        # After the diff, so it does not scroll away above it.
+        _print_summary(before, final, plan, helpers_file, _reasons(trial))
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
+    _print_summary(before, final, plan, helpers_file, _reasons(trial))
     # Both were verified above: the registry parsed, the helpers were generated from it.
     from mcplint.check import fail
 
@@ -362,7 +380,23 @@ def _fix_with(
     return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
 
 
-def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path) -> None:
+_SiteKey = tuple[str, str, str, str]
+
+
+def _site_key(finding: Finding) -> _SiteKey:
+    """A site across runs whose rewrites moved its line: its baseline fingerprint's parts."""
+    return finding.path, finding.code, finding.context, finding.snippet_digest
+
+
+def _reasons(trial: RunResult) -> dict[_SiteKey, str]:
+    """Why each site the trial (with an entry for every message) could not rewrite was left:
+    the final run's registry has no entry for those sites any more, so it cannot tell."""
+    return {_site_key(f): f.unfixed_reason for f in trial.findings if f.unfixed_reason}
+
+
+def _print_summary(
+    before: RunResult, final: RunResult, plan: Plan, helpers: Path, reasons: dict[_SiteKey, str]
+) -> None:
     found = Counter(f.code for f in before.findings if f.code in FIX_CODES)
     left = [f for f in final.findings if f.code in FIX_CODES]
     remaining = Counter(f.code for f in left)
@@ -377,8 +411,11 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
         f"files changed: {changed}; registry: {plan.registry_path}; helpers: {helpers}",
         err=True,
     )
-    for (code, reason), count in sorted(Counter((f.code, _reason(f)) for f in left).items()):
-        click.echo(f"  left: {count} × {code}: {reason}", err=True)
+    if left:
+        click.echo(f"left for a human ({len(left)}; lines of the migrated files):", err=True)
+    for finding in sorted(left):
+        reason = finding.unfixed_reason or reasons.get(_site_key(finding)) or _reason(finding)
+        click.echo(f"{finding.path}:{finding.line}: {finding.code} {reason}", err=True)
     if plan.entries and "." not in plan.helpers_module:
         click.echo(
             f"  note: `{plan.helpers_module}` is a top-level module: list it in your packaging "
@@ -387,22 +424,32 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
         )
 
 
+def _generated_summary(path: Path, current: str, generated: str, registry: Registry) -> str:
+    """One line instead of the generated module's diff (`--show-generated` shows it)."""
+    symbols = sum(1 for entry in registry.errors if entry.status != "retired")
+    state = "new" if not current else "regenerated"
+    framework = re.search(r"^# framework: (\w+)", generated, re.MULTILINE)
+    return (
+        f"helpers: {path} ({state}, {len(generated.splitlines())} lines, {symbols} symbols, "
+        f"framework {framework.group(1) if framework else '?'}; --show-generated diffs it)"
+    )
+
+
 def _registry_fix(finding: Finding) -> bool:
     """The finding already has a fix into a registry helper (one that imports it)."""
     return finding.fix is not None and bool(finding.fix.imports)
 
 
 def _reason(finding: Finding) -> str:
+    """Why a site is left, when its rule had no fix to offer there at all."""
     if finding.code == "MCP006":
         return "traceback text, or exception text sent where no registry error fits (a notification, print)"
     if finding.code == "MCP005":
         return "the clause falls through to an empty value returned later"
+    if finding.code == "MCP008":
+        return "its rule has no fix for this site"
     if not finding.error_template:
         return "the message is not a string, an f-string or the caught exception"
-    where = (
-        "handlers of different kinds reach it, a `try` of its function would catch a raise there, "
-        "or it is in a function an mcp 2.x low-level handler calls"
-    )
     if finding.code == "MCP001":
-        return f"no rewrite where it is (a payload in a local returned elsewhere; {where})"
-    return f"no rewrite where it is ({where})"
+        return "a payload in a local that is returned elsewhere too (it may hold a success)"
+    return "no registry entry matches its message uniquely"

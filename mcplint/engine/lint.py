@@ -376,9 +376,32 @@ def _findings(
                 snippet_digest=shape_digest(node_shape(candidate.node)),
                 fix=_fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges),
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
+                unfixed_reason=_unfixed_reason(candidate.fix, candidate.function, affected or reaching),
             )
         )
     return findings
+
+
+def _unfixed_reason(spec: FixSpec | None, function: str | None, reaching: Sequence[Handler]) -> str | None:
+    """Why none of the rule's fix forms applies here (None: one does, or the rule had none)."""
+    chain = []
+    while spec is not None:
+        if _form_applies(spec, function, reaching):
+            return None
+        chain.append(spec)
+        spec = spec.fallback
+    if not chain:
+        return None
+    kinds = sorted({handler.kind for handler in reaching})
+    if len(kinds) > 1:
+        return f"handlers of different kinds reach it ({', '.join(kinds)}): no one form suits all"
+    reason = next((form.no_raise_reason for form in chain if form.no_raise_reason), None)
+    if reason is not None:
+        return reason
+    protocol = next((handler for handler in reaching if handler.raise_is_protocol_error), None)
+    if protocol is not None:
+        return f"a raise here is a JSON-RPC error: mcp 2.x low-level handler `{protocol.key}` reaches it"
+    return "no form of the fix suits the handlers that reach it"
 
 
 def _fix_nodes(spec: FixSpec | None) -> Iterable[cst.CSTNode]:

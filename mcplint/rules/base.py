@@ -57,6 +57,9 @@ class FixSpec:
     raises: bool = False
     # What to offer where this form does not apply (a resource's form, a plainer fix).
     fallback: FixSpec | None = None
+    # Why the chain offers no raise (a `try` of the function would catch it): the reason a site
+    # left without a fix is given.
+    no_raise_reason: str | None = None
 
 
 @dataclass(frozen=True)

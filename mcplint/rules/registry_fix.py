@@ -13,7 +13,7 @@ from the fixer): the text moves from the client to the logs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -108,7 +108,8 @@ def registry_error_fix(
 
     # A `try` of the same function that would catch a raise here (`except Exception`) answers
     # in its own words: only a returned result keeps the site's error there.
-    if not _caught_on_the_way(context.statement_guards(site.statement)):
+    caught_here = _caught_on_the_way(context.statement_guards(site.statement))
+    if not caught_here:
         for kind, method in reversed(_RAISED_FOR):
             protocol_error = raised(cst.Call(cst.Attribute(call, cst.Name(method)), []))
             form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
@@ -118,6 +119,8 @@ def registry_error_fix(
     if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
+    if caught_here and fallback is not None:
+        fallback = replace(fallback, no_raise_reason="a `try` of its function would catch a raise there")
     return fallback
 
 
