@@ -361,6 +361,11 @@ def _findings(
     findings = []
     for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
+        fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges)
+        unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching)
+        catcher = _catcher_of_replaced_class(candidate, scope) if fix is not None else None
+        if catcher is not None:
+            fix, unfixed = None, catcher
         findings.append(
             Finding(
                 path=display,
@@ -374,12 +379,24 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
-                fix=_fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges),
+                fix=fix,
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
-                unfixed_reason=_unfixed_reason(candidate.fix, candidate.function, affected or reaching),
+                unfixed_reason=unfixed,
             )
         )
     return findings
+
+
+def _catcher_of_replaced_class(candidate: Candidate, scope: HandlerScope) -> str | None:
+    """Why the fix must not replace the raised class: a caller on the way from a handler
+    catches the class and would not catch the registry's tool error (or the other way)."""
+    original = candidate.fix_replaces_class
+    if original is None:
+        return None
+    for handler in scope.handlers_reaching(candidate.function, through_return=candidate.through_return):
+        if scope.caught_differently(candidate.function, handler, original, "ToolError"):
+            return f"a caller on the way from {handler.kind} `{handler.key}` catches `{original}`, not a tool error"
+    return None
 
 
 def _unfixed_reason(spec: FixSpec | None, function: str | None, reaching: Sequence[Handler]) -> str | None:

@@ -77,6 +77,9 @@ class Candidate:
     escapes: str | None = None
     # The remedy, worded per handler kind; the engine appends the one that fits the reaching handlers.
     advice: Advice | None = None
+    # The class the fix stops raising (`McpError` becoming the registry's tool error): no fix
+    # where a caller on the way from a handler catches one and not the other.
+    fix_replaces_class: str | None = None
 
 
 class RuleContext:
@@ -224,14 +227,16 @@ class Rule:
         error_message: cst.BaseExpression | None = None,
         escapes: str | None = None,
         advice: Advice | None = None,
+        fix_replaces_class: str | None = None,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
             Candidate(
-                self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes, advice
-            )
+                self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
+                advice, fix_replaces_class,
+            )  # fmt: skip
         )
 
     def project_inputs(self, project: ProjectContext) -> object:

@@ -146,7 +146,9 @@ class ProtocolErrorFromTool(Rule):
     stays a raise (turning it into a returned result would change control flow
     in every caller of a helper), and the message becomes the registry's. A
     function that a prompt or a resource reaches too is left: the tool's error
-    would escape their `except McpError`.
+    would escape their `except McpError`; so is one a caller catches on the way
+    from a tool (`try: fetch(name) except McpError: ...`), which would no longer
+    catch it.
 
     ## Options
     None.
@@ -204,6 +206,7 @@ class ProtocolErrorFromTool(Rule):
                 handler_kinds=frozenset({"tool"}),
                 fix=fix,
                 error_message=message,
+                fix_replaces_class=class_name.rpartition(".")[2],
             )
 
     def _registry_fix(self, node: cst.Raise, function: str | None) -> tuple[FixSpec | None, cst.BaseExpression | None]:
