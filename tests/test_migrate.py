@@ -508,4 +508,4 @@ def test_an_mcp_error_a_caller_catches_is_not_turned_into_a_tool_error(tmp_path)
     result = run_cli("migrate", "--write", ".", cwd=tmp_path)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "server.py").read_text() == CAUGHT_BY_A_TOOL
-    assert "server.py:9: MCP007 a caller on the way from tool `read_or_default` catches `McpError`, not a tool error" in result.stderr
+    assert "server.py:9: MCP007 a caller on the way from tool `read_or_default` treats `McpError` and a tool error differently" in result.stderr

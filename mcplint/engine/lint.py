@@ -395,7 +395,7 @@ def _catcher_of_replaced_class(candidate: Candidate, scope: HandlerScope) -> str
         return None
     for handler in scope.handlers_reaching(candidate.function, through_return=candidate.through_return):
         if scope.caught_differently(candidate.function, handler, original, "ToolError"):
-            return f"a caller on the way from {handler.kind} `{handler.key}` catches `{original}`, not a tool error"
+            return f"a caller on the way from {handler.kind} `{handler.key}` treats `{original}` and a tool error differently"
     return None
 
 
