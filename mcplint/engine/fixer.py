@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -230,75 +231,36 @@ def _bound_names(statement: cst.Assign | cst.AnnAssign) -> set[str]:
 
 def without_imports_made_unused(before: str, after: str) -> str:
     """``after`` without the imports its edits left unused (`INTERNAL_ERROR`, `ErrorData` once the
-    raise that used them is the registry's): only those, never one that was unused before."""
+    raise that used them is the registry's): only those, never one that was unused before.
+
+    A name is a candidate when the edits took away its last mention besides the import (a
+    word count, cheap: most passes have none); LibCST's RemoveImportsVisitor then removes it
+    only if its scope analysis finds no use either."""
+    import ast
+
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     try:
-        made_unused = _unused_imports(after) - _unused_imports(before)
-    except cst.ParserSyntaxError:
-        return after
-    if not made_unused:
+        tree = ast.parse(after)
+    except (SyntaxError, ValueError):
         return after
     context = CodemodContext()
-    for module_name, name, alias in sorted(made_unused, key=lambda item: tuple(part or "" for part in item)):
-        RemoveImportsVisitor.remove_unused_import(context, module_name, name, alias)
-    return RemoveImportsVisitor(context).transform_module(cst.parse_module(after)).code
-
-
-def _unused_imports(text: str) -> set[tuple[str, str | None, str | None]]:
-    """(module, name or None for `import module`, alias) of each top-level import nothing reads."""
-    from libcst.metadata import MetadataWrapper, ScopeProvider
-
-    wrapper = MetadataWrapper(cst.parse_module(text))
-    scopes = wrapper.resolve(ScopeProvider)
-    unused: set[tuple[str, str | None, str | None]] = set()
-    for statement in wrapper.module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
+    candidates = False
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom) or not statement.module or statement.level:
             continue
-        for small in statement.body:
-            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar) and not small.relative:
-                module_name = _dotted(small.module) if small.module is not None else None
-                if module_name is None or module_name == "__future__":
-                    continue
-                for alias in small.names:
-                    bound, name = _alias_names(alias)
-                    if not _referenced(scopes[small], bound, small):
-                        unused.add((module_name, name, bound if bound != name else None))
-    return unused
-
-
-def _alias_names(alias: cst.ImportAlias) -> tuple[str, str]:
-    name = _dotted(alias.name)
-    bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
-    return bound, name
-
-
-def _referenced(scope: object, bound: str, node: cst.CSTNode) -> bool:
-    for assignment in scope.assignments[bound]:  # type: ignore[attr-defined]
-        if getattr(assignment, "node", None) is node and assignment.references:
-            return True
-    return bound in _exported_names(scope)
-
-
-def _exported_names(scope: object) -> set[str]:
-    """Names listed in `__all__` count as used (a re-export)."""
-    names: set[str] = set()
-    for assignment in scope.assignments["__all__"]:  # type: ignore[attr-defined]
-        value = getattr(getattr(assignment, "node", None), "value", None)
-        if isinstance(value, (cst.List, cst.Tuple)):
-            names.update(
-                element.value.evaluated_value
-                for element in value.elements
-                if isinstance(element.value, cst.SimpleString) and isinstance(element.value.evaluated_value, str)
-            )
-    return names
-
-
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return node.value if isinstance(node, cst.Name) else ""
+        if statement.module == "__future__":
+            continue
+        for alias in statement.names:
+            bound = alias.asname or alias.name
+            word = re.compile(rf"\b{re.escape(bound)}\b")
+            if len(word.findall(after)) == 1 and len(word.findall(before)) > 1:
+                RemoveImportsVisitor.remove_unused_import(context, statement.module, alias.name, alias.asname)
+                candidates = True
+    if not candidates:
+        return after
+    return RemoveImportsVisitor(context).transform_module(cst.parse_module(after)).code
 
 
 def parses(text: str) -> bool:

@@ -116,23 +116,29 @@ class RuleContext:
         # resolution: imports, objects' classes); none until the scope is resolved.
         self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
-        self._statement_guards: dict[int, Guards] = {}
+        self._statement_tries: dict[int, tuple[tuple[cst.ExceptHandler, ...], ...]] = {}
 
     def visit_Raise(self, node: cst.Raise) -> None:
         # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
         self._raise_places[id(node)] = (self.enclosing_clause(), self.return_annotation())
-        self._statement_guards[id(node)] = self.enclosing_guards(node)
+        self._remember_tries(node)
 
     def visit_Return(self, node: cst.Return) -> None:
-        self._statement_guards[id(node)] = self.enclosing_guards(node)
+        self._remember_tries(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        self._statement_guards[id(node)] = self.enclosing_guards(node)
+        self._remember_tries(node)
+
+    def _remember_tries(self, node: cst.CSTNode) -> None:
+        # The handlers only: reading them as guards costs, and few statements are fix sites.
+        handlers = self.enclosing_try_handlers(node)
+        if handlers:
+            self._statement_tries[id(node)] = handlers
 
     def statement_guards(self, node: cst.CSTNode) -> Guards:
         """The `try`s of its function whose body holds a raise, return or assignment, innermost
         first: what would catch an exception raised in its place."""
-        return self._statement_guards.get(id(node), ())
+        return tuple(tuple(map(clause_of, handlers)) for handlers in self._statement_tries.get(id(node), ()))
 
     def raise_place(self, node: cst.Raise) -> tuple[cst.ExceptHandler | None, cst.BaseExpression | None]:
         """(the `except` clause around the raise, its function's return annotation)."""
