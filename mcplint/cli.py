@@ -324,8 +324,15 @@ def _domain_name(context: click.Context, parameter: click.Parameter, value: str 
     "--base", type=click.IntRange(min=1), default=1000, show_default=True, help="Where new domains' code ranges start."
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all CPUs).")
-def migrate(paths: tuple[str, ...], write: bool, domain: str | None, base: int, jobs: int | None) -> None:
+@click.option(
+    "--show-generated", is_flag=True, help="Dry run: diff the generated helpers module too (default: one summary line)."
+)
+def migrate(
+    paths: tuple[str, ...], write: bool, domain: str | None, base: int, jobs: int | None, show_generated: bool
+) -> None:
     """Turn ad-hoc errors into registry entries, helpers and rewritten sites (dry run by default)."""
     from mcplint.migrate import run_migrate
 
-    sys.exit(run_migrate(paths, write=write, domain=domain, base=base, jobs=jobs))
+    sys.exit(
+        run_migrate(paths, write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated)
+    )

@@ -48,6 +48,9 @@ class Finding:
     # The error's message as a registry template (`Note {note_id} does not exist.`),
     # when a rule could read one: what `mcplint migrate` makes registry entries of.
     error_template: str | None = field(default=None, compare=False)
+    # Why the rule's fix was not offered here, when it had one (`mcplint migrate` lists the
+    # sites it leaves for a human with it): "handlers of different kinds reach it", ...
+    unfixed_reason: str | None = field(default=None, compare=False)
 
     @classmethod
     def from_dict(cls, fields: dict[str, Any]) -> Finding:

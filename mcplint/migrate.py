@@ -36,6 +36,7 @@ from mcplint.registry.codegen import (
     write_text_atomically,
 )
 from mcplint.registry.load import load_registry, parse_registry
+from mcplint.registry.match import CATEGORY_BY_MESSAGE, placeholders
 from mcplint.registry.model import Registry, RegistryError
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
@@ -54,8 +55,13 @@ class NewEntry:
     message: str
 
     @property
+    def category(self) -> str | None:
+        """`Invalid parameters` (from a raise's INVALID_PARAMS) is an invalid-input entry."""
+        return CATEGORY_BY_MESSAGE.get(self.message)
+
+    @property
     def metadata(self) -> list[str]:
-        return _PLACEHOLDER.findall(self.message)
+        return list(dict.fromkeys(placeholders(self.message)))
 
 
 @dataclass
@@ -173,6 +179,23 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     return next(name for name in names if replaceable(module_path(name, root)))
 
 
+def project_namespace(root: Path) -> str:
+    """The registry's namespace: the distribution's name (`[project].name`, else poetry's
+    `[tool.poetry].name`) from the project's pyproject.toml, else the directory's name (a
+    checkout's directory is often `repo-main` or `src`, not what the project is called)."""
+    try:
+        from mcplint.config import tomllib
+
+        document = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return root.name
+    for table in (document.get("project"), document.get("tool", {}).get("poetry")):
+        name = table.get("name") if isinstance(table, dict) else None
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return root.name
+
+
 def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     """The existing file untouched, with the new domains and entries appended."""
     lines: list[str] = []
@@ -180,7 +203,7 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
         lines += [
             "# The error registry: written by `mcplint migrate`; edit messages, retryable and categories freely.",
             "schema_version = 1",
-            f'namespace = "{namespace}"',
+            f"namespace = {_toml_string(namespace)}",
             f'helpers-module = "{plan.helpers_module}"',
         ]
     for domain, (low, high) in plan.new_domains.items():
@@ -188,6 +211,8 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     for entry in plan.entries:
         lines += ["", f"[domains.{entry.domain}.errors.{entry.symbol}]", f"code = {entry.code}"]
         lines += [f"message = {_toml_string(entry.message)}", "retryable = false"]
+        if entry.category is not None:
+            lines.append(f"category = {_toml_string(entry.category)}")
         if entry.metadata:
             lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
     if existing_text is None:
@@ -204,13 +229,28 @@ def _with_top_level_key(text: str, line: str) -> str:
     return "".join([*lines[:first_table], line + "\n", *lines[first_table:]])
 
 
+_TOML_SHORT_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    """A TOML basic string: every control character escaped (a raw one is invalid TOML)."""
+    escaped = "".join(
+        _TOML_SHORT_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if ord(char) < 0x20 or ord(char) == 0x7F else char)
+        for char in text
+    )
     return f'"{escaped}"'
 
 
 # -- the command ---------------------------------------------------------------------------
-def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base: int, jobs: int | None) -> int:
+def run_migrate(
+    paths: tuple[str, ...],
+    *,
+    write: bool,
+    domain: str | None,
+    base: int,
+    jobs: int | None,
+    show_generated: bool = False,
+) -> int:
     from mcplint.check import fail
     from mcplint.engine.discovery import PathNotFound, discover
 
@@ -232,7 +272,10 @@ def run_migrate(paths: tuple[str, ...], *, write: bool, domain: str | None, base
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
-        return _migrate(tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain, base=base, jobs=jobs)
+        return _migrate(
+            tasks, config.root, registry_path, existing_text, existing,
+            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated,
+        )  # fmt: skip
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
     except OSError as error:  # the scratch directory of the trial runs
@@ -250,13 +293,14 @@ def _migrate(
     domain: str | None,
     base: int,
     jobs: int | None,
+    show_generated: bool = False,
 ) -> int:
     from mcplint.progress import progress_bar
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base, root)
-    namespace = root.name
+    namespace = project_namespace(root)
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.
@@ -275,18 +319,24 @@ def _migrate(
         from mcplint.check import fail
 
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
-    _print_summary(before, final, plan, helpers_file)
     if not plan.entries and not final.fixed:
+        _print_summary(before, final, plan, helpers_file, _reasons(trial))
         click.echo("mcplint: nothing to migrate", err=True)
         return 0
     if not write:
         click.echo(unified_diff(existing_text or "", new_text, str(registry_path)), nl=False)
         if helpers_text is not None:
             current = helpers_file.read_text(encoding="utf-8") if helpers_file.is_file() else ""
-            click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
+            if show_generated:
+                click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
+            elif current != helpers_text:
+                click.echo(_generated_summary(helpers_file, current, helpers_text, registry), err=True)
         click.echo("".join(final.diffs), nl=False)
+        # After the diff, so it does not scroll away above it.
+        _print_summary(before, final, plan, helpers_file, _reasons(trial))
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
+    _print_summary(before, final, plan, helpers_file, _reasons(trial))
     # Both were verified above: the registry parsed, the helpers were generated from it.
     from mcplint.check import fail
 
@@ -330,7 +380,23 @@ def _fix_with(
     return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
 
 
-def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Path) -> None:
+_SiteKey = tuple[str, str, str, str]
+
+
+def _site_key(finding: Finding) -> _SiteKey:
+    """A site across runs whose rewrites moved its line: its baseline fingerprint's parts."""
+    return finding.path, finding.code, finding.context, finding.snippet_digest
+
+
+def _reasons(trial: RunResult) -> dict[_SiteKey, str]:
+    """Why each site the trial (with an entry for every message) could not rewrite was left:
+    the final run's registry has no entry for those sites any more, so it cannot tell."""
+    return {_site_key(f): f.unfixed_reason for f in trial.findings if f.unfixed_reason}
+
+
+def _print_summary(
+    before: RunResult, final: RunResult, plan: Plan, helpers: Path, reasons: dict[_SiteKey, str]
+) -> None:
     found = Counter(f.code for f in before.findings if f.code in FIX_CODES)
     left = [f for f in final.findings if f.code in FIX_CODES]
     remaining = Counter(f.code for f in left)
@@ -345,8 +411,11 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
         f"files changed: {changed}; registry: {plan.registry_path}; helpers: {helpers}",
         err=True,
     )
-    for (code, reason), count in sorted(Counter((f.code, _reason(f)) for f in left).items()):
-        click.echo(f"  left: {count} × {code}: {reason}", err=True)
+    if left:
+        click.echo(f"left for a human ({len(left)}; lines of the migrated files):", err=True)
+    for finding in sorted(left):
+        reason = finding.unfixed_reason or reasons.get(_site_key(finding)) or _reason(finding)
+        click.echo(f"{finding.path}:{finding.line}: {finding.code} {reason}", err=True)
     if plan.entries and "." not in plan.helpers_module:
         click.echo(
             f"  note: `{plan.helpers_module}` is a top-level module: list it in your packaging "
@@ -355,19 +424,32 @@ def _print_summary(before: RunResult, final: RunResult, plan: Plan, helpers: Pat
         )
 
 
+def _generated_summary(path: Path, current: str, generated: str, registry: Registry) -> str:
+    """One line instead of the generated module's diff (`--show-generated` shows it)."""
+    symbols = sum(1 for entry in registry.errors if entry.status != "retired")
+    state = "new" if not current else "regenerated"
+    framework = re.search(r"^# framework: (\w+)", generated, re.MULTILINE)
+    return (
+        f"helpers: {path} ({state}, {len(generated.splitlines())} lines, {symbols} symbols, "
+        f"framework {framework.group(1) if framework else '?'}; --show-generated diffs it)"
+    )
+
+
 def _registry_fix(finding: Finding) -> bool:
     """The finding already has a fix into a registry helper (one that imports it)."""
     return finding.fix is not None and bool(finding.fix.imports)
 
 
 def _reason(finding: Finding) -> str:
+    """Why a site is left, when its rule had no fix to offer there at all."""
     if finding.code == "MCP006":
         return "traceback text, or exception text sent where no registry error fits (a notification, print)"
     if finding.code == "MCP005":
         return "the clause falls through to an empty value returned later"
+    if finding.code == "MCP008":
+        return "its rule has no fix for this site"
     if not finding.error_template:
         return "the message is not a string, an f-string or the caught exception"
-    where = "handlers of different kinds reach it, or it is in a function an mcp 2.x low-level handler calls"
     if finding.code == "MCP001":
-        return f"no rewrite where it is (a payload in a local returned elsewhere; {where})"
-    return f"no rewrite where it is ({where})"
+        return "a payload in a local that is returned elsewhere too (it may hold a success)"
+    return "no registry entry matches its message uniquely"

@@ -83,7 +83,9 @@ def test_every_rule_s_sites_become_registry_errors(fresh):
     # MCP005 (the clause logs already: no log line added) and MCP007 (it does not: one is added).
     assert 'logger.warning("search for %r failed: %s", query, e)\n        raise notes_server_error("SEARCH_NOTES_FAILED") from e' in server
     assert 'logger.exception("archive_note failed")\n        raise notes_server_error("ARCHIVE_NOTE_FAILED") from e' in server
-    assert 'raise notes_server_error("LOAD_ALL_FAILED")' in storage  # storage.py has no logger
+    # storage.py had no logger: it gets one, and the exception the rewrite stops goes to it.
+    assert 'logger.exception("load_all failed")\n        raise notes_server_error("LOAD_ALL_FAILED")' in storage
+    assert "import logging\n" in storage and "\nlogger = logging.getLogger(__name__)\n" in storage
     registry = load_registry(str(fresh / "mcp-errors.toml"))
     messages = {entry.symbol: entry.message for entry in registry.errors}
     assert messages["COULD_NOT_SAVE_NOTE"] == "Could not save note"
@@ -245,3 +247,265 @@ def test_a_raised_code_matches_the_entry_of_an_existing_registry_that_owns_it(tm
     assert codes == {"NOTE_IS_LOCKED": 1000, "NOTE_NOT_FOUND": 1001}
     server = (tmp_path / "server.py").read_text()
     assert 'raise server_error("NOTE_IS_LOCKED")' in server and 'raise server_error("NOTE_NOT_FOUND")' in server
+
+
+# -- control flow (issue 12, item 2) ------------------------------------------------------
+TRY_RETURN = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+DOCS: dict[str, str] = {}
+
+
+@mcp.tool()
+def fetch(key: str) -> str:
+    try:
+        if key not in DOCS:
+            return "Error: document not found"
+        return DOCS[key]
+    except Exception:
+        return "Error: the document store failed"
+'''
+
+
+def test_a_return_inside_a_try_that_would_catch_a_raise_is_left(tmp_path):
+    """A raise there would be caught by the same function's `except Exception` and replaced
+    by its own answer: the site's error would never reach the client."""
+    (tmp_path / "server.py").write_text(TRY_RETURN)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    server = (tmp_path / "server.py").read_text()
+    assert '            return "Error: document not found"\n' in server
+    # The `except` clause's own answer is outside the `try` body: raised as the registry's error.
+    assert 'raise server_error("THE_DOCUMENT_STORE_FAILED")' in server
+    assert "MCP001  2      1         1" in result.stderr
+
+
+SHARED_BY_TOOL_AND_PROMPT = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("docs")
+
+
+def fetch_doc(name: str) -> str:
+    raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Document {name} is missing"))
+
+
+@mcp.tool()
+def read_doc(name: str) -> str:
+    return fetch_doc(name)
+
+
+@mcp.prompt()
+def summarize(name: str) -> str:
+    try:
+        return fetch_doc(name)
+    except McpError:
+        return "No document to summarize."
+'''
+
+
+def test_a_function_a_tool_and_a_prompt_reach_gets_no_tool_only_form(tmp_path):
+    """The tool form (a `ToolError`) would escape the prompt's `except McpError`."""
+    (tmp_path / "server.py").write_text(SHARED_BY_TOOL_AND_PROMPT)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "server.py").read_text() == SHARED_BY_TOOL_AND_PROMPT
+    assert "MCP007  1      0         1" in result.stderr
+
+
+# -- framework-correct helpers (issue 12, item 5) ------------------------------------------
+LOW_LEVEL = '''\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    if name != "add":
+        raise ValueError(f"Unknown tool: {name}")
+    return [TextContent(type="text", text=str(arguments["a"] + arguments["b"]))]
+'''
+
+
+def test_a_low_level_server_gets_helpers_that_import_no_high_level_framework(tmp_path):
+    """Its `mcp>=1` may resolve to mcp 2.x, which has no `mcp.server.fastmcp`."""
+    (tmp_path / "server.py").write_text(LOW_LEVEL)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    helpers = (tmp_path / "mcp_errors.py").read_text()
+    assert "# framework: lowlevel" in helpers
+    imported = {node.module for node in ast.walk(ast.parse(helpers)) if isinstance(node, ast.ImportFrom)}
+    assert imported == {"__future__", "collections", "typing", "mcp.types", "mcp.shared.exceptions"}
+    assert 'return server_error("UNKNOWN_TOOL", name=name).tool_result()' in (tmp_path / "server.py").read_text()
+
+
+# -- nothing lost (issue 12, item 6) -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("pyproject", "expected"),
+    [
+        ('[project]\nname = "acme-notes"\n', "acme-notes"),
+        ('[tool.poetry]\nname = "acme-poetry"\n', "acme-poetry"),
+        ("[project\n", "checkout-main"),  # unreadable: the directory's name
+        (None, "checkout-main"),
+    ],
+)
+def test_the_namespace_is_the_project_s_name(tmp_path, pyproject, expected):
+    root = tmp_path / "checkout-main"
+    root.mkdir()
+    (root / "server.py").write_text(SERVER)
+    if pyproject is not None:
+        (root / "pyproject.toml").write_text(pyproject)
+    assert run_cli("migrate", "--write", ".", cwd=root).exit_code == 0
+    assert load_registry(str(root / "mcp-errors.toml")).namespace == expected
+
+
+INVALID_PARAMS_SERVER = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("serve")
+
+
+@mcp.tool()
+def serve(port: str) -> str:
+    try:
+        number = int(port)
+    except ValueError as e:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=str(e)))
+    return f"serving on {number}"
+'''
+
+
+def test_an_invalid_params_raise_maps_to_an_invalid_input_entry(tmp_path):
+    """Its message is only the exception's text: the code says what it was, not the function."""
+    (tmp_path / "server.py").write_text(INVALID_PARAMS_SERVER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    (entry,) = load_registry(str(tmp_path / "mcp-errors.toml")).errors
+    assert (entry.symbol, entry.message, entry.category) == ("INVALID_PARAMETERS", "Invalid parameters", "INVALID_ARGUMENT")
+    assert 'raise server_error("INVALID_PARAMETERS") from e' in (tmp_path / "server.py").read_text()
+    assert check_registry(str(tmp_path / "mcp-errors.toml")) == []
+
+
+NO_LOGGER = """\
+\"\"\"Docs.\"\"\"
+import json
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+def fetch(key: str) -> dict:
+    try:
+        return json.loads(key)
+    except Exception as e:
+        return {"error": f"Could not parse the key: {e}"}
+"""
+
+
+def test_the_exception_a_rewrite_stops_goes_to_a_module_logger_added_if_none(tmp_path):
+    """The client no longer gets the exception's text; the server keeps it in its log."""
+    (tmp_path / "server.py").write_text(NO_LOGGER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    server = (tmp_path / "server.py").read_text()
+    assert "\nlogger = logging.getLogger(__name__)\n\nmcp = FastMCP" in server
+    assert 'logger.exception("fetch failed")\n        return server_error("COULD_NOT_PARSE_THE_KEY").tool_result()' in server
+    assert server.count("import logging") == 1
+    assert run_cli("migrate", ".", cwd=tmp_path).exit_code == 0  # idempotent: nothing more to do
+
+
+UNUSED_AFTER = '''\
+import os
+
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+def archive(name: str) -> str:
+    try:
+        return name.upper()
+    except Exception as e:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=str(e)))
+'''
+
+
+def test_imports_the_rewrite_made_unused_are_removed_and_no_others(tmp_path):
+    (tmp_path / "server.py").write_text(UNUSED_AFTER)
+    assert run_cli("migrate", "--write", ".", cwd=tmp_path).exit_code == 0
+    server = (tmp_path / "server.py").read_text()
+    assert "McpError" not in server and "ErrorData" not in server and "INTERNAL_ERROR" not in server
+    # Unused before the migration: not the migration's to remove.
+    assert "import os\n" in server and "from mcp.types import INVALID_PARAMS\n" in server
+    assert 'raise server_error("ARCHIVE_FAILED") from e' in server
+
+
+# -- the report (issue 12, item 7) ----------------------------------------------------------
+def test_every_site_left_is_listed_with_where_and_the_one_reason_that_applied(tmp_path):
+    (tmp_path / "fetch.py").write_text(TRY_RETURN)
+    (tmp_path / "docs.py").write_text(SHARED_BY_TOOL_AND_PROMPT.replace('FastMCP("docs")', 'FastMCP("docs2")'))
+    result = run_cli("migrate", ".", cwd=tmp_path)
+    assert result.exit_code == 1
+    left = result.stderr.split("left for a human (2; lines of the migrated files):\n", 1)[1].splitlines()[:2]
+    # Lines as in the migrated files: fetch.py gains its imports and logger above the site.
+    assert left == [
+        "docs.py:9: MCP007 handlers of different kinds reach it (prompt, tool): no one form suits all",
+        "fetch.py:15: MCP001 a `try` of its function would catch a raise there",
+    ]
+
+
+def test_the_generated_helpers_are_summarised_not_diffed_unless_asked(tmp_path):
+    (tmp_path / "server.py").write_text(SERVER)
+    result = run_cli("migrate", ".", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert "@generated" not in result.stdout and "+++ " + str(tmp_path / "mcp_errors.py") not in result.stdout
+    (summary,) = [line for line in result.stderr.splitlines() if line.startswith("helpers: ")]
+    assert summary.startswith(f"helpers: {tmp_path / 'mcp_errors.py'} (new, ")
+    assert summary.endswith("lines, 1 symbols, framework mcp1; --show-generated diffs it)")
+    shown = run_cli("migrate", "--show-generated", ".", cwd=tmp_path)
+    assert "+# @generated by mcplint" in shown.stdout
+    assert not [line for line in shown.stderr.splitlines() if line.startswith("helpers: ")]
+
+
+CAUGHT_BY_A_TOOL = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import ErrorData
+
+mcp = FastMCP("docs")
+
+
+def fetch_doc(name: str) -> str:
+    raise McpError(ErrorData(code=1000, message=f"Document {name} is missing"))
+
+
+@mcp.tool()
+def read_doc(name: str) -> str:
+    return fetch_doc(name)
+
+
+@mcp.tool()
+def read_or_default(name: str) -> str:
+    try:
+        return fetch_doc(name)
+    except McpError:
+        return "default text"
+'''
+
+
+def test_an_mcp_error_a_caller_catches_is_not_turned_into_a_tool_error(tmp_path):
+    """`read_or_default`'s `except McpError` would no longer catch the registry's tool error."""
+    (tmp_path / "server.py").write_text(CAUGHT_BY_A_TOOL)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "server.py").read_text() == CAUGHT_BY_A_TOOL
+    assert "server.py:9: MCP007 a caller on the way from tool `read_or_default` treats `McpError` and a tool error differently" in result.stderr

@@ -8,6 +8,7 @@ imported, a few stand-in classes take the place of the SDK's names (the
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
 import json
 import sys
@@ -31,7 +32,7 @@ from mcplint.registry.codegen_python import string_literal
 REGISTRIES = Path(__file__).parent / "fixtures" / "registry"
 VALID = REGISTRIES / "valid.toml"
 HOSTILE = REGISTRIES / "codegen" / "hostile.toml"
-FRAMEWORKS = ("mcp1", "mcp2", "fastmcp")
+FRAMEWORKS = ("mcp1", "mcp2", "fastmcp", "lowlevel")
 
 
 def registry(source: str, path: str = "mcp-errors.toml"):
@@ -263,7 +264,7 @@ def test_a_domain_without_offered_symbols_gets_no_helper():
 def test_unknown_framework_is_rejected():
     with pytest.raises(ValueError, match="unknown framework"):
         generate_helpers(load_registry(str(VALID)), "flask")
-    assert FRAMEWORK_CHOICES == ("mcp1", "mcp2", "fastmcp", "auto")
+    assert FRAMEWORK_CHOICES == ("mcp1", "mcp2", "fastmcp", "lowlevel", "auto")
 
 
 # -- string literals -----------------------------------------------------------------------
@@ -453,6 +454,36 @@ def test_resource_and_prompt_errors_carry_the_sdk_error_data(errors):
     assert isinstance(errors.auth_error("AUTH_TOKEN_INVALID").for_resource().for_tool(), errors.RegisteredToolError)
 
 
+CAUGHT_AS_CLASSES = sorted(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, BaseExceptionGroup)
+)
+
+
+@pytest.mark.parametrize("original", CAUGHT_AS_CLASSES)
+def test_caught_as_keeps_every_builtin_catcher_and_the_wire_form(errors, original):
+    """What `migrate` writes in place of `raise ValueError(...)`: still a ValueError for every
+    `except ValueError` and `pytest.raises(ValueError)`, still the same registry error."""
+    builtin = getattr(builtins, original)
+    plain = errors.upstream_error("UPSTREAM_UNAVAILABLE", provider="met")
+    for family in (plain, plain.for_resource(), plain.for_prompt()):
+        error = family.caught_as(builtin)
+        assert isinstance(error, builtin) and isinstance(error, type(family))
+        assert error.to_wire() == family.to_wire() and str(error) == str(family)
+        with pytest.raises(builtin):
+            raise error
+        assert type(family.caught_as(builtin)) is type(error)  # one class per (family, original)
+
+
+def test_caught_as_a_class_the_error_already_is_returns_it(errors):
+    error = errors.auth_error("AUTH_TOKEN_INVALID")
+    assert error.caught_as(Exception) is error
+    McpError = sys.modules["mcp.shared.exceptions"].McpError
+    resource = error.for_resource()
+    assert resource.caught_as(McpError) is resource
+
+
 def test_no_stack_by_default_and_sanitized_frames_when_verbose(errors, monkeypatch):
     assert "stack" not in errors.auth_error("AUTH_TOKEN_INVALID").to_wire()["data"]
     monkeypatch.setenv("MCP_ERRORS_VERBOSE", "1")
@@ -569,8 +600,12 @@ def test_helpers_path_needs_a_helpers_module(tmp_path):
         ({"server.py": "from mcp.server import (\n    Server,\n    MCPServer,\n)\n"}, "mcp2"),
         ({"server.py": "from mcp import MCPError\n"}, "mcp2"),
         ({"server.py": "from mcp.server.fastmcp import FastMCP\n"}, "mcp1"),
-        ({"server.py": "from mcp.server import Server\n"}, "mcp1"),
-        ({"server.py": "from mcp.server import Server\n\n# not MCPServer (yet)\nx = (1)\n"}, "mcp1"),
+        # A low-level server only: a module that imports on mcp 1.x and 2.x, never FastMCP's.
+        ({"server.py": "from mcp.server import Server\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server import Server\n\n# not MCPServer (yet)\nx = (1)\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import NotificationOptions, Server\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import Server\n", "errors.py": "from mcp import MCPError\n"}, "lowlevel"),
+        ({"server.py": "from mcp.server.lowlevel import Server\n", "app.py": "from mcp.server.fastmcp import FastMCP\n"}, "mcp1"),
         ({"README.md": "from fastmcp import FastMCP\n"}, "mcp1"),
         (
             {".venv/lib/x.py": "from fastmcp import FastMCP\n", "app.py": "from mcp.server.fastmcp import FastMCP\n"},

@@ -51,12 +51,19 @@ AFTER = (
         "from mcp.server.fastmcp import FastMCP\n",
         "from mcp.server.fastmcp import FastMCP\nfrom notes_server.errors import notes_error\n",
     )
-    .replace('raise ValueError(f"Note {note_id} does not exist.")', 'raise notes_error("NOTE_NOT_FOUND", note_id=note_id)')
-    .replace('raise RuntimeError("the notes store is unavailable")', 'raise notes_error("STORE_UNAVAILABLE")')
+    # Still an instance of the class raised before: every `except ValueError` still catches it.
+    .replace(
+        'raise ValueError(f"Note {note_id} does not exist.")',
+        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).caught_as(ValueError)',
+    )
+    .replace(
+        'raise RuntimeError("the notes store is unavailable")',
+        'raise notes_error("STORE_UNAVAILABLE").caught_as(RuntimeError)',
+    )
     # Only a resource reaches it: the SDK's protocol error, with the registry's code and data.
     .replace(
         'raise KeyError(f"Note {note_id} does not exist.")',
-        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).for_resource()',
+        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).for_resource().caught_as(KeyError)',
     )
 )
 
@@ -85,15 +92,16 @@ def test_the_fix_is_offered_safe_and_is_idempotent(project):
     findings = json_findings(run_cli("check", "--select", "MCP002", "--format", "json", ".", cwd=project))
     fixes = {f["location"]["row"]: f["fix"] for f in findings}
     assert fixes[10]["applicability"] == "safe"
-    assert fixes[10]["edits"][0]["content"] == 'notes_error("NOTE_NOT_FOUND", note_id=note_id)'
+    assert fixes[10]["edits"][0]["content"] == 'notes_error("NOTE_NOT_FOUND", note_id=note_id).caught_as(ValueError)'
     run_cli("check", "--select", "MCP002", "--fix", ".", cwd=project)
     again = run_cli("check", "--select", "MCP002", "--fix", ".", cwd=project)
     assert (project / "notes_server" / "app.py").read_text() == AFTER
     assert "0 fixed" not in again.stdout and "fixed" not in again.stdout
 
 
-def test_a_raise_in_a_function_the_tool_calls_is_an_unsafe_fix(project):
-    """Its caller may catch the builtin class (`except ValueError`), which the helper's is not."""
+def test_a_raise_in_a_function_the_tool_calls_keeps_its_class_and_is_a_safe_fix(project):
+    """Its caller may catch the builtin class (`except ValueError`): the registry error raised in
+    its place is still a `ValueError`, so the caller still catches it."""
     (project / "notes_server" / "lookup.py").write_text(
         textwrap.dedent(
             """\
@@ -115,7 +123,8 @@ def test_a_raise_in_a_function_the_tool_calls_is_an_unsafe_fix(project):
         )
     )
     findings = json_findings(run_cli("check", "--select", "MCP002", "--format", "json", "notes_server/lookup.py", cwd=project))
-    assert [(f["location"]["row"], f["fix"]["applicability"]) for f in findings] == [(8, "unsafe")]
+    assert [(f["location"]["row"], f["fix"]["applicability"]) for f in findings] == [(8, "safe")]
+    assert findings[0]["fix"]["edits"][0]["content"].endswith(".caught_as(ValueError)")
 
 
 def test_the_fixed_code_imports_a_helper_the_generated_module_defines(project):

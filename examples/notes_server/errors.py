@@ -46,7 +46,7 @@ import re
 import threading
 import traceback
 from collections import Counter
-from typing import Literal, NamedTuple, TypeAlias, TypedDict
+from typing import Literal, NamedTuple, TypeAlias, TypedDict, TypeVar, cast
 
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
@@ -129,6 +129,9 @@ class _Entry(NamedTuple):
     hints: tuple[str, ...] = ()
     retry_after_ms: int | None = None
     user_message: str | None = None
+
+
+_Error = TypeVar("_Error", bound="RegisteredError")
 
 
 class RegisteredError(Exception):
@@ -219,6 +222,27 @@ class RegisteredError(Exception):
             isError=True,
         )
 
+    def caught_as(self: _Error, original: type[BaseException]) -> _Error:
+        """This error, also an instance of ``original``: what a migrated site raises in
+        place of ``raise original(...)``, so every ``except original`` (and
+        ``pytest.raises(original)``) that caught the old error still catches it.
+        The wire form is this error's own: the frameworks read only the families."""
+        family = type(self)
+        if issubclass(family, original):
+            return self
+        subclass = _CAUGHT_AS.get((family, original))
+        if subclass is None:
+            name = f"{family.__name__}As{original.__name__}"
+            namespace = {"__module__": __name__, "__init__": _state_copied_after}
+            created = type(name, (family, original), namespace)
+            subclass = _CAUGHT_AS.setdefault((family, original), created)
+        # A copy of this error's state, without running ``original.__init__`` (some
+        # builtins' need arguments: UnicodeDecodeError takes five).
+        error = cast(_Error, subclass(*self.args))
+        error.__dict__.update(self.__dict__)
+        error.args = self.args
+        return error
+
     def for_tool(self) -> RegisteredToolError:
         return RegisteredToolError(self._wire)
 
@@ -261,6 +285,17 @@ class RegisteredPromptError(RegisteredError, McpError):
     def __init__(self, wire: WireError) -> None:
         McpError.__init__(self, _error_data(wire))
         self._wire = wire
+
+
+# `caught_as`'s classes, one per (family, original class): made once, so every raise of a
+# site is an instance of the same class.
+def _state_copied_after(self: BaseException, *args: object) -> None:
+    """``caught_as``'s classes take their state from the error they copy, not from
+    ``__init__`` arguments."""
+
+
+_CaughtAsKey: TypeAlias = tuple[type[RegisteredError], type[BaseException]]
+_CAUGHT_AS: dict[_CaughtAsKey, type[RegisteredError]] = {}
 
 
 NotesSymbol = Literal[

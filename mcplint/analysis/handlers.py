@@ -518,6 +518,17 @@ class HandlerScope:
             return True
         return any(not any(stops_encoded(guards, raised) for guards in state) for state in states)
 
+    def caught_differently(self, function_key: str | None, handler: Handler, original: str, replacement: str) -> bool:
+        """Whether on some call path from the handler a `try` stops one of ``original`` and
+        ``replacement`` but not the other (`except McpError` around a call, for a raise that
+        becomes a `ToolError`)."""
+        states = self.paths.get((function_key or "", handler.key)) or []
+        return any(
+            any(stops_encoded(guards, original) for guards in state)
+            != any(stops_encoded(guards, replacement) for guards in state)
+            for state in states
+        )
+
     def handlers_reaching(self, function_key: str | None, *, through_return: bool = False) -> list[Handler]:
         if function_key is None:
             return []

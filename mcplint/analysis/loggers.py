@@ -16,6 +16,9 @@ from mcplint.analysis.empty_values import own_nodes
 
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
 LOGGER_OBJECTS = frozenset({"loguru.logger"})
+# The import a fix asks for to log where the module has no logger: the fixer then adds
+# `logger = logging.getLogger(__name__)` after the module's imports (`engine.fixer`).
+MODULE_LOGGER_IMPORT = ("logging", "")
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "msg"})
 
 

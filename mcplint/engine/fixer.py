@@ -22,12 +22,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
 from mcplint.config import FileSettings
@@ -145,7 +147,9 @@ def fix_text(
         updated, applied = apply_edits(current, fixable)
         imports = sorted({pair for finding in applied for pair in finding.fix.imports})  # type: ignore[union-attr]
         if imports:
-            updated = add_imports(updated, imports)
+            updated = without_imports_made_unused(current, add_imports(updated, imports))
+        if MODULE_LOGGER_IMPORT in imports:
+            updated = with_module_logger(updated)
         if updated == current:
             break
         if not parses(updated):
@@ -190,12 +194,77 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
     module = cst.parse_module(text)
-    items = [ImportItem(module_name, obj_name=name) for module_name, name in imports]
+    items = [ImportItem(module_name, obj_name=name or None) for module_name, name in imports]  # "": `import x`
     code = AddImportsVisitor(CodemodContext(), items).transform_module(module).code
     # LibCST drops the last line break of a file whose line breaks are lone CRs: put it back.
     if text.endswith("\r") and not code.endswith(("\r", "\n")):
         code += "\r"
     return code
+
+
+_MODULE_LOGGER = "logger = logging.getLogger(__name__)\n"
+
+
+def with_module_logger(text: str) -> str:
+    """``text`` with `logger = logging.getLogger(__name__)` after its top-level imports, unless
+    the module binds `logger` already (a fix's `logger.exception(...)` needs it)."""
+    module = cst.parse_module(text)
+    body = list(module.body)
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and "logger" in _bound_names(small):
+                    return text
+    last_import = -1
+    for index, statement in enumerate(body):
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+        ):
+            last_import = index
+    line = cst.parse_statement(_MODULE_LOGGER).with_changes(leading_lines=[cst.EmptyLine()])
+    body.insert(last_import + 1, line)
+    return module.with_changes(body=body).code
+
+
+def _bound_names(statement: cst.Assign | cst.AnnAssign) -> set[str]:
+    targets = [target.target for target in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+    return {target.value for target in targets if isinstance(target, cst.Name)}
+
+
+def without_imports_made_unused(before: str, after: str) -> str:
+    """``after`` without the imports its edits left unused (`INTERNAL_ERROR`, `ErrorData` once the
+    raise that used them is the registry's): only those, never one that was unused before.
+
+    A name is a candidate when the edits took away its last mention besides the import (a
+    word count, cheap: most passes have none); LibCST's RemoveImportsVisitor then removes it
+    only if its scope analysis finds no use either."""
+    import ast
+
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    try:
+        tree = ast.parse(after)
+    except (SyntaxError, ValueError):
+        return after
+    context = CodemodContext()
+    candidates = False
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom) or not statement.module or statement.level:
+            continue
+        if statement.module == "__future__":
+            continue
+        for alias in statement.names:
+            bound = alias.asname or alias.name
+            word = re.compile(rf"\b{re.escape(bound)}\b")
+            if len(word.findall(after)) == 1 and len(word.findall(before)) > 1:
+                RemoveImportsVisitor.remove_unused_import(context, statement.module, alias.name, alias.asname)
+                candidates = True
+    if not candidates:
+        return after
+    return RemoveImportsVisitor(context).transform_module(cst.parse_module(after)).code
 
 
 def parses(text: str) -> bool:

@@ -352,28 +352,36 @@ def _findings(
     walked: _Walked, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
 ) -> list[Finding]:
     module = walked.module
-    kept: list[tuple[Candidate, list[Handler]]] = []
+    kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
-        reaching = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
-        if candidate.handler_kinds is not None:
-            reaching = [handler for handler in reaching if handler.kind in candidate.handler_kinds]
+        affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
-            reaching = [handler for handler in reaching if scope.escapes(candidate.function, handler, candidate.escapes)]
+            affected = [handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)]
+        reaching = affected
+        if candidate.handler_kinds is not None:
+            reaching = [handler for handler in affected if handler.kind in candidate.handler_kinds]
         if rule.handler_scope and not reaching:
             continue
-        kept.append((candidate, reaching))
+        # The finding is about the handlers of its kinds; a fix changes what every handler
+        # reaching the site gets (a prompt sharing a tool's helper too): its form must suit all.
+        kept.append((candidate, reaching, affected))
     if not kept:
         return []
-    fix_targets = [node for candidate, _ in kept for node in _fix_nodes(candidate.fix)]
+    fix_targets = [node for candidate, _, _ in kept for node in _fix_nodes(candidate.fix)]
     ranges = walked.ranges
-    missing = [node for node in (*(candidate.node for candidate, _ in kept), *fix_targets) if id(node) not in ranges]
+    missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it
         ranges.update(node_ranges(module, missing, text))
     lines = source_lines(text)
     findings = []
-    for candidate, reaching in kept:
+    for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
+        fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges)
+        unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching)
+        catcher = _catcher_of_replaced_class(candidate, scope) if fix is not None else None
+        if catcher is not None:
+            fix, unfixed = None, catcher
         findings.append(
             Finding(
                 path=display,
@@ -387,11 +395,46 @@ def _findings(
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
                 snippet_digest=shape_digest(node_shape(candidate.node)),
-                fix=_fix(module, lines, candidate.fix, candidate.function, reaching, ranges),
+                fix=fix,
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
+                unfixed_reason=unfixed,
             )
         )
     return findings
+
+
+def _catcher_of_replaced_class(candidate: Candidate, scope: HandlerScope) -> str | None:
+    """Why the fix must not replace the raised class: a caller on the way from a handler
+    catches the class and would not catch the registry's tool error (or the other way)."""
+    original = candidate.fix_replaces_class
+    if original is None:
+        return None
+    for handler in scope.handlers_reaching(candidate.function, through_return=candidate.through_return):
+        if scope.caught_differently(candidate.function, handler, original, "ToolError"):
+            return f"a caller on the way from {handler.kind} `{handler.key}` treats `{original}` and a tool error differently"
+    return None
+
+
+def _unfixed_reason(spec: FixSpec | None, function: str | None, reaching: Sequence[Handler]) -> str | None:
+    """Why none of the rule's fix forms applies here (None: one does, or the rule had none)."""
+    chain = []
+    while spec is not None:
+        if _form_applies(spec, function, reaching):
+            return None
+        chain.append(spec)
+        spec = spec.fallback
+    if not chain:
+        return None
+    kinds = sorted({handler.kind for handler in reaching})
+    if len(kinds) > 1:
+        return f"handlers of different kinds reach it ({', '.join(kinds)}): no one form suits all"
+    reason = next((form.no_raise_reason for form in chain if form.no_raise_reason), None)
+    if reason is not None:
+        return reason
+    protocol = next((handler for handler in reaching if handler.raise_is_protocol_error), None)
+    if protocol is not None:
+        return f"a raise here is a JSON-RPC error: mcp 2.x low-level handler `{protocol.key}` reaches it"
+    return "no form of the fix suits the handlers that reach it"
 
 
 def _fix_nodes(spec: FixSpec | None) -> Iterable[cst.CSTNode]:

@@ -383,25 +383,40 @@ _SKIPPED_DIRECTORIES = frozenset(
         "__pycache__",
     }
 )
-_FRAMEWORK_IMPORTS = (  # first match wins: fastmcp servers import mcp too
+# (the flavour, what shows it), first match wins: fastmcp servers import mcp too, and a
+# high-level server's project may have low-level parts.
+_FRAMEWORK_IMPORTS = (
     ("fastmcp", re.compile(r"^\s*(?:from\s+fastmcp[\s.]|import\s+fastmcp\b)", re.MULTILINE)),
     (
         "mcp2",
         re.compile(
             r"^\s*(?:from\s+mcp\.server\.mcpserver\b|import\s+mcp\.server\.mcpserver\b"
-            # `from mcp.server import MCPServer`, `from mcp import (Client,\n MCPError)`
-            r"|from\s+mcp(?:\.server)?\s+import\s+(?:[^(\n]*|\([^)]*)\bMCP(?:Server|Error)\b)",
+            # `from mcp.server import MCPServer`, `from mcp import (Client,\n MCPServer)`
+            r"|from\s+mcp(?:\.server)?\s+import\s+(?:[^(\n]*|\([^)]*)\bMCPServer\b)",
             re.MULTILINE,
         ),
     ),
     ("mcp1", re.compile(r"^\s*(?:from|import)\s+mcp\.server\.fastmcp\b", re.MULTILINE)),
+    # Only a low-level `Server`: a module that imports on mcp 1.x and 2.x alike (whichever
+    # its `mcp>=1` resolves to), never `mcp.server.fastmcp`.
+    (
+        "lowlevel",
+        re.compile(
+            r"^\s*(?:from\s+mcp\.server\.lowlevel\b|import\s+mcp\.server\.lowlevel\b"
+            r"|from\s+mcp\.server\s+import\s+(?:[^(\n]*|\([^)]*)\bServer\b)",
+            re.MULTILINE,
+        ),
+    ),
+    # mcp 2.x's name of the SDK error, without a server: the project is on mcp 2.x.
+    ("mcp2", re.compile(r"^\s*from\s+mcp(?:\.shared\.exceptions)?\s+import\s+(?:[^(\n]*|\([^)]*)\bMCPError\b", re.MULTILINE)),
 )
 _MAX_BYTES_READ = 64 * 1024  # imports sit at the top; a huge file is not read whole
 
 
 def detect_framework(project_root: Path | str) -> str:
-    """``fastmcp``, ``mcp2`` or ``mcp1`` from the imports of the project's ``*.py``
-    files (a regex, no parsing); ``mcp1`` when nothing tells."""
+    """``fastmcp``, ``mcp2``, ``mcp1`` or ``lowlevel`` (a low-level ``Server`` only) from
+    the imports of the project's ``*.py`` files (a regex, no parsing); ``mcp1`` when
+    nothing tells."""
     found: set[str] = set()
     for path in _python_files(Path(project_root)):
         try:
@@ -409,10 +424,10 @@ def detect_framework(project_root: Path | str) -> str:
                 text = file.read(_MAX_BYTES_READ).decode("utf-8", errors="replace")
         except OSError:
             continue
-        found.update(name for name, pattern in _FRAMEWORK_IMPORTS if pattern.search(text))
-        if "fastmcp" in found:
+        found.update(index for index, (_, pattern) in enumerate(_FRAMEWORK_IMPORTS) if pattern.search(text))
+        if 0 in found:  # fastmcp: nothing else can win
             break
-    return next((name for name, _ in _FRAMEWORK_IMPORTS if name in found), "mcp1")
+    return _FRAMEWORK_IMPORTS[min(found)][0] if found else "mcp1"
 
 
 def _python_files(root: Path) -> Iterator[Path]:

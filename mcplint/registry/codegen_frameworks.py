@@ -200,8 +200,73 @@ class RegisteredPromptError(RegisteredError, McpError, PromptError):
         self.error = _error_data(wire)
         self._wire = wire'''
 
+# A low-level server imports neither FastMCP nor MCPServer, and its `mcp>=1` may resolve
+# to either major: the module imports only what both provide (`mcp.types`, the SDK error
+# under its name of each major) and builds results from the wire names, which mcp 1.x's
+# fields and mcp 2.x's aliases both accept.
+_LOWLEVEL_IMPORTS = """\
+from mcp.types import CallToolResult, ErrorData
+
+try:  # mcp 2.x names the SDK error MCPError, mcp 1.x McpError
+    from mcp.shared.exceptions import (  # type: ignore[attr-defined,unused-ignore]
+        MCPError as SdkError,
+    )
+except ImportError:
+    from mcp.shared.exceptions import (  # type: ignore[attr-defined,no-redef,unused-ignore]
+        McpError as SdkError,
+    )"""
+
+_LOWLEVEL_TOOL_RESULT = '''\
+    def tool_result(self) -> CallToolResult:
+        """This error as a tool's ``isError`` result, ``structuredContent`` included:
+        what a low-level ``call_tool`` handler returns (a raise loses the code)."""
+        payload = self.tool_payload()
+        # By the wire names: mcp 1.x's field names and mcp 2.x's aliases alike.
+        return CallToolResult.model_validate(
+            {
+                "content": [{"type": "text", "text": _json_text(payload)}],
+                "structuredContent": payload,
+                "isError": True,
+            }
+        )'''
+
+# The SDK error's constructor differs between majors: set the `error` both read instead.
+_LOWLEVEL_FAMILIES = '''\
+class RegisteredToolError(RegisteredError):
+    """Raise-style tool error: a low-level server sends its text as an ``isError``
+    result on mcp 1.x and a JSON-RPC -32603 on mcp 2.x; return ``.tool_result()``."""
+
+    def __init__(self, wire: WireError) -> None:
+        Exception.__init__(self, wire["message"])
+        self._wire = wire
+
+
+class RegisteredResourceError(
+    RegisteredError, SdkError  # type: ignore[misc,unused-ignore]
+):
+    """A resource's error: the low-level server sends its code and data intact."""
+
+    def __init__(self, wire: WireError) -> None:
+        Exception.__init__(self, wire["message"])
+        self.error = _error_data(wire)
+        self._wire = wire
+
+
+class RegisteredPromptError(
+    RegisteredError, SdkError  # type: ignore[misc,unused-ignore]
+):
+    """A prompt's error: the low-level server sends its code and data intact."""
+
+    def __init__(self, wire: WireError) -> None:
+        Exception.__init__(self, wire["message"])
+        self.error = _error_data(wire)
+        self._wire = wire'''
+
 FRAMEWORKS: dict[str, Framework] = {
     "mcp1": Framework("mcp1", "mcp 1.x, mcp.server.fastmcp", _MCP1_IMPORTS, _MCP1_TOOL_RESULT, _MCP1_FAMILIES),
     "mcp2": Framework("mcp2", "mcp 2.x, mcp.server.mcpserver", _MCP2_IMPORTS, _MCP2_TOOL_RESULT, _MCP2_FAMILIES),
     "fastmcp": Framework("fastmcp", "fastmcp >= 3.4", _FASTMCP_IMPORTS, _FASTMCP_TOOL_RESULT, _FASTMCP_FAMILIES),
+    "lowlevel": Framework(
+        "lowlevel", "mcp 1.x or 2.x, low-level Server", _LOWLEVEL_IMPORTS, _LOWLEVEL_TOOL_RESULT, _LOWLEVEL_FAMILIES
+    ),
 }

@@ -66,7 +66,7 @@ import re
 import threading
 import traceback
 from collections import Counter
-from typing import Literal, NamedTuple, TypeAlias, TypedDict
+from typing import Literal, NamedTuple, TypeAlias, TypedDict, TypeVar, cast
 
 $framework_imports
 """
@@ -132,6 +132,9 @@ class _Entry(NamedTuple):
     hints: tuple[str, ...] = ()
     retry_after_ms: int | None = None
     user_message: str | None = None
+
+
+_Error = TypeVar("_Error", bound="RegisteredError")
 
 
 class RegisteredError(Exception):
@@ -206,6 +209,27 @@ class RegisteredError(Exception):
 
 $tool_result
 
+    def caught_as(self: _Error, original: type[BaseException]) -> _Error:
+        """This error, also an instance of ``original``: what a migrated site raises in
+        place of ``raise original(...)``, so every ``except original`` (and
+        ``pytest.raises(original)``) that caught the old error still catches it.
+        The wire form is this error's own: the frameworks read only the families."""
+        family = type(self)
+        if issubclass(family, original):
+            return self
+        subclass = _CAUGHT_AS.get((family, original))
+        if subclass is None:
+            name = f"{family.__name__}As{original.__name__}"
+            namespace = {"__module__": __name__, "__init__": _state_copied_after}
+            created = type(name, (family, original), namespace)
+            subclass = _CAUGHT_AS.setdefault((family, original), created)
+        # A copy of this error's state, without running ``original.__init__`` (some
+        # builtins' need arguments: UnicodeDecodeError takes five).
+        error = cast(_Error, subclass(*self.args))
+        error.__dict__.update(self.__dict__)
+        error.args = self.args
+        return error
+
     def for_tool(self) -> RegisteredToolError:
         return RegisteredToolError(self._wire)
 
@@ -217,6 +241,17 @@ $tool_result
 
 
 $families
+
+
+# `caught_as`'s classes, one per (family, original class): made once, so every raise of a
+# site is an instance of the same class.
+def _state_copied_after(self: BaseException, *args: object) -> None:
+    """``caught_as``'s classes take their state from the error they copy, not from
+    ``__init__`` arguments."""
+
+
+_CaughtAsKey: TypeAlias = tuple[type[RegisteredError], type[BaseException]]
+_CAUGHT_AS: dict[_CaughtAsKey, type[RegisteredError]] = {}
 '''
 )
 

@@ -33,9 +33,43 @@ def _normal(text: str, last: bool) -> str:
     return text.rstrip(".!") if last else text
 
 
+# A registry message's pieces, as the generated helpers' `_fill` reads them: `{{` and `}}`
+# are literal braces, `{name}` a placeholder.
+_MESSAGE_PIECE = re.compile(r"\{\{|\}\}|\{(\w+)\}")
+
+
 def _template(message: str) -> list[str]:
-    """Alternating constant text and placeholder names: text, name, text, ..."""
-    return _PLACEHOLDER.split(message)
+    """Alternating constant text and placeholder names: text, name, text, ... (the texts as
+    the client reads them: `{{` is `{`)."""
+    pieces, last = [""], 0
+    for found in _MESSAGE_PIECE.finditer(message):
+        pieces[-1] += message[last : found.start()]
+        if found.group(1) is None:
+            pieces[-1] += found.group(0)[0]
+        else:
+            pieces += [found.group(1), ""]
+        last = found.end()
+    pieces[-1] += message[last:]
+    return pieces
+
+
+def placeholders(message: str) -> list[str]:
+    """The `{name}`s of a registry message (not `{{name}}`, a literal text)."""
+    return _template(message)[1::2]
+
+
+def literal_text(raw: str, prefix: str) -> str:
+    """What an f-string's literal part says: its source text (`a\\n{{`) with its escapes
+    and doubled braces read (a newline and `{`), as the string at run time has it."""
+    text = raw.replace("{{", "{").replace("}}", "}")
+    if "r" in prefix.lower():
+        return text
+    return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+def source_text(text: str) -> str:
+    """``text`` written as an f-string's literal part: `literal_text`'s inverse."""
+    return text.encode("unicode_escape").decode("ascii").replace("{", "{{").replace("}", "}}")
 
 
 def _source(expression: cst.BaseExpression) -> list[str | cst.BaseExpression] | None:
@@ -47,7 +81,7 @@ def _source(expression: cst.BaseExpression) -> list[str | cst.BaseExpression] | 
     parts: list[str | cst.BaseExpression] = [""]
     for part in expression.parts:
         if isinstance(part, cst.FormattedStringText):
-            parts[-1] = f"{parts[-1]}{part.value}"  # type: ignore[str-bytes-safe]
+            parts[-1] = f"{parts[-1]}{literal_text(part.value, expression.prefix)}"  # type: ignore[str-bytes-safe]
         elif part.conversion is None and part.format_spec is None:
             parts += [part.expression, ""]
         else:
@@ -97,6 +131,15 @@ _GENERIC_NAMES = frozenset(
      "execute", "main", "handler", "handle", "errors", "error", "call_tool", "dispatch", "impl", "invoke"}
 )  # fmt: skip
 UNEXPECTED_FAILURE = "Unexpected error"
+# What a JSON-RPC code says when the site's message is only the exception's text: the meaning
+# the code carried (`McpError(INVALID_PARAMS, str(e))`), not a name from the enclosing function.
+MESSAGE_BY_STANDARD_CODE = {-32602: "Invalid parameters", -32601: "Method not found", -32600: "Invalid request"}
+# The registry category (a google.rpc.Code name) of those messages' entries.
+CATEGORY_BY_MESSAGE = {
+    "Invalid parameters": "INVALID_ARGUMENT",
+    "Method not found": "NOT_FOUND",
+    "Invalid request": "INVALID_ARGUMENT",
+}
 
 
 def without_error_prefix(message: cst.BaseExpression) -> cst.BaseExpression:
@@ -133,22 +176,25 @@ def site_message(
     if not isinstance(message, cst.FormattedString):
         return None
     parts: list[cst.BaseFormattedStringContent] = []
+    dropped = False
     for part in message.parts:
         if isinstance(part, cst.FormattedStringText):
             parts.append(part)
         elif _is_exception_part(part.expression, exception_names):
-            continue  # the exception's text (and its attributes: `e.stderr`) is for the logs
+            dropped = True  # the exception's text (and its attributes: `e.stderr`) is for the logs
         else:
             plain = _without_conversion(part)
             if plain is None:
                 return None
             parts.append(plain)
-    parts = [
-        part.with_changes(value=_ORPHAN_SEPARATOR.sub("", part.value)) if isinstance(part, cst.FormattedStringText) else part
-        for part in _joined_texts(parts)
-    ]
-    if parts and isinstance(parts[-1], cst.FormattedStringText):
-        parts[-1] = parts[-1].with_changes(value=_DANGLING.sub("", _EMPTY_BRACKETS.sub("", parts[-1].value)))
+    parts = _joined_texts(parts)
+    if dropped:  # what introduced the dropped text goes with it ("failed: {e}" says "failed")
+        parts = [
+            part.with_changes(value=_ORPHAN_SEPARATOR.sub("", part.value)) if isinstance(part, cst.FormattedStringText) else part
+            for part in parts
+        ]
+        if parts and isinstance(parts[-1], cst.FormattedStringText):
+            parts[-1] = parts[-1].with_changes(value=_DANGLING.sub("", _EMPTY_BRACKETS.sub("", parts[-1].value)))
     words = {
         word.casefold() for part in parts if isinstance(part, cst.FormattedStringText)
         for word in _WORDS.findall(part.value)
@@ -157,7 +203,7 @@ def site_message(
         return cst.SimpleString(repr(failure_text(function)))
     if all(isinstance(part, cst.FormattedStringText) for part in parts):
         text = "".join(part.value for part in parts)  # type: ignore[attr-defined]
-        return cst.SimpleString(repr(text.replace("{{", "{").replace("}}", "}")))
+        return cst.SimpleString(repr(literal_text(text, message.prefix)))
     return message.with_changes(parts=parts)
 
 
@@ -182,8 +228,7 @@ def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
     for piece in pieces:
         piece = _flattened(piece)
         if isinstance(piece, cst.SimpleString) and isinstance(piece.evaluated_value, str):
-            text = piece.evaluated_value.replace("{", "{{").replace("}", "}}")
-            parts.append(cst.FormattedStringText(text))
+            parts.append(cst.FormattedStringText(source_text(piece.evaluated_value)))
         elif isinstance(piece, cst.FormattedString) and "r" not in piece.prefix.lower():
             parts.extend(piece.parts)
         elif isinstance(message, cst.BinaryOperation) and not isinstance(piece, (cst.SimpleString, cst.FormattedString)):

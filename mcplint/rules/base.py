@@ -57,6 +57,9 @@ class FixSpec:
     raises: bool = False
     # What to offer where this form does not apply (a resource's form, a plainer fix).
     fallback: FixSpec | None = None
+    # Why the chain offers no raise (a `try` of the function would catch it): the reason a site
+    # left without a fix is given.
+    no_raise_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,9 @@ class Candidate:
     escapes: str | None = None
     # The remedy, worded per handler kind; the engine appends the one that fits the reaching handlers.
     advice: Advice | None = None
+    # The class the fix stops raising (`McpError` becoming the registry's tool error): no fix
+    # where a caller on the way from a handler catches one and not the other.
+    fix_replaces_class: str | None = None
 
 
 class RuleContext:
@@ -110,10 +116,29 @@ class RuleContext:
         # resolution: imports, objects' classes); none until the scope is resolved.
         self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
+        self._statement_tries: dict[int, tuple[tuple[cst.ExceptHandler, ...], ...]] = {}
 
     def visit_Raise(self, node: cst.Raise) -> None:
         # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
         self._raise_places[id(node)] = (self.enclosing_clause(), self.return_annotation())
+        self._remember_tries(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self._remember_tries(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._remember_tries(node)
+
+    def _remember_tries(self, node: cst.CSTNode) -> None:
+        # The handlers only: reading them as guards costs, and few statements are fix sites.
+        handlers = self.enclosing_try_handlers(node)
+        if handlers:
+            self._statement_tries[id(node)] = handlers
+
+    def statement_guards(self, node: cst.CSTNode) -> Guards:
+        """The `try`s of its function whose body holds a raise, return or assignment, innermost
+        first: what would catch an exception raised in its place."""
+        return tuple(tuple(map(clause_of, handlers)) for handlers in self._statement_tries.get(id(node), ()))
 
     def raise_place(self, node: cst.Raise) -> tuple[cst.ExceptHandler | None, cst.BaseExpression | None]:
         """(the `except` clause around the raise, its function's return annotation)."""
@@ -208,14 +233,16 @@ class Rule:
         error_message: cst.BaseExpression | None = None,
         escapes: str | None = None,
         advice: Advice | None = None,
+        fix_replaces_class: str | None = None,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
             function = self.context.scopes.current_function
         self.context.candidates.append(
             Candidate(
-                self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes, advice
-            )
+                self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
+                advice, fix_replaces_class,
+            )  # fmt: skip
         )
 
     def project_inputs(self, project: ProjectContext) -> object:

@@ -155,9 +155,9 @@ class BareErrorReturn(Rule):
     calls, whose value the tool may rework, or a `-> str` tool) the `return`
     becomes `raise <helper>(...)` (`from e` in an `except ... as e`), except
     in a function an mcp 2.x low-level handler calls, where a raise would be a
-    JSON-RPC -32603: no fix there. In an `except` clause that logs nothing, in
-    a module with a logger, `logger.exception(...)` is added first, so the
-    exception's text goes to the logs. Unsafe because code that used the
+    JSON-RPC -32603: no fix there. In an `except` clause that logs nothing,
+    `logger.exception(...)` is added first (a module without a logger gets
+    one), so the exception's text goes to the logs. Unsafe because code that used the
     returned dict may need a change too. Only where tools alone reach it. A
     payload assigned to a local and returned later gets no fix (the local may
     hold a success too), unless the assignment is the last statement of an

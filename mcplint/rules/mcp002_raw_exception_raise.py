@@ -78,20 +78,23 @@ class RawExceptionRaise(Rule):
     f-string's `{expressions}` where the message has `{placeholders}`) is
     rewritten into the registry's helper, imported from `helpers-module`:
     `raise ValueError(f"Note {note_id} does not exist.")` becomes
-    `raise notes_error("NOTE_NOT_FOUND", note_id=note_id)`, `from e` kept. A
+    `raise notes_error("NOTE_NOT_FOUND", note_id=note_id).caught_as(ValueError)`,
+    `from e` kept: the registry's error, also an instance of the class raised
+    before, so every `except ValueError` (and `pytest.raises(ValueError)`) that
+    caught it still does; the client sees the registry's error either way
+    (`Exception` needs no `.caught_as`). A
     raise only resources reach raises the helper's `.for_resource()`, one only
     prompts reach `.for_prompt()` (the SDK's protocol error with the registry's
     code). In a low-level `call_tool` handler itself the raise becomes
     `return <helper>(...).tool_result()`: there a raise reaches the client as
-    bare text on mcp 1.x and as a JSON-RPC -32603 on mcp 2.x. In the handler
-    itself the fix is safe: the symbol is determined exactly and the client
-    still gets an error with that message. In a function the handler calls it
-    is unsafe: a caller may catch the builtin class (`except ValueError`),
-    which the helper's is not. When the message carried the
+    bare text on mcp 1.x and as a JSON-RPC -32603 on mcp 2.x. The fix is safe:
+    the symbol is determined exactly, the client still gets an error with that
+    message and every caller still catches it. An `ExceptionGroup` has no
+    registry form. When the message carried the
     caught exception's text (`f"Database error: {e}"`, matched as "Database
     error"), the fix is unsafe: the text leaves the client's message, the raise
-    gets `from e`, and `logger.exception(...)` is added when the module has a
-    logger and the clause logs nothing. Without a unique match there is no fix.
+    gets `from e`, and `logger.exception(...)` is added when the clause logs
+    nothing (a module without a logger gets one). Without a unique match there is no fix.
 
     ## Options
     - `builtins` (list of class names, default: every builtin exception class):
@@ -134,6 +137,7 @@ class RawExceptionRaise(Rule):
                     clause,
                     hides_cause=message is not None and mentions(message, caught),
                     annotation=annotation,
+                    raised_class=node.exc.func if isinstance(node.exc, cst.Call) else node.exc,
                 )
                 self.report(
                     node,

@@ -106,9 +106,9 @@ class SilentEmptyFallback(Rule):
     the config (e.g. `DEPENDENCY_FAILED`) when it is set and registered, else the
     registry entry whose message says what failed ("Search notes failed" for
     `search_notes`; `mcplint migrate` creates it). A resource raises the
-    helper's `.for_resource()`, a prompt `.for_prompt()`. When the module has a
-    logger and the clause logs nothing, `logger.exception(...)` is added before
-    the raise. Whether the empty value was a legitimate answer is for the
+    helper's `.for_resource()`, a prompt `.for_prompt()`. When the clause logs
+    nothing, `logger.exception(...)` is added before the raise (a module
+    without a logger gets one). Whether the empty value was a legitimate answer is for the
     author to review; a fall-through (no `return` in the clause) gets no fix.
 
     ## Options

@@ -89,8 +89,8 @@ class StackTraceLeak(Rule):
     matches the rest of the text (`f"Database error: {e}"` → "Database error";
     only the exception → "Count notes failed", what the function does): the
     raise becomes the registry's helper, `raise notes_error("DATABASE_ERROR")
-    from e`, and when the module has a logger and the clause logs nothing,
-    `logger.exception(...)` is added before it, so the text goes to the logs.
+    from e`, and when the clause logs nothing, `logger.exception(...)` is added
+    before it (a module without a logger gets one), so the text goes to the logs.
     Everywhere else, and without a match: `str(e)`, `repr(e)`, `{e}` and
     `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
     it was and not its text (paths, SQL, hosts). The failure itself always

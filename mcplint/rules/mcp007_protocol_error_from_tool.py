@@ -9,7 +9,7 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
-from mcplint.registry.match import site_message
+from mcplint.registry.match import MESSAGE_BY_STANDARD_CODE, UNEXPECTED_FAILURE, failure_text, site_message
 from mcplint.rules.base import FixSpec, Rule
 from mcplint.rules.registry_fix import ErrorSite, mentions, raised_message, registry_error_fix
 
@@ -137,12 +137,18 @@ class ProtocolErrorFromTool(Rule):
     Unsafe, and only with a registry that has an entry for the raised code (a
     literal, or mcp's `INTERNAL_ERROR`-style constants) or, failing that, for
     its message (the caught exception's text dropped; only the exception says
-    what failed, "Archive note failed"): the SDK error becomes the registry's
+    what failed, "Archive note failed"; with `INVALID_PARAMS`, "Invalid
+    parameters", an `INVALID_ARGUMENT` entry for `mcplint migrate`, and likewise
+    `METHOD_NOT_FOUND` and `INVALID_REQUEST`): the SDK error becomes the registry's
     raise-style helper, `raise notes_error("NOTE_LOCKED")`, a tool error the
     model sees, `from e` in an `except ... as e`, with `logger.exception(...)`
     added when the exception's text was the message and nothing logs it yet. It
     stays a raise (turning it into a returned result would change control flow
-    in every caller of a helper), and the message becomes the registry's.
+    in every caller of a helper), and the message becomes the registry's. A
+    function that a prompt or a resource reaches too is left: the tool's error
+    would escape their `except McpError`; so is one a caller catches on the way
+    from a tool (`try: fetch(name) except McpError: ...`), which would no longer
+    catch it.
 
     ## Options
     None.
@@ -200,6 +206,7 @@ class ProtocolErrorFromTool(Rule):
                 handler_kinds=frozenset({"tool"}),
                 fix=fix,
                 error_message=message,
+                fix_replaces_class=class_name.rpartition(".")[2],
             )
 
     def _registry_fix(self, node: cst.Raise, function: str | None) -> tuple[FixSpec | None, cst.BaseExpression | None]:
@@ -216,12 +223,15 @@ class ProtocolErrorFromTool(Rule):
         message = site_message(written, function, caught) if written is not None else None
         if message is None and caught is not None:
             message = site_message(None, function, caught)
+        code = _error_code(node.exc, self.context.imports)
+        if code in MESSAGE_BY_STANDARD_CODE and message is not None and _says_only_what_failed(message, function):
+            # `McpError(INVALID_PARAMS, str(e))`: the code said what kind of failure it was.
+            message = cst.SimpleString(repr(MESSAGE_BY_STANDARD_CODE[code]))
         site = ErrorSite(
             node, message, function, clause,
             hides_cause=written is not None and mentions(written, caught),
             annotation=annotation,
         )  # fmt: skip
-        code = _error_code(node.exc, self.context.imports)
         registry = self.context.registry
         by_code = next(
             (
@@ -324,6 +334,15 @@ _STANDARD_CODES = {
     "INVALID_PARAMS": -32602,
     "INTERNAL_ERROR": -32603,
 }
+
+
+def _says_only_what_failed(message: cst.BaseExpression, function: str | None) -> bool:
+    """The site message is the fallback (`Serve failed`, `Unexpected error`): the raise said
+    nothing of its own besides the caught exception's text."""
+    return isinstance(message, cst.SimpleString) and message.evaluated_value in (
+        failure_text(function),
+        UNEXPECTED_FAILURE,
+    )
 
 
 def _error_code(call: cst.Call, imports: ImportTable) -> int | None:

@@ -5,10 +5,10 @@ payload, a raise, an empty fallback. Its *message* (`registry.match.site_message
 the text as written, the exception's text dropped, or what failed) picks the
 registry entry; a unique match gives the fix, as a chain of forms of which the
 engine offers the first that the handlers reaching the site allow
-(`registry_error_fix`). When the site dropped or hid the caught exception, the
-module has a logger, and the clause does not log yet, the fix adds
-`logger.exception(...)` before the statement: the text moves from the client to
-the logs.
+(`registry_error_fix`). When the site dropped or hid the caught exception and
+the clause does not log yet, the fix adds `logger.exception(...)` before the
+statement (a module without a logger gets `logger = logging.getLogger(__name__)`
+from the fixer): the text moves from the client to the logs.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
+from mcplint.analysis.catching import CATCH_ALL, Guards
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
-from mcplint.finding import SAFE, UNSAFE
+from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
@@ -42,6 +43,9 @@ class ErrorSite:
     hides_cause: bool = False  # the site drops the caught exception (or its text)
     annotation: cst.BaseExpression | None = None  # the enclosing function's return annotation
     details: cst.BaseExpression | None = None  # what else the payload said (`{"id": note_id}`)
+    # The builtin class the site raised (`ValueError`, as written): the registry error raised in
+    # its place is also one (`.caught_as(ValueError)`), so every `except ValueError` still catches.
+    raised_class: cst.BaseExpression | None = None
 
 
 def registry_error_fix(
@@ -64,6 +68,10 @@ def registry_error_fix(
       an mcp 2.x low-level handler reaches: a raise becomes a JSON-RPC -32603 there);
     - where only resources (prompts) reach, `raise helper("SYMBOL").for_resource()` (`.for_prompt()`);
     - ``fallback`` everywhere else.
+
+    No raise is offered where a `try` of the same function would catch it (its `except
+    Exception` would answer instead), and the engine offers a form only when it suits every
+    handler reaching the site, not only those of the rule's kinds.
     """
     registry = context.registry
     if registry is None or not registry.helpers_module:
@@ -78,30 +86,70 @@ def registry_error_fix(
         chosen = symbol
     if site.details is not None:
         call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
-    imports = ((registry.helpers_module, call.func.value),)  # type: ignore[attr-defined]
-    log_line = _log_line(context, site)
+    log_line, log_imports = _log_line(context, site)
+    imports = ((registry.helpers_module, call.func.value), *log_imports)  # type: ignore[attr-defined]
+    original = site.raised_class
+    if original is not None and _class_name(original) in _NOT_KEPT:
+        original = None  # a registry error is an `Exception` already
+    if original is not None and _class_name(original) in _NOT_COPYABLE:
+        return fallback  # an exception group needs its exceptions: no registry error can be one
+
+    def raised(error: cst.BaseExpression) -> cst.BaseExpression:
+        """``error``, also an instance of the class the site raised (its catchers still catch)."""
+        if original is None:
+            return error
+        return cst.Call(cst.Attribute(error, cst.Name("caught_as")), [cst.Arg(original)])
 
     def form(edit: tuple[cst.CSTNode, cst.CSTNode], message: str, kinds: frozenset[str], **where: object) -> None:
         nonlocal fallback
         fallback = FixSpec(
             *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
         )  # type: ignore[arg-type]
-        if applicability == SAFE and not where.get("in_handler"):
-            # A caller may catch the raised class (`except ValueError`), which the helper's
-            # is not: safe only in the handler itself, whose caller is the SDK.
-            fallback = replace(fallback, applicability=UNSAFE)
-            form(edit, message, kinds, **where, in_handler=True)
 
-    for kind, method in reversed(_RAISED_FOR):
-        protocol_error = cst.Call(cst.Attribute(call, cst.Name(method)), [])
-        form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
-    form(_raise_edit(site, call), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
+    # A `try` of the same function that would catch a raise here (`except Exception`) answers
+    # in its own words: only a returned result keeps the site's error there.
+    caught_here = _caught_on_the_way(context.statement_guards(site.statement))
+    if not caught_here:
+        for kind, method in reversed(_RAISED_FOR):
+            protocol_error = raised(cst.Call(cst.Attribute(call, cst.Name(method)), []))
+            form(_raise_edit(site, protocol_error), f"Raise the registry's `{chosen}` as the SDK's {kind} error", frozenset({kind}))
+        form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
     if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
+    if caught_here and fallback is not None:
+        fallback = replace(fallback, no_raise_reason="a `try` of its function would catch a raise there")
     return fallback
+
+
+# A raise of these needs no `.caught_as(...)`: every registry error is an `Exception`.
+_NOT_KEPT = frozenset({"Exception", "BaseException"})
+# Exception groups are built from their exceptions: a copy of a registry error cannot be one.
+_NOT_COPYABLE = frozenset({"ExceptionGroup", "BaseExceptionGroup"})
+
+
+# What catches a registry error besides a catch-all: the frameworks' classes it derives from.
+_CATCHES_REGISTRY_ERRORS = CATCH_ALL | frozenset(
+    {"ToolError", "FastMCPError", "McpError", "MCPError", "ResourceError", "PromptError",
+     "RegisteredError", "RegisteredToolError", "RegisteredResourceError", "RegisteredPromptError"}
+)  # fmt: skip
+
+
+def _caught_on_the_way(guards: Guards) -> bool:
+    """Whether one of these `try`s (innermost first) would stop a registry error raised inside it."""
+    for guard in guards:
+        for names, passes_on in guard:
+            if not names or any(name in _CATCHES_REGISTRY_ERRORS for name in names):
+                if not passes_on:
+                    return True
+                break  # passed on: the next `try` out may stop it
+    return False
+
+
+def _class_name(expression: cst.BaseExpression) -> str:
+    return (dotted_name(expression) or "").rpartition(".")[2]
 
 
 def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
@@ -149,12 +197,19 @@ def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
     return name is not None and name.rsplit(".", 1)[-1] in _RESULT_ANNOTATIONS
 
 
-def _log_line(context: RuleContext, site: ErrorSite) -> str | None:
-    logger = context.loggers.name
-    if not site.hides_cause or site.clause is None or logger is None or context.loggers.already_logs(site.clause):
-        return None
+def _log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The `logger.exception(...)` line that keeps the caught exception the rewrite stops from
+    reaching the client, and the imports it needs (a module logger, when there is none)."""
+    if not site.hides_cause or site.clause is None or context.loggers.already_logs(site.clause):
+        return None, ()
     what = (site.function or "the request").split(".<locals>.")[-1]
-    return f'{logger}.exception("{what} failed")'
+    logger = context.loggers.name
+    imports: tuple[tuple[str, str], ...] = ()
+    if logger is None:
+        if "logger" in context.imports.imported() or context.locals.values(None, "logger"):
+            return None, ()  # the name is taken by something else: no logger of ours
+        logger, imports = "logger", (MODULE_LOGGER_IMPORT,)
+    return f'{logger}.exception("{what} failed")', imports
 
 
 def mentions(message: cst.BaseExpression, name: str | None) -> bool:

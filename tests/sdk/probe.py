@@ -24,6 +24,14 @@ SECRET = "db at /srv/secret.db failed"
 RESOURCE_URI = "probe://widget"
 VERBOSE_URI = "probe://verbose"
 LOCKED_URI = "probe://locked"
+LOW_LEVEL_TOOLS = (
+    "tool_returns_error",
+    "tool_raises_error",
+    "tool_returns_envelope_error",
+    "tool_raises_envelope_error",
+    "tool_raises_error_caught_as_builtin",
+    "tool_catches_builtin",
+)
 
 
 def fail_with_secret() -> None:
@@ -74,6 +82,24 @@ def handlers(errors: Any) -> dict[str, Any]:
             raise errors.widget_error("WIDGETS_BACKEND_DOWN") from exc
         return "unreachable"
 
+    def tool_raises_error_caught_as_builtin() -> str:
+        # What `migrate` writes in place of `raise ValueError(...)`: the wire form is unchanged.
+        try:
+            fail_with_secret()
+        except ValueError as exc:
+            raise errors.widget_error("WIDGETS_BACKEND_DOWN").caught_as(ValueError) from exc
+        return "unreachable"
+
+    def lookup_widget() -> str:
+        raise errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-4").caught_as(ValueError)
+
+    def tool_catches_builtin() -> str:
+        # A caller's `except ValueError` written for the old raise still catches the new one.
+        try:
+            return lookup_widget()
+        except ValueError as error:
+            return f"skipped: {error}"
+
     def resource_raises_error() -> str:
         try:
             fail_with_secret()
@@ -120,6 +146,8 @@ def handlers(errors: Any) -> dict[str, Any]:
     return {
         "tool_returns_error": tool_returns_error,
         "tool_raises_error": tool_raises_error,
+        "tool_raises_error_caught_as_builtin": tool_raises_error_caught_as_builtin,
+        "tool_catches_builtin": tool_catches_builtin,
         "resource_raises_error": resource_raises_error,
         "resource_raises_verbose_error": resource_raises_verbose_error,
         "prompt_raises_error": prompt_raises_error,
@@ -156,6 +184,8 @@ async def run_cases(
         "tool_returns_error_from_dict_tool": lambda: call_tool("tool_returns_error_from_dict_tool"),
         "tool_returns_error_from_str_tool": lambda: call_tool("tool_returns_error_from_str_tool"),
         "tool_raises_error": lambda: call_tool("tool_raises_error"),
+        "tool_raises_error_caught_as_builtin": lambda: call_tool("tool_raises_error_caught_as_builtin"),
+        "tool_catches_builtin": lambda: call_tool("tool_catches_builtin"),
         "resource_raises_error": lambda: read_resource(RESOURCE_URI),
         "resource_raises_verbose_error": lambda: read_resource(VERBOSE_URI),
         "prompt_raises_error": lambda: get_prompt("prompt_raises_error"),
@@ -215,7 +245,8 @@ async def probe_mcp1_lowlevel(errors: Any) -> dict[str, Any]:
 
     @server.call_tool()
     async def call_tool(name: str, arguments: dict[str, Any]) -> Any:
-        return functions[name]()
+        result = functions[name]()
+        return [types.TextContent(type="text", text=result)] if isinstance(result, str) else result
 
     @server.read_resource()
     async def read_resource(uri: Any) -> str:
@@ -267,7 +298,10 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
         )
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        return functions[params.name]()
+        result = functions[params.name]()
+        if isinstance(result, str):  # a low-level handler builds its own result
+            return types.CallToolResult(content=[types.TextContent(type="text", text=result)])
+        return result
 
     async def read_resource(ctx: Any, params: Any) -> Any:
         return functions[_resource_handler(str(params.uri))]()
@@ -293,7 +327,6 @@ async def probe_mcp2_lowlevel(errors: Any) -> dict[str, Any]:
         )
 
 
-LOW_LEVEL_TOOLS = ("tool_returns_error", "tool_raises_error", "tool_returns_envelope_error", "tool_raises_envelope_error")
 RESOURCE_HANDLERS = {VERBOSE_URI: "resource_raises_verbose_error", LOCKED_URI: "resource_raises_envelope_error"}
 
 
@@ -337,6 +370,8 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
     server.tool()(functions["tool_raises_error"])
     server.tool()(tool_returning(functions["tool_returns_envelope_error"], result_type, "tool_returns_envelope_error"))
     server.tool()(functions["tool_raises_envelope_error"])
+    server.tool()(functions["tool_raises_error_caught_as_builtin"])
+    server.tool()(functions["tool_catches_builtin"])
     server.resource(RESOURCE_URI)(functions["resource_raises_error"])
     server.resource(VERBOSE_URI)(functions["resource_raises_verbose_error"])
     server.resource(LOCKED_URI)(functions["resource_raises_envelope_error"])
@@ -347,6 +382,9 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
 PROBES = {
     "mcp1": {"high-level": probe_mcp1, "low-level": probe_mcp1_lowlevel},
     "mcp2": {"high-level": probe_mcp2, "low-level": probe_mcp2_lowlevel},
+    # The `lowlevel` helpers (one module for mcp 1.x and 2.x) behind each major's low-level Server.
+    "mcp1-lowlevel": {"low-level": probe_mcp1_lowlevel},
+    "mcp2-lowlevel": {"low-level": probe_mcp2_lowlevel},
     "fastmcp3": {"high-level": probe_fastmcp},
     "fastmcp4": {"high-level": probe_fastmcp},
 }

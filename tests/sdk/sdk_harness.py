@@ -20,9 +20,16 @@ PROBE_SCRIPT = HERE / "probe.py"
 SUBPROCESS_TIMEOUT = 300  # seconds; a probe takes about one
 
 
-def write_helpers(stack: Stack, directory: Path, registry: Path = PROBE_REGISTRY, module: str = "probe_errors") -> Path:
+def write_helpers(
+    stack: Stack,
+    directory: Path,
+    registry: Path = PROBE_REGISTRY,
+    module: str = "probe_errors",
+    framework: str | None = None,
+) -> Path:
+    """The helpers for ``stack``'s framework (or ``framework``: `lowlevel` runs on mcp1 and mcp2)."""
     path = directory / f"{module}.py"
-    path.write_text(generate_helpers(load_registry(str(registry)), stack.framework), encoding="utf-8")
+    path.write_text(generate_helpers(load_registry(str(registry)), framework or stack.framework), encoding="utf-8")
     return path
 
 

@@ -37,6 +37,16 @@ def resource() -> None:
     raise error
 
 
+def validate(value: int) -> None:
+    if value < 0:  # in place of `raise ValueError(...)`: every `except ValueError` still catches it
+        raise widget_error("WIDGETS_NOT_FOUND", widgetId=value).caught_as(ValueError)
+
+
+def lookup(key: str) -> None:
+    error: RegisteredResourceError = widget_error("WIDGETS_NOT_FOUND", widgetId=key).for_resource().caught_as(KeyError)
+    raise error
+
+
 def stats() -> ErrorStats:
     return error_stats()
 
@@ -80,6 +90,17 @@ def test_generated_module_and_its_use_pass_mypy_strict(tmp_path, stack):
     completed = mypy(stack, tmp_path, "probe_errors.py", "hostile_errors.py", "use.py")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "Success: no issues found in 3 source files" in completed.stdout
+
+
+@pytest.mark.parametrize("stack", ["mcp1", "mcp2"])
+def test_low_level_helpers_pass_mypy_strict_on_both_majors(tmp_path, stack):
+    """One `lowlevel` module for mcp 1.x and 2.x: strict on each, whichever name its SDK error has."""
+    stack = STACKS_BY_NAME[stack]
+    write_helpers(stack, tmp_path, framework="lowlevel")
+    (tmp_path / "use.py").write_text(USE.format(result_module="mcp.types", result_type="CallToolResult"))
+    completed = mypy(stack, tmp_path, "probe_errors.py", "use.py")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "Success: no issues found in 2 source files" in completed.stdout
 
 
 @pytest.mark.parametrize("stack", ["mcp1", "fastmcp4"])

@@ -32,12 +32,13 @@ traceback and the exception's type stay off the wire.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
 
 import pytest
-from sdk_harness import run_probe
+from sdk_harness import PROBE_SCRIPT, run_in_venv, run_probe, write_helpers
 from sdk_venvs import STACKS, STACKS_BY_NAME
 
 pytestmark = pytest.mark.slow
@@ -157,6 +158,17 @@ for _fastmcp in ("fastmcp3", "fastmcp4"):
         **INTACT_RESOURCE_AND_PROMPT,
     }
 
+# A registry error raised in place of a builtin (`.caught_as(ValueError)`, what `migrate`
+# writes): on the wire exactly the plain raise; to a caller's `except ValueError`, caught.
+CAUGHT = ("caught-result", "skipped: Widget w-4 not found.")
+for (_stack, _server), _cases in EXPECTED.items():
+    _plain = _cases["tool_raises_error"]
+    _cases["tool_raises_error_caught_as_builtin"] = tuple(
+        part.replace("tool_raises_error:", "tool_raises_error_caught_as_builtin:") if isinstance(part, str) else part
+        for part in _plain
+    )
+    _cases["tool_catches_builtin"] = CAUGHT
+
 CASES = [(stack, server, case) for (stack, server), cases in EXPECTED.items() for case in cases]
 SANITIZED_FRAME = re.compile(r"^\w+ \((?!/)[^()]+:\d+\)$")  # `function (relative/file.py:12)`
 
@@ -216,6 +228,25 @@ def test_metrics_count_every_error_created(probe, stack):
     assert set(stats["byCode"]) == {"4001", "4002", "4004", "4005"}
 
 
+@pytest.mark.parametrize("stack", ["mcp1", "mcp2"])
+def test_low_level_helpers_import_and_answer_the_same_on_both_majors(tmp_path, stack):
+    """A low-level server's `mcp>=1` may resolve to either major: its helpers (`lowlevel`)
+    import on both, bring in no high-level framework, and answer exactly as that major's own."""
+    sdk = STACKS_BY_NAME[stack]
+    helpers = write_helpers(sdk, tmp_path, framework="lowlevel")
+    imported = {
+        node.module for node in ast.walk(ast.parse(helpers.read_text())) if isinstance(node, ast.ImportFrom)
+    }
+    assert imported == {"__future__", "collections", "typing", "mcp.types", "mcp.shared.exceptions"}
+    completed = run_in_venv(sdk, str(PROBE_SCRIPT), f"{stack}-lowlevel", str(tmp_path), cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    report = json.loads(completed.stdout)
+    records = report["servers"]["low-level"]["cases"]
+    assert set(records) == set(EXPECTED[(stack, "low-level")])
+    for case, expectation in EXPECTED[(stack, "low-level")].items():
+        CHECKS[expectation[0]](records[case], *expectation[1:])
+
+
 # -- checks ---------------------------------------------------------------------------------
 def structured_result(record: dict[str, Any], structured: dict[str, Any] = STRUCTURED_ERROR, text: str = NOT_FOUND_TEXT) -> None:
     """The structure in ``structuredContent``; the content is the text form, then the same structure as JSON."""
@@ -232,6 +263,13 @@ def text_result(record: dict[str, Any], text: str) -> None:
     assert record["isError"] is True
     assert record["content"] == [text]
     assert record["structuredContent"] is None
+
+
+def caught_result(record: dict[str, Any], text: str) -> None:
+    """The tool's own `except` caught the error and answered with a success."""
+    assert record["kind"] == "result"
+    assert record["isError"] is False
+    assert record["content"] == [text]
 
 
 def validation_failure(record: dict[str, Any]) -> None:
@@ -276,6 +314,7 @@ CHECKS = {
     "structured-result": structured_result,
     "structured-envelope": lambda record: structured_result(record, LOCKED, LOCKED_TEXT),
     "text-result": text_result,
+    "caught-result": caught_result,
     "validation-failure": validation_failure,
     "registered-error": registered_error,
     "registered-error-with-envelope": registered_error,
