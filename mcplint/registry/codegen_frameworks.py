@@ -224,7 +224,10 @@ _LOWLEVEL_TOOL_RESULT = '''\
         # By the wire names: mcp 1.x's field names and mcp 2.x's aliases alike.
         return CallToolResult.model_validate(
             {
-                "content": [{"type": "text", "text": _json_text(payload)}],
+                "content": [
+                    {"type": "text", "text": self.text()},
+                    {"type": "text", "text": _json_text(payload)},
+                ],
                 "structuredContent": payload,
                 "isError": True,
             }
@@ -237,8 +240,12 @@ class RegisteredToolError(RegisteredError):
     result on mcp 1.x and a JSON-RPC -32603 on mcp 2.x; return ``.tool_result()``."""
 
     def __init__(self, wire: WireError) -> None:
-        Exception.__init__(self, wire["message"])
+        Exception.__init__(self, _text_form(wire))
         self._wire = wire
+
+    def __str__(self) -> str:
+        # What mcp 1.x sends to the model: the text form, code and hints included.
+        return self.text()
 
 
 class RegisteredResourceError(

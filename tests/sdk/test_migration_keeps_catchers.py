@@ -130,4 +130,5 @@ def test_the_client_gets_the_registry_error(migrated):
     assert completed.returncode == 0, completed.stderr[-4000:]
     record = json.loads(completed.stdout)["record"]
     assert record["isError"] is True
-    assert record["content"] == ["Error executing tool search: Invalid limit: ten"]
+    # FastMCP 1.x sends the raised tool error's text: the registry's text form, code and recovery included.
+    assert record["content"] == ["Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: report-to-user."]

@@ -160,7 +160,7 @@ for _fastmcp in ("fastmcp3", "fastmcp4"):
 
 # A registry error raised in place of a builtin (`.caught_as(ValueError)`, what `migrate`
 # writes): on the wire exactly the plain raise; to a caller's `except ValueError`, caught.
-CAUGHT = ("caught-result", "skipped: Widget w-4 not found.")
+CAUGHT = ("caught-result", "skipped: WIDGETS_NOT_FOUND (4001): Widget w-4 not found.\nRecovery: check-input.")
 for (_stack, _server), _cases in EXPECTED.items():
     _plain = _cases["tool_raises_error"]
     _cases["tool_raises_error_caught_as_builtin"] = tuple(
