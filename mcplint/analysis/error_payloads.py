@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.imports import ImportTable
 
 ERROR_KEYS = frozenset({"error", "error_code", "errorCode", "errors"})
@@ -249,14 +250,6 @@ def caught_texts(
 
 def _built_from(text: cst.BaseExpression, name: str) -> bool:
     """A string-building expression that uses ``name`` (`f"{e}"`, `"..." + str(e)`, `"%s" % e`)."""
-    if not isinstance(text, (cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.Call)):
-        return False
-    pending: list[cst.CSTNode] = [text]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            return True
-        if isinstance(node, (cst.Lambda, cst.FunctionDef)):
-            continue
-        pending.extend(node.children)
-    return False
+    return isinstance(text, (cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.Call)) and any(
+        isinstance(node, cst.Name) and node.value == name for node in own_nodes(text)
+    )

@@ -892,10 +892,15 @@ class _Resolver:
             if first is not None:
                 yield from self._wrapping_calls(first, context_key, context_class, depth + 1)
         elif isinstance(expression, cst.Name):
-            for scope in (*enclosing_function_keys(context_key), None):
-                for value in self.facts.aliases.get((scope, expression.value), ()):
-                    if value is not expression:
-                        yield from self._wrapping_calls(value, context_key, context_class, depth + 1)
+            for value in self._alias_values(expression.value, context_key):
+                if value is not expression:
+                    yield from self._wrapping_calls(value, context_key, context_class, depth + 1)
+
+    def _alias_values(self, name: str, context_key: str | None) -> Iterator[cst.BaseExpression]:
+        """What a name is assigned where a call in ``context_key`` reads it: in that function,
+        the functions around it, then the module."""
+        for scope in (*enclosing_function_keys(context_key), None):
+            yield from self.facts.aliases.get((scope, name), ())
 
     def _registered_through(
         self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list
@@ -908,12 +913,8 @@ class _Resolver:
         if info is not None and name in info.parameters:
             slot = list(info.parameters).index(name)
             self.registrars[context_key or ""] = (slot, name, kind, level)
-            for registration in self.facts.registrations:  # the calls of this registrar here
-                call = registration.call
-                if self.resolve_function(dotted_name(call.func) or "", registration.context_key, registration.context_class) == context_key:
-                    argument = _argument(call, slot - (1 if info.class_key else 0), name)
-                    if argument is not None:
-                        pending.append((argument, kind, level, registration.context_key, registration.context_class))
+            for argument, caller, caller_class in self._arguments_for(info.key, name):  # this registrar's calls here
+                pending.append((argument, kind, level, caller, caller_class))
             return True
         for scope in (*enclosing_function_keys(context_key), None):
             sources = self.facts.loop_sources.get((scope, name))
@@ -936,10 +937,9 @@ class _Resolver:
         # `run_query = _queries.run_query` with `_queries = _Queries(...)` of another module: the
         # method of that class is what runs.
         targets = {
-            target
-            for scope in (*enclosing_function_keys(context_key), None)
-            for value in self.facts.aliases.get((scope, name), ())
-            for target in [self.external_target(dotted_name(value) or "")] if isinstance(value, cst.Attribute)
+            self.external_target(dotted_name(value) or "")
+            for value in self._alias_values(name, context_key)
+            if isinstance(value, cst.Attribute)
         }
         found = sorted(target for target in targets if _is_project_name(target))
         self.outgoing_registrations.update((target, kind, level) for target in found)
@@ -1023,11 +1023,7 @@ class _Resolver:
 
     def _bound_method(self, name: str, context_key: str | None) -> cst.Attribute | None:
         """The method a local alias holds (`add = self.server.add_request_handler`)."""
-        for scope in (*enclosing_function_keys(context_key), None):
-            for value in self.facts.aliases.get((scope, name), ()):
-                if isinstance(value, cst.Attribute):
-                    return value
-        return None
+        return next((value for value in self._alias_values(name, context_key) if isinstance(value, cst.Attribute)), None)
 
     # -- functions by name -------------------------------------------------
     def function_references(
@@ -1087,12 +1083,7 @@ class _Resolver:
             return [direct]
         table, brackets, method = dotted.partition("[]")
         if not brackets and "." not in dotted:  # `serialize = serialize_fast`: a plain alias
-            aliased = [
-                value
-                for scope in (*enclosing_function_keys(context_key), None)
-                for value in self.facts.aliases.get((scope, dotted), ())
-                if isinstance(value, (cst.Name, cst.Attribute))
-            ]
+            aliased = [value for value in self._alias_values(dotted, context_key) if isinstance(value, (cst.Name, cst.Attribute))]
             found = [key for value in aliased for key in self.function_references(value, context_key, context_class)]
             if found:
                 return list(dict.fromkeys(found))
@@ -1168,7 +1159,7 @@ class _Resolver:
                     continue
                 if self.resolve_function(callee, registration.context_key, registration.context_class) != function:
                     continue
-                skip = 1 if names[:1] == ["self"] and "." in callee else 0  # a bound method's call
+                skip = 1 if names[:1] in (["self"], ["cls"]) and "." in callee else 0  # a bound method's call
                 argument = _argument(registration.call, position - skip, parameter)
                 if argument is not None:
                     found.append((argument, registration.context_key, registration.context_class))
@@ -1235,18 +1226,14 @@ class _Resolver:
                 callees = [name for name in map(dotted_name, items) if name is not None]
             for callee in callees:
                 if self.resolve_function(callee, key, class_key) is None:
-                    target = self.external_target(callee)
-                    found.extend([target] if target is not None else self.external_methods(callee, key, class_key))
+                    found.extend(_call_externals(self, callee, key, class_key))
         return list(dict.fromkeys(found))
 
     def _literal_strings(self, expression: cst.BaseExpression, context_key: str | None) -> list[str]:
         """The strings of a literal tuple/list/set, or of the name of one (`TOOL_NAMES`)."""
         if isinstance(expression, cst.Name):
-            for scope in (*enclosing_function_keys(context_key), None):
-                for value in self.facts.aliases.get((scope, expression.value), ()):
-                    if isinstance(value, _SEQUENCES):
-                        return self._literal_strings(value, None)
-            return []
+            sequence = next((v for v in self._alias_values(expression.value, context_key) if isinstance(v, _SEQUENCES)), None)
+            return self._literal_strings(sequence, None) if sequence is not None else []
         if not isinstance(expression, _SEQUENCES):
             return []
         return [
@@ -1868,10 +1855,15 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
         expression = decorator.decorator
         target = expression.func if isinstance(expression, cst.Call) else expression
         for key in resolver.function_references(target, parent_function(info.key), info.class_key):
-            # The decorator's own body runs once, at import; its inner functions run per call.
-            prefix = f"{key}.<locals>."
-            found.extend(name for name in resolver.facts.functions if name.startswith(prefix))
+            found.extend(_inner_functions(resolver, key))
     return found
+
+
+def _inner_functions(resolver: _Resolver, key: str) -> list[str]:
+    """A wrapping function's inner functions: its own body runs once (at import, or where it
+    wraps), they run per call."""
+    prefix = f"{key}.<locals>."
+    return [name for name in resolver.facts.functions if name.startswith(prefix)]
 
 
 def _call_wrappers(
@@ -1882,8 +1874,7 @@ def _call_wrappers(
     imported: list[str] = []
     for callee, context_key, context_class in calls:
         for key in resolver.function_references(callee, context_key, context_class):
-            prefix = f"{key}.<locals>."
-            inner.extend(name for name in resolver.facts.functions if name.startswith(prefix) and name not in inner)
+            inner.extend(name for name in _inner_functions(resolver, key) if name not in inner)
         qualified = resolver.imports.qualified_name(callee)
         if _is_project_name(qualified) and qualified not in imported:
             imported.append(qualified)
