@@ -16,13 +16,12 @@ if TYPE_CHECKING:
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
 
-# Below this much source a pool costs more to start than it saves
-# (a pre-commit run on a handful of files stays in-process).
+# Below this much source more than one worker costs more to start than it saves
+# (a pre-commit run on a handful of files gets one).
 MIN_BYTES_FOR_POOL = 256 * 1024
 # A worker analysing one file (one round) longer than this is stopped and the file gets an
 # MCP000 finding. The bounds of engine/limits.py keep files far below it: a 1.4 MB module
-# with a handler takes 20 s (the 2 MiB they allow, about 30 s). Only workers have a budget:
-# with --jobs 1 the run is in-process.
+# with a handler takes 20 s (the 2 MiB they allow, about 30 s).
 FILE_TIME_BUDGET_SECONDS = 300.0
 
 
@@ -233,21 +232,20 @@ def _digest_key(task: FileTask) -> tuple[int, bool]:
     return id(task.settings), task.skip_generated
 
 
-def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
-    """Whether a round runs in worker processes: for any run big enough, `--jobs 1` included
-    (one worker), so that a native crash in LibCST costs its file an MCP000 finding, not the
-    run (small runs stay in-process: the token scan's bounds are their protection)."""
-    if len(tasks) < 2:
-        return False
+def _workers_for(tasks: Sequence[FileTask], jobs: int) -> int:
+    """How many worker processes a round gets: every run is analysed outside this process, so
+    that a native crash in LibCST (a shape the token scan's bounds do not foresee) costs its
+    file an MCP000 finding, not the run; a run too small to gain from more gets one worker
+    (forking one costs ~50 ms of a 0.46 s run on the example server)."""
     total = 0
     for task in tasks:
         try:
             total += os.path.getsize(task.path)
         except OSError:
             continue
-        if total >= MIN_BYTES_FOR_POOL:
-            return True
-    return False
+        if total >= MIN_BYTES_FOR_POOL and len(tasks) > 1:
+            return jobs
+    return 1
 
 
 class _Workers:
@@ -261,18 +259,22 @@ class _Workers:
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
-        if self._pool is None and _worth_a_pool(tasks, self._jobs):
+        if self._pool is None and tasks:
             from mcplint.engine import pool
 
+            workers = _workers_for(tasks, self._jobs)
             if not pool.available():
-                yield from _lint_all(tasks, self._jobs)
+                # Without fork a worker re-imports the engine (~1 s): only a big run pays it.
+                if workers > 1:
+                    yield from _lint_all(tasks, self._jobs)
+                else:
+                    for task in tasks:
+                        yield task, _lint_task(task)
                 return
             self._pool = pool.PinnedPool(
-                self._jobs, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS
+                workers, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS
             )
         if self._pool is None:
-            for task in tasks:
-                yield task, _lint_task(task)
             return
         yield from self._pool.map(tasks, size=lambda task: _size(task.path))
 
