@@ -415,16 +415,19 @@ retryable = false
     RegistryCheck(
         "REG011",
         "protocol-reserved-code",
-        "a code in JSON-RPC's reserved band -32768..-32000 (bar the standard five), or 0",
+        "a code in JSON-RPC's reserved band -32768..-32000 (bar the spec's own codes), or 0",
         """
 ## What it does
 Finds codes inside JSON-RPC 2.0's reserved band -32768..-32000, except the
 five standard codes used with their standard meaning (-32700 parse error,
 -32600 invalid request, -32601 method not found, -32602 invalid params, which
 MCP also uses for unknown tools, prompts and resources, -32603 internal
-error). It names the worst cases: -32002 and -32042 are retired MCP spec
-codes, -32000..-32019 is MCP's legacy band, -32020..-32099 is reserved for
-the MCP specification. It also finds code 0. Retired entries are skipped.
+error) and the three MCP defines (-32020 header mismatch, -32021 missing
+client capability, -32022 unsupported protocol version). It names the worst
+cases: -32002 and -32042 are retired MCP spec codes, -32000..-32019 is MCP's
+legacy band, -32020..-32099 is reserved for the MCP specification. It also
+finds code 0. Retired entries are skipped. MCP003 judges codes in Python by
+the same table.
 
 ## Why is this bad?
 JSON-RPC reserves the whole band for pre-defined errors, and MCP keeps

@@ -12,25 +12,12 @@ import re
 import string
 from collections.abc import Callable, Iterable
 
+from mcplint.protocol_codes import band_problem
 from mcplint.registry.envelope import envelopes
 from mcplint.registry.model import ErrorEntry, Problem, Registry
 from mcplint.registry.positions import TomlPath
 
 SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
-
-JSONRPC_BAND = (-32768, -32000)
-# The five codes JSON-RPC 2.0 defines, and words that show an entry uses one with that meaning.
-STANDARD_CODES: dict[int, tuple[str, tuple[str, ...]]] = {
-    -32700: ("Parse error", ("parse",)),
-    -32600: ("Invalid Request", ("request",)),
-    -32601: ("Method not found", ("method",)),
-    # MCP also sends -32602 for an unknown tool or prompt and (from 2026-07-28) a missing resource.
-    -32602: ("Invalid params", ("param", "argument", "invalid", "missing", "unknown", "not found")),
-    -32603: ("Internal error", ("internal",)),
-}
-MCP_RETIRED_CODES = {-32002: "resource not found", -32042: "URL elicitation required"}
-MCP_LEGACY_BAND = (-32019, -32000)
-MCP_SPEC_BAND = (-32099, -32020)
 
 # google.rpc.Code names, and what AIP-194 says about retrying each.
 NEVER_RETRY = frozenset(
@@ -173,24 +160,9 @@ def protocol_codes(registry: Registry) -> Iterable[Problem]:
 def _protocol_code_problem(entry: ErrorEntry) -> str | None:
     code = entry.code
     assert code is not None
-    outside = "allocate application codes outside -32768..-32000"
     if code == 0:
         return "code 0 is what the MCP SDKs send for an unmapped exception; a registered error needs its own code"
-    if not JSONRPC_BAND[0] <= code <= JSONRPC_BAND[1]:
-        return None
-    if code in STANDARD_CODES:
-        title, words = STANDARD_CODES[code]
-        text = f"{entry.symbol} {entry.message or ''}".replace("_", " ").lower()
-        if any(word in text for word in words):
-            return None
-        return f'code {code} is JSON-RPC\'s "{title}"; `{entry.symbol}` does not use it with that meaning'
-    if code in MCP_RETIRED_CODES:
-        return f"code {code} is a retired MCP spec code ({MCP_RETIRED_CODES[code]}) that must not be sent; {outside}"
-    if MCP_LEGACY_BAND[0] <= code <= MCP_LEGACY_BAND[1]:
-        return f"code {code} is in MCP's legacy band -32000..-32019, where new codes must not be allocated; {outside}"
-    if MCP_SPEC_BAND[0] <= code <= MCP_SPEC_BAND[1]:
-        return f"code {code} is in -32020..-32099, reserved for the MCP specification; {outside}"
-    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; allocate application codes outside it"
+    return band_problem(code, entry.symbol, f"{entry.symbol} {entry.message or ''}".replace("_", " ").lower())
 
 
 # -- categories and retries -----------------------------------------------------------

@@ -10,27 +10,13 @@ import libcst as cst
 from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.prescreen import ImportScreen
+from mcplint.protocol_codes import SPEC_CODES, band_problem
 from mcplint.registry.model import Registry
-from mcplint.registry.validate import (
-    JSONRPC_BAND,
-    MCP_LEGACY_BAND,
-    MCP_RETIRED_CODES,
-    MCP_SPEC_BAND,
-    STANDARD_CODES,
-)
 from mcplint.rules.base import Rule, configured_registry
 
 if TYPE_CHECKING:
     from mcplint.config import FileSettings
 
-# The codes inside the band that have a meaning, and words that show a name uses that meaning:
-# JSON-RPC's five, and the three MCP defines from 2026-07-28.
-SPEC_CODES: dict[int, tuple[str, str, tuple[str, ...]]] = {
-    **{code: ("JSON-RPC", title, words) for code, (title, words) in STANDARD_CODES.items()},
-    -32020: ("MCP", "Header mismatch", ("header",)),
-    -32021: ("MCP", "Missing required client capability", ("capabilit",)),
-    -32022: ("MCP", "Unsupported protocol version", ("version",)),
-}
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})
 # A table's name ends in what it holds: `ErrorCode`, `JsonRpcErrors`, `NotFoundError`, `Errno`.
 TABLE_NAME = re.compile(r"(?:err(?:or)?s?|codes?|errno)$", re.IGNORECASE)
@@ -262,26 +248,11 @@ def _duplicate(constant: Constant, first: str, table: Table) -> str:
 
 def code_problem(code: int, name: str | None) -> str | None:
     """What is wrong with sending ``code`` (as constant ``name``, if known), or None."""
-    outside = "allocate application codes outside -32768..-32000"
     if code == 0:
         if name is not None and _says_success(name):
             return None
         return "code 0 is what the MCP SDKs send for an unmapped exception; an error needs its own code"
-    if not JSONRPC_BAND[0] <= code <= JSONRPC_BAND[1]:
-        return None
-    if code in SPEC_CODES:
-        spec, title, words = SPEC_CODES[code]
-        text = " ".join(_words(name)).lower() if name else ""
-        if name is None or any(word in text for word in words):
-            return None
-        return f'code {code} is {spec}\'s "{title}"; `{name}` does not use it with that meaning'
-    if code in MCP_RETIRED_CODES:
-        return f"code {code} is a retired MCP spec code ({MCP_RETIRED_CODES[code]}) that must not be sent; {outside}"
-    if MCP_LEGACY_BAND[0] <= code <= MCP_LEGACY_BAND[1]:
-        return f"code {code} is in MCP's legacy band -32000..-32019, where new codes must not be allocated; {outside}"
-    if MCP_SPEC_BAND[0] <= code <= MCP_SPEC_BAND[1]:
-        return f"code {code} is in -32020..-32099, reserved for the MCP specification; {outside}"
-    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; {outside}"
+    return band_problem(code, name, " ".join(_words(name)).lower() if name else "")
 
 
 def _unregistered(code: int, registry: Registry) -> str | None:
