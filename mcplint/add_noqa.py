@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mcplint.atomic import write_atomically
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
-from mcplint.engine.suppressions import MCPLINT_DIRECTIVE
+from mcplint.source import UndecodableSource, decode_with_encoding
+from mcplint.suppressions import MCPLINT_DIRECTIVE
 from mcplint.finding import Finding
 from mcplint.rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 

@@ -8,10 +8,11 @@ Selection (`--select REG`), `mcplint rule CODE`, `mcplint rules`, the generated
 from __future__ import annotations
 
 import inspect
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from mcplint.doc_sections import parse_sections
 
 
 @dataclass(frozen=True)
@@ -24,12 +25,6 @@ class CodeDoc:
     fix_safety: str = ""  # "safe", "unsafe", "safe/unsafe" or "" (no fix)
 
 
-def parse_sections(doc: str) -> dict[str, str]:
-    sections: dict[str, str] = {}
-    for block in re.split(r"^## ", inspect.cleandoc(doc), flags=re.MULTILINE)[1:]:
-        title, _, body = block.partition("\n")
-        sections[title.strip()] = body.strip()
-    return sections
 
 
 @lru_cache(maxsize=1)

@@ -6,7 +6,6 @@ order, is here.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -19,7 +18,7 @@ from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
@@ -68,8 +67,8 @@ class CheckOptions:
         return "apply" if self.fix else None
 
 def run_check(options: CheckOptions) -> int:
+    from mcplint.engine.cache import ResultCache, cache_directory
     from mcplint.engine.discovery import PathNotFound, discover, project_root
-    from mcplint.engine.cache import ResultCache
     from mcplint.engine.runner import FileTask, default_jobs, run
 
     try:
@@ -324,18 +323,6 @@ def _finish(
     if internal_errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
-
-
-def cache_directory(resolver: ConfigResolver, root: Path) -> Path:
-    """The working directory's config `cache-dir`, else $MCPLINT_CACHE_DIR, else <root>/.mcplint_cache."""
-    from mcplint.engine.cache import DEFAULT_DIRECTORY, ENVIRONMENT_VARIABLE
-
-    configured = resolver.config_for(resolver.cwd / "__init__.py").cache_dir
-    if configured is not None:
-        return configured
-    if os.environ.get(ENVIRONMENT_VARIABLE):
-        return Path(os.environ[ENVIRONMENT_VARIABLE])
-    return root / DEFAULT_DIRECTORY
 
 
 def _load_baseline(path: str | None) -> set[str] | None:

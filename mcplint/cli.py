@@ -170,7 +170,7 @@ def handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names cache-dir.")
 def clean(config_file: str | None) -> None:
     """Remove the result cache of the project in the working directory."""
-    from mcplint.check import cache_directory
+    from mcplint.engine.cache import cache_directory
     from mcplint.config import CliOverrides, ConfigError, ConfigResolver
     from mcplint.engine.cache import clean as remove_cache
     from mcplint.engine.discovery import project_root
@@ -274,7 +274,7 @@ def registry_diff(
 ) -> None:
     """Breaking changes from OLD to NEW (default: the configured registry); either may be git:REF[:PATH]."""
     from mcplint.check import configured_registry
-    from mcplint.registry.diff import run_diff
+    from mcplint.registry_diff_command import run_diff
 
     default = configured_registry(config_file)
     code = run_diff(old, new or default, output_format, default_path=default, output=output_file)

@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mcplint.settings import FileSettings
 from mcplint.toml_depth import MAX_NESTING, too_deep
 
 if sys.version_info >= (3, 11):
@@ -171,21 +172,6 @@ class CliOverrides:
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None  # replaces every config's `exclude`
     extend_exclude: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FileSettings:
-    """Everything the per-file engine needs; small and picklable for the pool."""
-
-    codes: frozenset[str]
-    rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    handler_decorators: tuple[str, ...] = ()
-    handler_functions: tuple[str, ...] = ()
-    registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
-    default_symbol: str | None = None
-    # Codes `mcplint migrate` is assigning to the entries it adds: numbers the project never
-    # sent, so a raise's own code (`McpError(ErrorData(code=1001, ...))`) must not match them.
-    assigned_codes: frozenset[int] = frozenset()
 
 
 # -- loading -----------------------------------------------------------------

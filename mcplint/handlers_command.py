@@ -10,7 +10,7 @@ from mcplint.check import fail
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.runner import FileTask, default_jobs, run
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 
 def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:

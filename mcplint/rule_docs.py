@@ -12,7 +12,8 @@ import re
 import sys
 from pathlib import Path
 
-from mcplint.catalogue import CodeDoc, catalogue, code_doc, parse_sections
+from mcplint.catalogue import CodeDoc, catalogue, code_doc
+from mcplint.doc_sections import parse_sections
 from mcplint.rules.base import Rule
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")

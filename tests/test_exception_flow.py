@@ -13,7 +13,7 @@ from mcplint.analysis.exception_flow import ExceptionFlow, StdioDetector, caught
 from mcplint.analysis.imports import ImportTable
 from mcplint.config import FileSettings
 from mcplint.engine.lint import lint_text
-from mcplint.engine.walk import Walker
+from mcplint.analysis.walk import Walker
 from mcplint.rules import RULES_BY_CODE
 
 MINIMUM_CASES = 20

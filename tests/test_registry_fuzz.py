@@ -303,6 +303,6 @@ def test_a_registry_that_cannot_load_is_not_a_crash_of_the_fuzz_harness():
 
 
 def test_errors_escape_what_would_break_or_move_the_line():
-    from mcplint.report.terminal import printable
+    from mcplint.terminal import printable
 
     assert printable("error `\r` in\nx\u2028y \u202eevil\x1b[2J é ✓") == "error `\\x0d` in\\x0ax\\u2028y \\u202eevil\\x1b[2J é ✓"

@@ -22,7 +22,8 @@ from mcplint.report.github import escape_data, escape_property, render_github
 from mcplint.report.junit import render_junit
 from mcplint.report.sarif import region, render_sarif, rule_descriptor
 from mcplint.report.text import render_grouped
-from mcplint.catalogue import CodeDoc, catalogue, parse_sections
+from mcplint.catalogue import CodeDoc, catalogue
+from mcplint.doc_sections import parse_sections
 from mcplint.rules import ALL_RULES
 from mcplint.rules.base import Rule
 

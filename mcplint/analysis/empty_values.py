@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
-from mcplint.engine.walk import children  # reads the fields directly: `CSTNode.children` is slow
+from mcplint.analysis.walk import children  # reads the fields directly: `CSTNode.children` is slow
 
 EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
 EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})

@@ -41,7 +41,7 @@ from mcplint.analysis.empty_values import MUTATORS, own_nodes, units_of
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.engine.walk import children
+from mcplint.analysis.walk import children
 
 _TRACEBACK_NAMES = ("format_exc", "format_exception", "format_exception_only", "format_tb", "format_stack")
 TRACEBACK_FUNCTIONS = frozenset(

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
-from mcplint.config import FileSettings
+from mcplint.config import ConfigResolver, FileSettings
 from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.atomic import write_atomically
 from mcplint.finding import Finding
@@ -257,3 +257,13 @@ def clean(directory: Path) -> bool:
         return False
     shutil.rmtree(directory)
     return True
+
+
+def cache_directory(resolver: ConfigResolver, root: Path) -> Path:
+    """The working directory's config `cache-dir`, else $MCPLINT_CACHE_DIR, else <root>/.mcplint_cache."""
+    configured = resolver.config_for(resolver.cwd / "__init__.py").cache_dir
+    if configured is not None:
+        return configured
+    if os.environ.get(ENVIRONMENT_VARIABLE):
+        return Path(os.environ[ENVIRONMENT_VARIABLE])
+    return root / DEFAULT_DIRECTORY

@@ -35,7 +35,7 @@ from mcplint.atomic import FileChanged, content_digest, write_atomically
 from mcplint.config import FileSettings
 from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
+from mcplint.source import UndecodableSource, decode_with_encoding
 from mcplint.finding import SAFE, Finding
 
 MAX_PASSES = 10

@@ -27,10 +27,10 @@ from mcplint.config import FileSettings
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
-from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
+from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
-from mcplint.engine.walk import Walker
+from mcplint.analysis.walk import Walker
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
 from mcplint.registry.match import template_of

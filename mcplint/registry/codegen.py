@@ -529,7 +529,7 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    from mcplint.report.terminal import printable
+    from mcplint.terminal import printable
 
     print(f"mcplint: error: {printable(message)}", file=sys.stderr)
     return 2

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,6 @@ from typing import TypeVar
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
-from mcplint.report.terminal import printable
 from mcplint.registry.envelope import domain_of, envelope_of
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
@@ -826,34 +824,3 @@ def _git_show(ref: str, path: str, label: str) -> str:
     except UnicodeDecodeError as error:
         line = result.stdout[: error.start].count(b"\n") + 1
         raise RegistryError(label, line, "registry is not valid UTF-8") from None
-
-
-def run_diff(
-    old_spec: str,
-    new_spec: str,
-    output_format: str,
-    *,
-    default_path: str = "mcp-errors.toml",
-    output: str | None = None,
-) -> int:
-    """`mcplint registry diff OLD NEW`: 1 on a breaking change, 0 otherwise (BRK100 alone), 2 on errors."""
-    from mcplint.report import render
-
-    try:
-        old = load_revision(old_spec, default_path)
-        new = load_revision(new_spec, default_path)
-    except RegistryError as error:
-        print(f"mcplint: error: {printable(str(error))}", file=sys.stderr)
-        return 2
-    findings = diff_registries(old, new)
-    text = render(output_format, findings, color=False, root=Path.cwd())
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        try:
-            with open(output, "w", encoding="utf-8") as file:
-                file.write(text)
-        except OSError as error:
-            print(f"mcplint: error: {output}: cannot write: {error.strerror}", file=sys.stderr)
-            return 2
-    return 1 if any(is_breaking(finding) for finding in findings) else 0

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Registry, RegistryError, Reserved

@@ -25,12 +25,13 @@ from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.scopes import ScopeTracker
+from mcplint.doc_sections import parse_sections
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Registry, RegistryError
 from mcplint.rules.advice import Advice
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,5 @@ class Rule:
     @classmethod
     def summary(cls) -> str:
         """The first sentence of the "What it does" section."""
-        from mcplint.catalogue import parse_sections
-
         paragraph = " ".join(parse_sections(cls.__doc__ or "").get("What it does", "").split("\n\n")[0].split())
         return paragraph.split(": ")[0].split(". ")[0].rstrip(".") + "."

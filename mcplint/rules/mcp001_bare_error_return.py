@@ -15,7 +15,7 @@ from mcplint.analysis.error_payloads import (
 )
 from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
-from mcplint.engine.walk import children
+from mcplint.analysis.walk import children
 from mcplint.registry.match import site_message
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.handlers import module_aliases

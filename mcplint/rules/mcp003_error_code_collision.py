@@ -15,7 +15,7 @@ from mcplint.registry.model import Registry
 from mcplint.rules.base import Rule, configured_registry
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})
 # A table's name ends in what it holds: `ErrorCode`, `JsonRpcErrors`, `NotFoundError`, `Errno`.

@@ -14,7 +14,7 @@ from mcplint.finding import UNSAFE
 from mcplint.rules.base import FixSpec, Rule, configured_registry
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 SYMBOL_KEYS = frozenset({"error_code", "errorCode"})  # name a symbol in any error payload
 # `"symbol"` names an error only in a structured error (`{domain, symbol, retryable}`): a

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,7 @@ from mcplint.finding import UNSAFE
 from mcplint.rules.base import FixSpec, Rule
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 # Standalone fastmcp's server classes (mcp's own `mcp.server.fastmcp.FastMCP` has no such option).
 FASTMCP_SERVERS = frozenset(name for name, (_, framework) in SERVER_CLASSES.items() if framework == "fastmcp")

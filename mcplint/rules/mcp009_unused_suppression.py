@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mcplint.engine.suppressions import Directive, Suppressions, rewritten
+from mcplint.suppressions import Directive, Suppressions, rewritten
 from mcplint.finding import SAFE, Edit, Fix
 from mcplint.rules.base import Rule
 
