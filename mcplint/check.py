@@ -22,6 +22,7 @@ from mcplint.terminal import printable
 
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
+    from mcplint.engine.runner import FileTask
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
@@ -173,7 +174,7 @@ def _emptied(cache: ResultCache) -> ResultCache | None:
 
 
 def _add_noqa(
-    options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path, internal_errors: int
+    options: CheckOptions, findings: list[Finding], tasks: list[FileTask], baseline: set[str] | None, root: Path, internal_errors: int
 ) -> int:
     """`--add-noqa`: suppress every current finding in place (those a --baseline holds stay as they are)."""
     from mcplint.add_noqa import add_noqa
@@ -284,7 +285,7 @@ def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[
 
 def _finish(
     options: CheckOptions,
-    findings: list,
+    findings: list[Finding],
     root: Path,
     baseline: set[str] | None,
     *,
@@ -334,7 +335,7 @@ def _load_baseline(path: str | None) -> set[str] | None:
 
 
 def _report(
-    options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
+    options: CheckOptions, findings: list[Finding], root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
 ) -> None:
     from mcplint.report import render
     from mcplint.report.text import Summary

@@ -6,6 +6,7 @@ import re
 
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 from pathlib import Path
 
 import click
@@ -144,6 +145,7 @@ def check(
         exclude=_split_patterns(exclude) if exclude else None,
         extend_exclude=_split_patterns(extend_exclude),
     )
+    # click hands the options over by name, untyped; CheckOptions names and types each one.
     check_options = CheckOptions(paths=paths, overrides=overrides, **options)  # type: ignore[arg-type]
     if watch:
         from mcplint.check import fail
@@ -209,7 +211,7 @@ def list_rules() -> None:
     click.echo(rules_table(catalogue()), nl=False)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     from mcplint.check import fail
 
     sys.exit(fail(message))

@@ -31,9 +31,9 @@ from mcplint.settings import FileSettings
 from mcplint.toml_depth import MAX_NESTING, too_deep
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    import tomllib as tomllib  # re-exported: what every TOML reader of mcplint uses
 else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # re-exported
 
 DEFAULT_EXCLUDE = (
     ".bzr",
@@ -210,8 +210,9 @@ def _read_table(path: Path) -> tuple[str, Mapping[str, Any], str]:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None) or _line_from_message(str(error), text)
-        raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, line) from None
+        lineno = getattr(error, "lineno", None)  # Python 3.14+ and recent tomli
+        found = lineno if isinstance(lineno, int) and lineno else _line_from_message(str(error), text)
+        raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, found) from None
     if path.name == "pyproject.toml":
         return text, document.get("tool", {}).get("mcplint", {}), "[tool.mcplint]"
     return text, document, path.name

@@ -58,6 +58,6 @@ class Finding:
         fix = fields.get("fix")
         if fix is not None:
             edits = tuple(Edit(**edit) for edit in fix["edits"])
-            imports = tuple(tuple(pair) for pair in fix.get("imports", ()))
-            fields = {**fields, "fix": Fix(fix["applicability"], fix["message"], edits, imports)}  # type: ignore[arg-type]
+            imports = tuple((module, name) for module, name in fix.get("imports", ()))
+            fields = {**fields, "fix": Fix(fix["applicability"], fix["message"], edits, imports)}
         return cls(**fields)

@@ -24,7 +24,7 @@ import libcst as cst
 from hypothesis import event
 from hypothesis import strategies as st
 
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.fixer import fix_path, fix_text, unified_diff
 from mcplint.engine.lint import forget_walked_modules, lint_text
 from mcplint.rules import ALL_RULES

@@ -11,7 +11,7 @@ from fixture_expectations import expected_findings, fixture_files, silent_cases
 from mcplint.analysis.empty_values import clause_returns, is_empty_value, never_returns
 from mcplint.analysis.exception_flow import ExceptionFlow, StdioDetector, caught_names, reraises
 from mcplint.analysis.imports import ImportTable
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.lint import lint_text
 from mcplint.analysis.walk import Walker
 from mcplint.rules import RULES_BY_CODE

@@ -12,7 +12,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.fixer import fix_text
 from mcplint.registry.codegen import generate_helpers
 from mcplint.registry.load import load_registry

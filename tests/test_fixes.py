@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixture_expectations import FIXTURES
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.fixer import add_imports, fix_text
 from mcplint.finding import SAFE, Edit, Fix
 from mcplint.rules import RULES_BY_CODE

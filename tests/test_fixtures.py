@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fixture_expectations import FIXTURES, expected_findings, fixture_files, silent_cases
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixture_expectations import fixture_files
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.lint import lint_text
 from mcplint.rule_docs import SECTIONS, code_examples, render_rule_doc, rule_sections, stale_docs
 from mcplint.rules import ALL_RULES, RULES_BY_CODE

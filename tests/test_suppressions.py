@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.lint import lint_text
 
 HEADER = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('s')\n\n@mcp.tool()\ndef tool(x):\n"

@@ -176,6 +176,11 @@ class Handler:
         return cls(label, kind, raise_is_protocol_error=kind != joined_kind)
 
 
+# What is registered, as a handler of (kind, level), and where: the expression, and the
+# function and class it is written in.
+_Registered = tuple[cst.BaseExpression, str, str, "str | None", "str | None"]
+
+
 @dataclass(frozen=True)
 class _Registration:
     call: cst.Call
@@ -302,12 +307,14 @@ class HandlerFactsCollector:
         item = node.value
         if isinstance(item, (cst.Dict, cst.DictComp)):  # `return {n: getattr(obj, n) for n in NAMES}`
             self.returned_dicts.setdefault(info.key, []).append(item)
-        if isinstance(item, cst.Subscript) or (
-            isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get"
-        ):  # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
-            table = dotted_name(_table_of(item) if isinstance(item, cst.Subscript) else item.func.value)  # type: ignore[union-attr]
-            if table is not None:
-                self.returned_tables.setdefault(info.key, []).append(table)
+        # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
+        table = None
+        if isinstance(item, cst.Subscript):
+            table = dotted_name(_table_of(item))
+        elif isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get":
+            table = dotted_name(item.func.value)
+        if table is not None:
+            self.returned_tables.setdefault(info.key, []).append(table)
         callees, names = _carried_values(node.value)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
@@ -522,7 +529,7 @@ class HandlerScope:
         """Whether on some call path from the handler a `try` stops one of ``original`` and
         ``replacement`` but not the other (`except McpError` around a call, for a raise that
         becomes a `ToolError`)."""
-        states = self.paths.get((function_key or "", handler.key)) or []
+        states = self.paths.get((function_key or "", handler.key), set())
         return any(
             any(stops_encoded(guards, original) for guards in state)
             != any(stops_encoded(guards, replacement) for guards in state)
@@ -853,7 +860,7 @@ class _Resolver:
         of another module (`outgoing_registrations`). A registration of something that names
         no function (`mcp.tool()(info["func"])` in a loop over a registry) is kept in
         ``dynamic_registrations``."""
-        pending = [
+        pending: list[_Registered] = [
             (expression, kind, level, registration.context_key, registration.context_class)
             for registration in self.facts.registrations
             for expression, kind, level in self._registered_arguments(registration)
@@ -903,7 +910,7 @@ class _Resolver:
             yield from self.facts.aliases.get((scope, name), ())
 
     def _registered_through(
-        self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list
+        self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list[_Registered]
     ) -> bool:
         """A registered expression that is a parameter, a loop over a list, or an import."""
         name = dotted_name(expression)
@@ -945,10 +952,10 @@ class _Resolver:
         self.outgoing_registrations.update((target, kind, level) for target in found)
         return bool(found)
 
-    def _registered_elsewhere(self) -> list:
+    def _registered_elsewhere(self) -> list[_Registered]:
         """What other modules register here: a function, a list of them (`read_tools[]`), or
         the arguments of calls to another module's registrar."""
-        pending: list = []
+        pending: list[_Registered] = []
         for target, kind, level in self.project.registered_here:
             name = target.removesuffix("[]")
             if target.endswith("[]"):
@@ -1100,12 +1107,12 @@ class _Resolver:
             return list(
                 dict.fromkeys(key for value, *where in entries for key in self._entry_functions(value, *where))
             )
-        targets = []  # HANDLERS[name].run(...): the method of each entry's class
+        targets: list[str] = []  # HANDLERS[name].run(...): the method of each entry's class
         for value, *_ in entries:
             class_name = dotted_name(value.func if isinstance(value, cst.Call) else value)
-            found = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
-            if found is not None:
-                targets.append(found)
+            method_key = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
+            if method_key is not None:
+                targets.append(method_key)
         return targets
 
     def _table_entries(
@@ -1322,8 +1329,8 @@ class _Resolver:
                 if container is not None:
                     self._collected.setdefault(container, []).append(class_name)
             for callee, class_name, context_key in self._instances_passed():
-                function = self.resolve_function(callee, context_key, None)
-                container = self.facts.parameter_containers.get(function or "")
+                target = self.resolve_function(callee, context_key, None)
+                container = self.facts.parameter_containers.get(target or "")
                 if container is not None and class_name not in self._collected.get(container, []):
                     self._collected.setdefault(container, []).append(class_name)
         return self._collected
@@ -1637,11 +1644,11 @@ def resolve_handler_scope(
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
             context = (decorator.decorator, parent_function(info.key), info.class_key)
-            kind = resolver.decorator_kind(*context)
-            if kind is not None:
+            decorated_kind = resolver.decorator_kind(*context)
+            if decorated_kind is not None:
                 below = info.decorators[index + 1 :]
                 level = "low" if resolver.is_low_level_decorator(*context) else "high"
-                add_handler(info.key, kind, _wrappers(resolver, below, info), level)
+                add_handler(info.key, decorated_kind, _wrappers(resolver, below, info), level)
                 external_wrappers[info.key] = _imported_decorators(resolver, below)
                 break
         if info.key not in scope.handlers and any(
@@ -1661,9 +1668,9 @@ def resolve_handler_scope(
     for key, handler in scope.handlers.items():
         _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
         _reach(resolver, scope.returns_to, roots[key], handler, True)
-        for decorator in external_wrappers.get(key, ()):
+        for wrapper in external_wrappers.get(key, ()):
             # An imported wrapper's inner function runs per call and returns to the client.
-            target = f"{decorator}.<locals>.*"
+            target = f"{wrapper}.<locals>.*"
             for table in (scope.outgoing_calls, scope.outgoing_returns):
                 _add(table.setdefault(target, []), handler)
             scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
@@ -1833,8 +1840,8 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
                     if caller not in seen:
                         seen.add(caller)
                         pending.append(caller)
-        for key, targets in reached.items():
-            table[key] = sorted(targets)
+        for key, reached_targets in reached.items():
+            table[key] = sorted(reached_targets)
 
 
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:

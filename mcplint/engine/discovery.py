@@ -49,7 +49,7 @@ def discover(
     skipped: list[SkippedPath] | None = None,
 ) -> list[DiscoveredFile]:
     """The files to lint; ``skipped``, when given, collects what was left out and why."""
-    found: dict[Path, DiscoveredFile] = {}
+    found: dict[str, DiscoveredFile] = {}  # by _identity
     cwd = resolver.cwd
     for argument in paths:
         path = Path(argument)

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
 
 if TYPE_CHECKING:
+    from mcplint.finding import Finding
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
 
@@ -38,15 +39,15 @@ class FileTask:
 
 @dataclass
 class RunResult:
-    findings: list
+    findings: list[Finding]
     warnings: list[str]
     internal_errors: int
     files: int
-    fixed: list = field(default_factory=list)  # findings whose fixes were applied (or would be)
+    fixed: list[Finding] = field(default_factory=list)  # findings whose fixes were applied (or would be)
     diffs: list[str] = field(default_factory=list)
     # Modules that import an MCP server framework, when no handler was found anywhere.
     unseen_framework_modules: list[str] = field(default_factory=list)
-    results: dict = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
+    results: dict[str, FileResult] = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
     # With --fix: one line per file whose fixes were not written (FileResult.write_error).
     write_errors: list[str] = field(default_factory=list)
 
@@ -81,7 +82,7 @@ def run(
     tasks: Sequence[FileTask],
     jobs: int,
     cache: ResultCache | None = None,
-    progress: Callable[[int], Callable[[], None]] | None = None,
+    progress: Callable[[int], Callable[[], None] | None] | None = None,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file."""
@@ -98,13 +99,13 @@ def _run(
     tasks: Sequence[FileTask],
     jobs: int,
     cache: ResultCache | None,
-    progress: Callable[[int], Callable[[], None]] | None,
+    progress: Callable[[int], Callable[[], None] | None] | None,
 ) -> RunResult:
     from mcplint.engine.join import initial_contexts, join
     from mcplint.engine.module_index import ModuleIndex
 
     results: dict[str, FileResult] = {}
-    fixed: dict[str, list] = {}
+    fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
     run_key = _run_key(tasks, digests) if cache is not None and all(t.fix_mode is None for t in tasks) else None
     replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
@@ -162,7 +163,7 @@ def _lint_round(
     workers: _Workers,
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
-    progress: Callable[[int], Callable[[], None]] | None,
+    progress: Callable[[int], Callable[[], None] | None] | None,
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
@@ -211,7 +212,7 @@ def _replay(
     return results
 
 
-def _has_applicable_fix(task: FileTask, findings: list) -> bool:
+def _has_applicable_fix(task: FileTask, findings: list[Finding]) -> bool:
     """With --fix/--diff, a cached result with something to fix must run again."""
     if task.fix_mode is None:
         return False

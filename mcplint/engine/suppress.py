@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mcplint.catalogue import all_codes
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.source import source_lines
 from mcplint.suppressions import parse_suppressions
 from mcplint.finding import Finding

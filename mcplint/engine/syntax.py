@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcplint.analysis.handlers import CONTAINER_ADDERS
 from mcplint.analysis.project import ProjectContext
-from mcplint.config import FileSettings
+from mcplint.settings import FileSettings
 from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest

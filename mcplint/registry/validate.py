@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from mcplint.protocol_codes import band_problem
 from mcplint.registry.envelope import envelopes
-from mcplint.registry.model import ErrorEntry, Problem, Registry
+from mcplint.registry.model import Domain, ErrorEntry, Problem, Registry, Reserved
 from mcplint.registry.positions import TomlPath
 
 SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -42,7 +42,7 @@ CATEGORIES = NEVER_RETRY | RARELY_RETRY | ALWAYS_RETRY | {"OK"}
 Check = Callable[[Registry], Iterable[Problem]]
 
 
-def _line(registry: Registry, path: tuple) -> int:
+def _line(registry: Registry, path: TomlPath) -> int:
     return registry.positions.span(path).line
 
 
@@ -88,6 +88,7 @@ def duplicate_symbols(registry: Registry) -> Iterable[Problem]:
 def duplicate_codes(registry: Registry) -> Iterable[Problem]:
     first: dict[int, ErrorEntry] = {}
     for entry in _by_line(registry, (entry for entry in registry.errors if entry.code is not None), "code"):
+        assert entry.code is not None
         earlier = first.setdefault(entry.code, entry)
         if earlier is not entry:
             retired = " (retired; its number is never reused)" if earlier.status == "retired" else ""
@@ -96,7 +97,8 @@ def duplicate_codes(registry: Registry) -> Iterable[Problem]:
 
 
 def reversed_ranges(registry: Registry) -> Iterable[Problem]:
-    for owner in (*registry.domains, *registry.reserved):
+    owners: tuple[Domain | Reserved, ...] = (*registry.domains, *registry.reserved)
+    for owner in owners:
         if owner.range is not None and not _valid_range(owner.range):
             message = f"range {_show(owner.range)} is reversed: the low bound comes first"
             yield Problem("invalid-range", (*owner.path, "range"), message)
@@ -121,9 +123,9 @@ def overlapping_ranges(registry: Registry) -> Iterable[Problem]:
 
 def codes_outside_ranges(registry: Registry) -> Iterable[Problem]:
     for domain in registry.domains:
-        if not _valid_range(domain.range):
+        if domain.range is None or not _valid_range(domain.range):
             continue
-        low, high = domain.range  # type: ignore[misc]
+        low, high = domain.range
         for entry in domain.errors:
             if entry.code is not None and not low <= entry.code <= high:
                 where = f"domain `{domain.name}`'s range {_show((low, high))}"
@@ -139,8 +141,8 @@ def reserved_in_use(registry: Registry) -> Iterable[Problem]:
         for reserved in registry.reserved:
             reason = f": {reserved.reason}" if reserved.reason else ""
             where = f"(line {_line(registry, reserved.path)}{reason})"
-            if entry.code is not None and _valid_range(reserved.range):
-                low, high = reserved.range  # type: ignore[misc]
+            if entry.code is not None and reserved.range is not None and _valid_range(reserved.range):
+                low, high = reserved.range
                 if low <= entry.code <= high:
                     message = f"code {entry.code} of `{entry.symbol}` is reserved by {_show((low, high))} {where}"
                     yield Problem("reserved-used", entry.key_path("code"), message)
@@ -341,7 +343,7 @@ _ASSIGNED_VALUE = re.compile(r"\b[A-Za-z_]\w*\s*=\s*[^\s=]")
 
 
 def prescriptive_hints(registry: Registry) -> Iterable[Problem]:
-    owners = [*registry.domains, *registry.errors]
+    owners: list[Domain | ErrorEntry] = [*registry.domains, *registry.errors]
     for owner in owners:
         for position, hint in enumerate(owner.hints or ()):
             quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)

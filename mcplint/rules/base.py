@@ -109,7 +109,7 @@ class RuleContext:
         self.project = NO_PROJECT
         # Facts about this module's functions that other modules' analyses need (the join
         # hands them to the modules that import them): "error_helpers", "text_helpers".
-        self.exports: dict[str, dict] = {}
+        self.exports: dict[str, dict[str, Any]] = {}
         # The functions a handler reaches (through calls or returns), once the handler scope is
         # resolved; None: not known, judge every function.
         self.reached: frozenset[str] | None = None

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.protocol_codes import SPEC_CODES, band_problem
 from mcplint.registry.model import Registry
-from mcplint.rules.base import Rule, configured_registry
+from mcplint.rules.base import Rule, RuleContext, configured_registry
 
 if TYPE_CHECKING:
     from mcplint.settings import FileSettings
@@ -137,8 +137,8 @@ class ErrorCodeCollision(Rule):
     name = "error-code-collision"
     handler_scope = False
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._module: cst.Module | None = None
         self._calls: list[tuple[cst.Call, str | None]] = []
         self._payload_codes: list[tuple[cst.DictElement, str | None]] = []
@@ -179,7 +179,9 @@ class ErrorCodeCollision(Rule):
     def _collect_codes(self, payload: cst.Dict) -> None:
         function = self.context.scopes.current_function
         for element in payload.elements:
-            is_code = isinstance(element, cst.DictElement) and _string(element.key) == CODE_KEY_NAME
+            if not isinstance(element, cst.DictElement):
+                continue
+            is_code = _string(element.key) == CODE_KEY_NAME
             if is_code and id(element) not in self._seen_payload_codes:
                 self._seen_payload_codes.add(id(element))
                 self._payload_codes.append((element, function))
@@ -294,9 +296,9 @@ def _tables(module: cst.Module, qualify: Callable[[str], str | None]) -> Iterato
             else:
                 yield Table(f"enum `{name}`", ()), list(members)
             continue
-        members = [c for c in constants if isinstance(c.value, int) and _is_constant(c)]
-        codes = [c for c in members if c.name.lower() in CODE_ATTRIBUTES]
-        rest = [c for c in members if c not in codes]
+        int_members = [c for c in constants if isinstance(c.value, int) and _is_constant(c)]
+        codes = [c for c in int_members if c.name.lower() in CODE_ATTRIBUTES]
+        rest = [c for c in int_members if c not in codes]
         if any(TABLE_NAME.search(n) or n.endswith("Exception") for n in (name, *bases)):
             coded += [(node, c) for c in codes]
         if PLURAL_TABLE_NAME.search(name) or (TABLE_NAME.search(name) and bases in ([], ["object"])):
@@ -333,12 +335,14 @@ def _constants(body: Sequence[cst.CSTNode]) -> list[Constant]:
         for small in smalls:
             if isinstance(small, cst.Assign):
                 targets = [target.target for target in small.targets]
+                assigned = small.value
             elif isinstance(small, cst.AnnAssign) and small.value is not None:
                 targets = [small.target]
+                assigned = small.value
             else:
                 continue
-            in_tuple = isinstance(small.value, cst.Tuple) and bool(small.value.elements)
-            value = _table_value(small.value.elements[0].value if in_tuple else small.value)
+            in_tuple = isinstance(assigned, cst.Tuple) and bool(assigned.elements)
+            value = _table_value(assigned.elements[0].value if isinstance(assigned, cst.Tuple) and in_tuple else assigned)
             for target in targets:
                 if isinstance(target, cst.Name) and value is not None:
                     annotated = isinstance(small, cst.AnnAssign)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+from collections.abc import Mapping
 import re
 from dataclasses import dataclass
 
@@ -11,7 +13,7 @@ from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
 from mcplint.protocol_codes import CODE_BY_CONSTANT
 from mcplint.registry.match import MESSAGE_BY_STANDARD_CODE, UNEXPECTED_FAILURE, failure_text, site_message
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, raised_message, registry_error_fix
 
 # The SDK error class by qualified name: the stack its name belongs to.
@@ -159,8 +161,8 @@ class ProtocolErrorFromTool(Rule):
     name = "protocol-error-from-tool"
     fix_safety = "unsafe"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._pending: list[_Raise] = []
         self._imports_fastmcp = False
 

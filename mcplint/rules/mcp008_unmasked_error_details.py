@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any, TYPE_CHECKING
 
 import libcst as cst
 
@@ -11,7 +11,7 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import Frame
 from mcplint.finding import UNSAFE
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 
 if TYPE_CHECKING:
     from mcplint.settings import FileSettings
@@ -106,8 +106,8 @@ class UnmaskedErrorDetails(Rule):
     fix_safety = "unsafe"
     handler_scope = False
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._calls: list[tuple[cst.Call, str | None]] = []
         # `super().__init__(...)` / `Base.__init__(self, ...)` by the class they are in.
         self._base_inits: dict[str, list[tuple[cst.Call, str | None]]] = {}
