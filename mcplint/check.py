@@ -365,7 +365,7 @@ def _report(
         try:
             Path(options.output_file).write_text(report, encoding="utf-8")
         except OSError as error:
-            raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}")
+            raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}") from error
     else:
         # click strips ANSI codes from a stream that is not a terminal unless told otherwise.
         click.echo(report, nl=False, color=color)

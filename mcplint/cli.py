@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -172,8 +171,8 @@ def handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names cache-dir.")
 def clean(config_file: str | None) -> None:
     """Remove the result cache of the project in the working directory."""
-    from mcplint.engine.cache import cache_directory
     from mcplint.config import CliOverrides, ConfigError, ConfigResolver
+    from mcplint.engine.cache import cache_directory
     from mcplint.engine.cache import clean as remove_cache
     from mcplint.engine.discovery import project_root
 

@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
+from test_cli import BAD_TOOL, json_findings, run_cli
 
 from mcplint.engine import runner as engine_runner
-from test_cli import BAD_TOOL, json_findings, run_cli
 
 
 @pytest.fixture

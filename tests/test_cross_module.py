@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
-from mcplint.engine import runner as engine_runner
+from fixture_expectations import FIXTURES, silent_cases
+from fixture_expectations import project_expectations as expected
 from test_cli import BAD_TOOL, json_findings, run_cli
+
+from mcplint.engine import runner as engine_runner
 
 PROJECT = FIXTURES / "projects" / "crossmodule"
 

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from fixture_expectations import expected_findings, silent_cases
+
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.registry import CHECKS, CHECKS_BY_CODE, check_registry, parse_registry, registry_findings

@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-
 from fixture_expectations import fixture_files
-from mcplint.settings import FileSettings
+
 from mcplint.engine.lint import lint_text
 from mcplint.rule_docs import SECTIONS, code_examples, render_rule_doc, rule_sections, stale_docs
 from mcplint.rules import ALL_RULES, RULES_BY_CODE
+from mcplint.settings import FileSettings
 
 RULE_IDS = [rule.code for rule in ALL_RULES]
 DOCS = Path(__file__).resolve().parent.parent / "rules"

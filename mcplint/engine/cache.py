@@ -24,16 +24,16 @@ import hashlib
 import json
 import os
 import shutil
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
-from mcplint.config import ConfigResolver
-from mcplint.settings import FileSettings
-from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.atomic import write_atomically
+from mcplint.config import ConfigResolver
+from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.finding import Finding
+from mcplint.settings import FileSettings
 
 DEFAULT_DIRECTORY = ".mcplint_cache"
 ENVIRONMENT_VARIABLE = "MCPLINT_CACHE_DIR"

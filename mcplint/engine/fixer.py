@@ -32,11 +32,11 @@ import libcst as cst
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
-from mcplint.settings import FileSettings
-from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
-from mcplint.source import UndecodableSource, decode_with_encoding
+from mcplint.engine.result import FileResult
 from mcplint.finding import SAFE, Finding
+from mcplint.settings import FileSettings
+from mcplint.source import UndecodableSource, decode_with_encoding
 
 MAX_PASSES = 10
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
 from mcplint.engine.module_index import ModuleIndex

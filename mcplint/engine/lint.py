@@ -23,20 +23,20 @@ import libcst as cst
 from mcplint.analysis.handlers import Handler, HandlerScope, PathState, resolve_handler_scope
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.engine.result import FileResult
-from mcplint.settings import FileSettings
+from mcplint.analysis.walk import Walker
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
-from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
+from mcplint.engine.result import FileResult
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
-from mcplint.analysis.walk import Walker
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
 from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
+from mcplint.settings import FileSettings
+from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.settings import FileSettings
 from mcplint.engine.cache import ResultCache, settings_digest
+from mcplint.settings import FileSettings
 
 if TYPE_CHECKING:
-    from mcplint.finding import Finding
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
+    from mcplint.finding import Finding
 
 # Below this much source more than one worker costs more to start than it saves
 # (a pre-commit run on a handful of files gets one).
@@ -309,7 +309,7 @@ def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, 
     # Biggest files first so one large file does not finish alone at the end.
     ordered = sorted(tasks, key=lambda task: -_size(task.path))
     with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
-        yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1))
+        yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1), strict=True)
 
 
 def _size(path: str) -> int:

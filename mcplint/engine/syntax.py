@@ -16,11 +16,11 @@ import libcst as cst
 
 from mcplint.analysis.handlers import CONTAINER_ADDERS
 from mcplint.analysis.project import ProjectContext
-from mcplint.settings import FileSettings
 from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR
+from mcplint.settings import FileSettings
 
 
 def syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:

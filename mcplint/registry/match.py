@@ -108,7 +108,7 @@ def match_message(registry: Registry, message: cst.BaseExpression) -> Match | No
             )
             if texts_agree:
                 holes = [part for part in source[1::2] if isinstance(part, cst.BaseExpression)]
-                found.append(Match(entry, helper_name(domain), tuple(zip(template[1::2], holes))))
+                found.append(Match(entry, helper_name(domain), tuple(zip(template[1::2], holes, strict=True))))
     return found[0] if len(found) == 1 else None
 
 

@@ -20,10 +20,10 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, clause_of
 from mcplint.analysis.handlers import HandlerFactsCollector
-from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker
 from mcplint.doc_sections import parse_sections
 from mcplint.registry.load import load_registry

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
+import functools
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -14,14 +15,14 @@ from mcplint.analysis.error_payloads import (
     caught_texts,
     error_payloads,
 )
-from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
-from mcplint.analysis.walk import children
-from mcplint.registry.match import site_message
-from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.handlers import module_aliases
+from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.locals import element_index
 from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.walk import children
+from mcplint.finding import UNSAFE
+from mcplint.registry.match import site_message
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
@@ -247,14 +248,10 @@ class BareErrorReturn(Rule):
                     changed = True
                     continue
                 local_values = self._values_in(function)
+                kind_of = functools.partial(_helper_kind, helpers=helpers, context=self.context, function=function)
                 kinds: list[str] = []
                 for value in values:
-                    found = list(
-                        error_payloads(
-                            value, self.context.imports, local_values,
-                            helper_kind=lambda call: _helper_kind(call, helpers, self.context, function),
-                        )
-                    )  # fmt: skip
+                    found = list(error_payloads(value, self.context.imports, local_values, helper_kind=kind_of))
                     if not found:
                         break
                     kinds.extend(payload.kind for payload in found)

@@ -1,17 +1,17 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
+from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import default_helper, helper_name
 from mcplint.registry.model import ErrorEntry, Registry
-from mcplint.finding import UNSAFE
 from mcplint.rules.base import FixSpec, Rule, RuleContext, configured_registry
 
 if TYPE_CHECKING:

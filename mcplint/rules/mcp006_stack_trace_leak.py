@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Mapping
+from typing import Any
+
 import libcst as cst
 
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from typing import Any
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
 
