@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeGuard, TypeVar
+from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
 
@@ -61,7 +61,24 @@ LOW_LEVEL_DECORATORS = {
     "unsubscribe_resource": "other",
     "set_logging_level": "other",
 }
-LOW_LEVEL_2 = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
+# What a client reaches a handler as.
+HandlerKind = Literal["tool", "resource", "prompt", "list", "completion", "other"]
+HANDLER_KINDS = frozenset(get_args(HandlerKind))
+
+
+def as_handler_kind(text: str) -> HandlerKind:
+    """A kind read from a table or from the run's join, checked."""
+    if text not in HANDLER_KINDS:
+        raise ValueError(f"not a handler kind: {text!r}")
+    return cast(HandlerKind, text)
+
+
+# How a server registers handlers: "high" (FastMCP/MCPServer decorators), "low" (the low-level
+# `Server`), "low-2" (mcp 2.x's low-level `Server(on_call_tool=f)`, `add_request_handler`),
+# "any" (an untyped parameter: either).
+ServerLevel = Literal["high", "low", "low-2", "any"]
+SERVER_LEVELS = frozenset(get_args(ServerLevel))
+LOW_LEVEL_2: ServerLevel = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
 # mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
 LOW_LEVEL_KEYWORDS = {
     "on_call_tool": "tool",
@@ -119,8 +136,15 @@ MAX_PATH_STATES = 8
 
 @dataclass(frozen=True)
 class ServerBinding:
-    level: str  # "high" (FastMCP/MCPServer), "low" (Server), "any" (untyped parameter)
+    level: ServerLevel
     framework: str
+
+    @classmethod
+    def read(cls, level: str, framework: str) -> ServerBinding:
+        """A binding read from a table or from the run's join, its level checked."""
+        if level not in SERVER_LEVELS:
+            raise ValueError(f"not a server level: {level!r}")
+        return cls(cast(ServerLevel, level), framework)
 
 
 UNTYPED_SERVER = ServerBinding("any", "unknown")
@@ -154,7 +178,7 @@ class FunctionInfo:
 @dataclass(frozen=True)
 class Handler:
     key: str
-    kind: str  # tool, resource, prompt, list, completion, other
+    kind: HandlerKind
     # Registered on a low-level `Server`: what it raises is not a tool error there (mcp 1.x sends
     # only the text, mcp 2.x a JSON-RPC -32603), so fixes return a result instead.
     low_level: bool = False
@@ -173,7 +197,7 @@ class Handler:
     @classmethod
     def from_join(cls, label: str, joined_kind: str) -> Handler:
         kind = joined_kind.removesuffix(cls._PROTOCOL_MARK)
-        return cls(label, kind, raise_is_protocol_error=kind != joined_kind)
+        return cls(label, as_handler_kind(kind), raise_is_protocol_error=kind != joined_kind)
 
 
 # What is registered, as a handler of (kind, level), and where: the expression, and the
@@ -557,13 +581,13 @@ class _Resolver:
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
         self.project = project
-        self.imported_servers = {name: ServerBinding(level, framework) for name, level, framework in project.imported_servers}
+        self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
         self.imported_server_classes = {
-            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_classes
+            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_classes
         }
         self.imported_server_factories = {
-            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_factories
+            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories
         }
         self.imports_framework = any(
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
@@ -595,7 +619,7 @@ class _Resolver:
         self.local_registry_decorators: dict[str, str] = {}
         # (function key, parameter name or position) -> the server a caller passes there.
         self.server_parameters: dict[tuple[str, str], ServerBinding] = {
-            (function, slot): ServerBinding(level, framework)
+            (function, slot): ServerBinding.read(level, framework)
             for function, slot, level, framework in project.server_parameters
         }
         self.server_subclasses = self._server_subclasses()
@@ -617,7 +641,7 @@ class _Resolver:
             return self.server_subclasses[dotted]
         qualified = self.imports.qualify(dotted)
         if qualified in SERVER_CLASSES:
-            return ServerBinding(*SERVER_CLASSES[qualified])
+            return ServerBinding.read(*SERVER_CLASSES[qualified])
         return self.imported_server_classes.get(qualified or "")
 
     def _server_subclasses(self) -> dict[str, ServerBinding]:
@@ -1637,7 +1661,7 @@ def resolve_handler_scope(
 
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
         if key not in scope.handlers:
-            scope.handlers[key] = Handler(key, kind, level != "high", level == LOW_LEVEL_2)
+            scope.handlers[key] = Handler(key, as_handler_kind(kind), level != "high", level == LOW_LEVEL_2)
             roots[key] = [key]
         roots[key].extend(wrappers)
 

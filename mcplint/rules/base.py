@@ -26,6 +26,7 @@ from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker
 from mcplint.doc_sections import parse_sections
+from mcplint.finding import Applicability
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Registry, RegistryError
 from mcplint.rules.advice import Advice
@@ -44,7 +45,7 @@ class FixSpec:
     target: cst.CSTNode
     replacement: cst.CSTNode
     message: str
-    applicability: str
+    applicability: Applicability
     imports: tuple[tuple[str, str], ...] = ()
     handler_kinds: frozenset[str] | None = None
     # A line (`logger.exception("...")`) to put before ``statement``, at its indentation.

@@ -22,6 +22,7 @@ from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
+from mcplint.finding import Applicability
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
@@ -51,7 +52,7 @@ class ErrorSite:
 def registry_error_fix(
     context: RuleContext,
     site: ErrorSite,
-    applicability: str,
+    applicability: Applicability,
     *,
     symbol: str | None = None,
     fallback: FixSpec | None = None,
