@@ -363,9 +363,9 @@ def _line_of_key(text: str, key: str) -> int | None:
 # -- rule selection ------------------------------------------------------------
 def resolve_selectors(selectors: Iterable[str]) -> set[str]:
     """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``, ``REG``)."""
-    from mcplint.codes import ALL_CODES
+    from mcplint.catalogue import known_codes
 
-    known = ALL_CODES
+    known = sorted(known_codes())
     codes: set[str] = set()
     for selector in selectors:
         wanted = selector.strip().upper()

@@ -39,7 +39,7 @@ def render_doc(document: CodeDoc) -> str:
         f"# {document.code} {document.name}",
         "",
         f"<!-- Generated from {document.source} by `python -m mcplint.rule_docs`; "
-        "edit the docstring, not this file. -->",
+        f"edit {'the docstring' if document.source.endswith('.py') else 'that file'}, not this one. -->",
         "",
     ]
     for title in SECTIONS:
