@@ -29,12 +29,13 @@ from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.engine.result import FileResult
 from mcplint.engine.suppress import apply_suppressions
-from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
+from mcplint.engine.syntax import parse_failure, syntax_check_only
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
 from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
+from mcplint.rules.mcp000_syntax_error import syntax_findings
 from mcplint.settings import FileSettings
 from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
 

@@ -292,7 +292,7 @@ def _lost(task: FileTask, why: str) -> FileResult:
     """The result of a file whose worker was lost analysing it (a native crash, or past the
     time budget): an MCP000 finding for that file; the run goes on."""
     from mcplint.engine.result import FileResult
-    from mcplint.engine.syntax import syntax_findings
+    from mcplint.rules.mcp000_syntax_error import syntax_findings
 
     message = f"the process analysing this file {why}; the file is not analysed"
     return FileResult(findings=syntax_findings(task.display, task.settings, message, 1, 1))
