@@ -118,9 +118,32 @@ class HiddenPartialFailure(Rule):
         self._functions: dict[str, cst.FunctionDef] = {}
         self._loops: list[tuple[cst.For, str]] = []
         self._comprehensions: list[tuple[cst.CSTNode, str]] = []
+        # Read during the one walk, not by walking each function again in finish():
+        self._returns: dict[str, list[cst.Return]] = {}  # function -> its own returns
+        self._none_on_failure: set[str] = set()  # functions with an `except` that returns None
+        self._clauses_open: list[int] = [0]  # `except` clauses open in each enclosing function
+        self._returns_failures: dict[str, bool] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._functions[self.context.scopes.qualname_for(node.name.value)] = node
+        self._clauses_open.append(0)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._clauses_open.pop()
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._clauses_open[-1] += 1
+
+    def leave_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._clauses_open[-1] -= 1
+
+    def visit_Return(self, node: cst.Return) -> None:
+        function = self.context.scopes.current_function
+        if function is None:
+            return
+        self._returns.setdefault(function, []).append(node)
+        if self._clauses_open[-1] and (node.value is None or _is_none(node.value)):
+            self._none_on_failure.add(function)
 
     def visit_For(self, node: cst.For) -> None:
         function = self.context.scopes.current_function
@@ -147,24 +170,23 @@ class HiddenPartialFailure(Rule):
 
     def finish(self) -> None:
         for loop, function in self._loops:
+            clauses = _swallowing_clauses(loop)
             definition = self._functions.get(function)
-            if definition is None or _returns_failures(definition) or not _returns_a_value(definition):
+            if not clauses or definition is None or self._says_failures(function) or not self._returns_a_value(function):
                 continue
-            for clause in _swallowing_clauses(loop):
+            for clause in clauses:
                 message = (
                     "a failed item is dropped: this `except` skips it while the loop collects the others, "
                     f"and `{definition.name.value}` returns a result that does not say which items failed; "
                     "collect the failures (index or key, status, error code) and return them with the results"
                 )
                 self.report(clause, message, function=function, through_return=True)
-        none_on_failure = {
-            qualname.rsplit(".", 1)[-1] for qualname, node in self._functions.items() if _none_on_failure(node)
-        }
+        none_on_failure = {qualname.rsplit(".", 1)[-1] for qualname in self._none_on_failure}
         if not none_on_failure:
             return
         for node, function in self._comprehensions:
             definition = self._functions.get(function)
-            if definition is None or _returns_failures(definition):
+            if definition is None or self._says_failures(function):
                 continue
             helper = _filtered_helper(node, none_on_failure, _assignments(definition))
             if helper is not None:
@@ -174,6 +196,20 @@ class HiddenPartialFailure(Rule):
                     "(index or key, status, error code) instead of filtering"
                 )
                 self.report(node, message, function=function, through_return=True)
+
+
+    def _returns_a_value(self, function: str) -> bool:
+        return any(node.value is not None and not _is_none(node.value) for node in self._returns.get(function, ()))
+
+    def _says_failures(self, function: str) -> bool:
+        """A returned value names failures (`"failed": failed`, `errors`, a `status`)."""
+        if function not in self._returns_failures:
+            module = cst.Module(body=[])
+            self._returns_failures[function] = any(
+                node.value is not None and FAILURE_WORDS.search(module.code_for_node(node.value))
+                for node in self._returns.get(function, ())
+            )
+        return self._returns_failures[function]
 
 
 # -- the loop form -------------------------------------------------------------------
@@ -275,37 +311,11 @@ def _is_logging(call: cst.Call) -> bool:
 
 
 # -- the function's result ---------------------------------------------------------
-def _returns(function: cst.FunctionDef) -> list[cst.Return]:
-    return [node for node in own_nodes(function.body) if isinstance(node, cst.Return)]
-
-
-def _returns_a_value(function: cst.FunctionDef) -> bool:
-    return any(node.value is not None and not _is_none(node.value) for node in _returns(function))
-
-
-def _returns_failures(function: cst.FunctionDef) -> bool:
-    """A returned value names failures (`"failed": failed`, `errors`, a `status`)."""
-    module = cst.Module(body=[])
-    return any(
-        node.value is not None and FAILURE_WORDS.search(module.code_for_node(node.value)) for node in _returns(function)
-    )
-
-
 def _is_none(expression: cst.BaseExpression) -> bool:
     return isinstance(expression, cst.Name) and expression.value == "None"
 
 
 # -- the comprehension form ----------------------------------------------------------
-def _none_on_failure(function: cst.FunctionDef) -> bool:
-    """A function with an `except` clause that returns None (or nothing)."""
-    for node in own_nodes(function.body):
-        if isinstance(node, cst.ExceptHandler):
-            for inner in own_nodes(node.body):
-                if isinstance(inner, cst.Return) and (inner.value is None or _is_none(inner.value)):
-                    return True
-    return False
-
-
 def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     values: dict[str, cst.BaseExpression] = {}
     for node in own_nodes(function.body):
