@@ -35,6 +35,9 @@ class FileTask:
     fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
     unsafe_fixes: bool = False
     project: ProjectContext = NO_PROJECT
+    # An editor's unsaved buffer of ``path``: analysed instead of the file on disk, never
+    # looked up in or stored to the cache (`mcplint server`).
+    text: str | None = None
 
 
 @dataclass
@@ -50,11 +53,17 @@ class RunResult:
     results: dict = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
     # With --fix: one line per file whose fixes were not written (FileResult.write_error).
     write_errors: list[str] = field(default_factory=list)
+    # path -> the ProjectContext of its last analysis (empty when the run was replayed from the cache)
+    contexts: dict = field(default_factory=dict)
 
 
 def _lint_task(task: FileTask) -> FileResult:
     # Imported here, not at the top: with a pool, the workers import LibCST in
     # parallel instead of the parent importing it before they start.
+    if task.text is not None:
+        from mcplint.engine.lint import lint_text
+
+        return lint_text(task.text, task.display, task.settings, skip_generated=task.skip_generated, project=task.project)
     if task.fix_mode is not None:
         from mcplint.engine.fixer import fix_path
 
@@ -107,15 +116,16 @@ def _run(
     results: dict[str, FileResult] = {}
     fixed: dict[str, list] = {}
     digests: dict[tuple[int, bool], str] = {}
-    run_key = _run_key(tasks, digests) if cache is not None and all(t.fix_mode is None for t in tasks) else None
+    replayable = all(task.fix_mode is None and task.text is None for task in tasks)
+    run_key = _run_key(tasks, digests) if cache is not None and replayable else None
     replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
+    analysed_with: dict[str, ProjectContext] = {}
     if replayed is not None:
         results = replayed
     else:
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
         pending = [replace(task, project=contexts[task.path]) for task in tasks]
-        analysed_with: dict[str, ProjectContext] = {}
         workers = _Workers(jobs)
         try:
             for round_number in range(MAX_ROUNDS):
@@ -155,7 +165,9 @@ def _run(
         displays = {task.path: task.display for task in tasks}
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
-    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors)
+    return RunResult(
+        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with
+    )
 
 
 def _lint_round(
@@ -167,7 +179,8 @@ def _lint_round(
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
-        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache else None
+        cached = cache is not None and task.text is None
+        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cached else None
         if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:

@@ -1,0 +1,233 @@
+"""The protocol wiring: documents in, diagnostics out, code actions and hover on request.
+
+Analyses run one at a time in one worker thread (the engine keeps per-process state),
+never on the event loop, so requests are answered while a project is analysed. An edit
+waits ``DEBOUNCE_SECONDS`` for the next keystroke; opening and saving analyse at once.
+After each analysis every open module of the folder whose findings changed is published
+again: an edit in a callee module updates the diagnostics of the handler module it
+affects. stdout is the protocol: nothing else may write to it (``serve`` hands the
+engine a stdout that is stderr), and logs go to stderr and window/logMessage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from mcplint import __version__
+from mcplint.finding import Finding
+from mcplint.lsp import actions
+from mcplint.lsp.diagnostics import Positions, to_diagnostics
+from mcplint.lsp.workspace import ProjectModel, definition_line
+
+DEBOUNCE_SECONDS = 0.2
+PYTHON_SUFFIXES = (".py", ".pyi")
+# Saving one of these changes what is linted or how: the folder is read again.
+PROJECT_FILES = frozenset({"pyproject.toml", "mcplint.toml", ".gitignore"})
+logger = logging.getLogger("mcplint.lsp")
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a document's diagnostics were computed from: code actions must match it."""
+
+    version: int | None
+    text: str
+    findings: list[Finding]
+    model: ProjectModel | None  # None: a registry (its findings are REG codes, no project)
+    path: str  # absolute
+
+
+class McplintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("mcplint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.models: dict[Path, ProjectModel] = {}
+        self.published: dict[str, Published] = {}
+        self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcplint-analysis")
+        self._timers: dict[Path, asyncio.Task] = {}
+        self._shown_errors: set[str] = set()
+
+    # -- documents -------------------------------------------------------------------
+    def model_for(self, path: Path) -> ProjectModel:
+        """The model of the workspace folder holding ``path`` (the innermost), else of its directory."""
+        folders = [Path(to_fs_path(folder.uri)) for folder in self.workspace.folders.values()]
+        if not folders and self.workspace.root_path:
+            folders = [Path(self.workspace.root_path)]
+        holding = [folder.absolute() for folder in folders if path.absolute().is_relative_to(folder.absolute())]
+        root = max(holding, key=lambda folder: len(folder.parts)) if holding else path.absolute().parent
+        if root not in self.models:
+            self.models[root] = ProjectModel(root, scan=bool(holding))
+        return self.models[root]
+
+    def open_python_documents(self, model: ProjectModel) -> dict[str, tuple[str, str, int | None]]:
+        """absolute path -> (uri, text, version) of the model's open Python buffers."""
+        found = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = _path_of(uri)
+            if path is not None and path.suffix in PYTHON_SUFFIXES and self.model_for(path) is model:
+                found[str(path.absolute())] = (uri, document.source, document.version)
+        return found
+
+    def schedule(self, model: ProjectModel, delay: float = 0.0) -> None:
+        """Analyse the model's folder after ``delay`` (a newer call replaces a waiting one)."""
+        waiting = self._timers.pop(model.root, None)
+        if waiting is not None:
+            waiting.cancel()
+        self._timers[model.root] = asyncio.get_running_loop().create_task(self._analyse(model, delay))
+
+    async def _analyse(self, model: ProjectModel, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        documents = self.open_python_documents(model)
+        buffers = {path: text for path, (_uri, text, _version) in documents.items()}
+        loop = asyncio.get_running_loop()
+        try:
+            analysis = await loop.run_in_executor(self._analysis, model.analyse, buffers)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a broken config, or a bug: said once, the server stays up
+            self.report(error)
+            return
+        for warning in analysis.warnings:
+            self.log(warning)
+        for path, (uri, text, version) in documents.items():
+            findings = analysis.findings.get(path, [])
+            before = self.published.get(uri)
+            if before is not None and before.findings == findings and before.text == text:
+                continue
+            self.published[uri] = Published(version, text, findings, model, path)
+            self.publish(uri, version, text, findings, model)
+
+    def publish(self, uri: str, version: int | None, text: str, findings: list[Finding], model: ProjectModel | None) -> None:
+        document = self.workspace.get_text_document(uri)
+        positions = Positions(text, document.position_codec.client_num_units)
+        path = _path_of(uri)
+
+        def locate_handler(finding: Finding) -> types.Location | None:
+            if model is None or path is None:
+                return None
+            found = model.handler_of(str(path.absolute()), finding)
+            return self.location(*found) if found is not None else None
+
+        diagnostics = to_diagnostics(findings, positions, locate_handler)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def location(self, path: str, key: str) -> types.Location | None:
+        """Where the function ``key`` of ``path`` is defined (its open buffer, else the file)."""
+        uri = from_fs_path(path)
+        document = self.workspace.text_documents.get(uri)
+        try:
+            text = document.source if document is not None else Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        found = definition_line(text, key)
+        if found is None:
+            return None
+        positions = Positions(text, self.workspace.position_codec.client_num_units)
+        position = positions.position(*found)
+        return types.Location(uri=uri, range=types.Range(start=position, end=position))
+
+    # -- the client's windows -----------------------------------------------------------
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        logger.info("%s", message)
+        self.window_log_message(types.LogMessageParams(type=kind, message=f"mcplint: {message}"))
+
+    def report(self, error: Exception) -> None:
+        """An analysis that failed: a config error is shown once; anything else is logged."""
+        from mcplint.config import ConfigError
+
+        if isinstance(error, ConfigError):
+            message = f"mcplint: {error}"
+            if message not in self._shown_errors:
+                self._shown_errors.add(message)
+                self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
+            return
+        logger.exception("analysis failed")
+        self.log(f"internal error: {type(error).__name__}: {error}", types.MessageType.Error)
+
+
+def _path_of(uri: str) -> Path | None:
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return Path(path) if path else None
+
+
+SERVER = McplintServer()
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(server: McplintServer, params: types.DidOpenTextDocumentParams) -> None:
+    _changed(server, params.text_document.uri, delay=0.0)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(server: McplintServer, params: types.DidChangeTextDocumentParams) -> None:
+    _changed(server, params.text_document.uri, delay=DEBOUNCE_SECONDS)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(server: McplintServer, params: types.DidSaveTextDocumentParams) -> None:
+    path = _path_of(params.text_document.uri)
+    if path is not None and path.name in PROJECT_FILES:
+        for model in server.models.values():
+            model.refresh()
+            server.schedule(model)
+        return
+    _changed(server, params.text_document.uri, delay=0.0)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(server: McplintServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    server.published.pop(uri, None)
+    server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    path = _path_of(uri)
+    if path is not None and path.suffix in PYTHON_SUFFIXES:
+        server.schedule(server.model_for(path))  # the file on disk now stands for the buffer
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(server: McplintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for model in server.models.values():
+        model.refresh()
+        server.schedule(model, DEBOUNCE_SECONDS)
+
+
+def _changed(server: McplintServer, uri: str, *, delay: float) -> None:
+    path = _path_of(uri)
+    if path is None:
+        return
+    if path.suffix in PYTHON_SUFFIXES:
+        server.schedule(server.model_for(path), delay)
+    elif actions.is_registry(server, path):
+        actions.publish_registry(server, uri, path)
+
+
+@SERVER.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND]),
+)
+async def code_action(server: McplintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    return await actions.code_actions(server, params)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(server: McplintServer, params: types.HoverParams) -> types.Hover | None:
+    return actions.hover(server, params)
+
+
+def serve() -> None:
+    """Speak LSP on stdin/stdout until the client exits."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="mcplint server: %(message)s")
+    protocol_out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the protocol stream
+    SERVER.start_io(sys.stdin.buffer, protocol_out)

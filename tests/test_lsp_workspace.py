@@ -1,0 +1,70 @@
+"""The language server's project model without the protocol: unsaved buffers analysed in
+place of their files (``FileTask.text``), against the other files' cached results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcplint.engine import runner as engine_runner
+from mcplint.lsp.workspace import ProjectModel, definition_line
+from test_lsp import SERVER, STORE
+
+
+def make_project(root: Path) -> Path:
+    (root / "app").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.mcplint]\n", encoding="utf-8")
+    (root / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "app" / "server.py").write_text(SERVER, encoding="utf-8")
+    (root / "app" / "store.py").write_text(STORE, encoding="utf-8")
+    return root
+
+
+def codes(findings) -> list[tuple[int, str]]:
+    return [(finding.line, finding.code) for finding in findings]
+
+
+def test_a_buffer_is_analysed_instead_of_its_file_and_the_file_stays_as_it_was(tmp_path):
+    root = make_project(tmp_path / "proj")
+    server, store = str(root / "app" / "server.py"), str(root / "app" / "store.py")
+    model = ProjectModel(root)
+    assert codes(model.analyse({}).findings[store]) == [(6, "MCP002")]
+    # The buffer no longer calls load(): the raise in store.py reaches no handler.
+    edited = SERVER.replace("    return load(note_id)", "    return note_id")
+    analysis = model.analyse({server: edited})
+    assert analysis.findings[store] == []
+    assert (root / "app" / "server.py").read_text(encoding="utf-8") == SERVER
+    # The buffer's result was not cached as the file's: without it, the file counts again.
+    assert codes(model.analyse({}).findings[store]) == [(6, "MCP002")]
+
+
+def test_files_not_open_come_from_the_cache(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "proj")
+    server = str(root / "app" / "server.py")
+    model = ProjectModel(root)
+    model.analyse({server: SERVER})
+    linted = []
+    real = engine_runner._lint_task
+    monkeypatch.setattr(engine_runner, "_lint_task", lambda task: linted.append(task.path) or real(task))
+    model.analyse({server: SERVER + "\n"})
+    assert set(linted) == {server}
+
+
+def test_the_handler_of_a_callee_finding_is_located(tmp_path):
+    root = make_project(tmp_path / "proj")
+    store = str(root / "app" / "store.py")
+    model = ProjectModel(root)
+    [finding] = model.analyse({}).findings[store]
+    assert model.handler_of(store, finding) == (str(root / "app" / "server.py"), "read_note")
+    assert definition_line(SERVER, "read_note") == (9, 1)
+    assert definition_line("class A:\n    if True:\n        def m(self): ...\n", "A.m") == (3, 9)
+    assert definition_line(SERVER, "missing") is None
+
+
+def test_an_excluded_file_gets_no_findings_a_new_one_does(tmp_path):
+    root = make_project(tmp_path / "proj")
+    (root / "pyproject.toml").write_text('[tool.mcplint]\nextend-exclude = ["app/store.py"]\n', encoding="utf-8")
+    model = ProjectModel(root)
+    store, new = str(root / "app" / "store.py"), str(root / "app" / "new.py")
+    analysis = model.analyse({store: STORE, new: SERVER.replace("return load(note_id)", "raise OSError()")})
+    assert store not in analysis.findings
+    assert codes(analysis.findings[new]) == [(10, "MCP002")]
