@@ -168,3 +168,186 @@ def test_the_cli_does_not_import_pygls():
     script = "import sys; from mcplint.cli import main; import mcplint.check; print('pygls' in sys.modules)"
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert completed.stdout.strip() == "False"
+
+
+@pytest.mark.asyncio
+async def test_a_callee_edit_updates_the_handler_module(client: LanguageClient, project: Path):
+    """The project model: app/store.py is edited (unsaved) so that load() returns an error
+    dict; the tool in app/server.py that returns it now has an MCP001 finding, and loses it
+    when the edit is undone."""
+    server_uri = open_document(client, project / "app" / "server.py")
+    store_uri = open_document(client, project / "app" / "store.py")
+    assert await diagnostics_for(client, server_uri) == []
+    await diagnostics_for(client, store_uri, lambda found: len(found) == 1)
+    change_document(client, store_uri, 'def load(note_id):\n    return {"error": f"no note {note_id}"}\n', version=2)
+    found = await diagnostics_for(client, server_uri, lambda found: len(found) == 1)
+    assert found[0].code == "MCP001" and "error helper" in found[0].message
+    assert found[0].range.start == types.Position(line=9, character=11)  # `load(note_id)`
+    change_document(client, store_uri, STORE, version=3)
+    assert await diagnostics_for(client, server_uri, lambda found: len(found) == 0) == []
+
+
+@pytest.mark.asyncio
+async def test_the_workspace_config_applies(client: LanguageClient, project: Path):
+    """The folder's [tool.mcplint] is read, wherever the server was started."""
+    (project / "pyproject.toml").write_text('[tool.mcplint]\nignore = ["MCP002"]\n', encoding="utf-8")
+    unsaved = SERVER.replace("    return load(note_id)", "    raise ValueError(note_id)\n    if note_id:\n        return {'error': 'x'}")
+    uri = open_document(client, project / "app" / "server.py", unsaved)
+    found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
+    assert [d.code for d in found] == ["MCP001"]
+
+
+# -- code actions, hover, the registry ------------------------------------------------------
+ACTIONS = '''from fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+LIMIT = 10  # mcplint: ignore[MCP002]
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    if not note_id:
+        raise ValueError("empty id")
+    return note_id
+'''
+
+
+def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """What the client does with a WorkspaceEdit's TextEdits (ASCII text: characters are code points)."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(position: types.Position) -> int:
+        return sum(len(line) for line in lines[: position.line]) + position.character
+
+    for edit in sorted(edits, key=lambda edit: offset(edit.range.start), reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    return text
+
+
+async def actions_at(client: LanguageClient, uri: str, diagnostic: types.Diagnostic, only=None) -> list[types.CodeAction]:
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic], only=only),
+        )
+    )
+    return list(found or [])
+
+
+async def opened_with_actions(client: LanguageClient, project: Path) -> tuple[str, dict[str, types.Diagnostic]]:
+    path = project / "app" / "server.py"
+    path.write_text(ACTIONS, encoding="utf-8")
+    uri = open_document(client, path)
+    found = await diagnostics_for(client, uri, lambda found: len(found) == 3)
+    return uri, {diagnostic.code: diagnostic for diagnostic in found}
+
+
+@pytest.mark.asyncio
+async def test_a_fix_action_says_unsafe_and_its_edit_removes_the_finding(client: LanguageClient, project: Path):
+    uri, by_code = await opened_with_actions(client, project)
+    actions = await actions_at(client, uri, by_code["MCP008"])
+    titles = [action.title for action in actions]
+    assert titles == [
+        "Fix MCP008: Add `mask_error_details=True` (unsafe fix)",
+        "Suppress MCP008 on this line",
+        "mcplint: apply every safe fix",  # no `only` asked: the source action too
+    ]
+    fix = actions[0]
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.diagnostics[0].code == "MCP008"
+    fixed = apply_edits(ACTIONS, fix.edit.changes[uri])
+    assert 'FastMCP("notes", mask_error_details=True)' in fixed
+    change_document(client, uri, fixed, version=2)
+    found = await diagnostics_for(client, uri, lambda found: "MCP008" not in [d.code for d in found])
+    assert sorted(d.code for d in found) == ["MCP002", "MCP009"]
+
+
+@pytest.mark.asyncio
+async def test_a_safe_fix_says_safe(client: LanguageClient, project: Path):
+    uri, by_code = await opened_with_actions(client, project)
+    actions = await actions_at(client, uri, by_code["MCP009"])
+    actions = [action for action in actions if action.kind == types.CodeActionKind.QuickFix]
+    assert [action.title.endswith("(safe fix)") for action in actions] == [True]  # a stale directive: no suppression
+    assert actions[0].is_preferred
+
+
+@pytest.mark.asyncio
+async def test_suppress_on_this_line(client: LanguageClient, project: Path):
+    uri, by_code = await opened_with_actions(client, project)
+    actions = await actions_at(client, uri, by_code["MCP002"])
+    [suppress] = [action for action in actions if action.title == "Suppress MCP002 on this line"]
+    suppressed = apply_edits(ACTIONS, suppress.edit.changes[uri])
+    assert '        raise ValueError("empty id")  # mcplint: ignore[MCP002]\n' in suppressed
+    change_document(client, uri, suppressed, version=2)
+    found = await diagnostics_for(client, uri, lambda found: "MCP002" not in [d.code for d in found])
+    assert sorted(d.code for d in found) == ["MCP008", "MCP009"]
+
+
+@pytest.mark.asyncio
+async def test_fix_all_applies_the_safe_fixes_only(client: LanguageClient, project: Path):
+    uri, by_code = await opened_with_actions(client, project)
+    actions = await actions_at(client, uri, by_code["MCP002"], only=[types.CodeActionKind.SourceFixAll])
+    assert [(action.title, action.kind) for action in actions] == [
+        ("mcplint: apply every safe fix", "source.fixAll.mcplint")
+    ]
+    fixed = apply_edits(ACTIONS, actions[0].edit.changes[uri])
+    assert "LIMIT = 10\n" in fixed and 'FastMCP("notes")' in fixed  # MCP009 fixed; MCP008's fix is unsafe
+    change_document(client, uri, fixed, version=2)
+    found = await diagnostics_for(client, uri, lambda found: len(found) == 2)
+    assert sorted(d.code for d in found) == ["MCP002", "MCP008"]
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_finding_shows_the_rule(client: LanguageClient, project: Path):
+    uri, by_code = await opened_with_actions(client, project)
+    start = by_code["MCP002"].range.start
+    found = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=start.line, character=start.character + 3),
+        )
+    )
+    assert found is not None and found.contents.kind == types.MarkupKind.Markdown
+    assert found.contents.value.startswith("**MCP002** `raw-exception-raise`: Finds handlers that raise a builtin")
+    assert "rules/MCP002.md" in found.contents.value
+    assert found.range == by_code["MCP002"].range
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0))
+    )
+    assert nothing is None
+
+
+REGISTRY = '''schema_version = 1
+namespace = "notes"
+
+[domains.notes]
+title = "Notes"
+range = [1000, 1099]
+
+[domains.notes.errors.NOTE_NOT_FOUND]
+code = 1001
+message = "Note {note_id} does not exist."
+category = "NOT_FOUND"
+retryable = false
+metadata = ["note_id"]
+'''
+
+
+@pytest.mark.asyncio
+async def test_registry_diagnostics(client: LanguageClient, project: Path):
+    path = project / "mcp-errors.toml"
+    path.write_text(REGISTRY, encoding="utf-8")
+    uri = uri_of(path)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="toml", version=1, text=REGISTRY)
+        )
+    )
+    assert await diagnostics_for(client, uri) == []
+    broken = REGISTRY.replace("code = 1001", "code = 2001")  # outside the domain's range
+    change_document(client, uri, broken, version=2)
+    found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
+    assert [d.code for d in found] == ["REG009"] and found[0].range.start.line == 8
+    change_document(client, uri, "schema_version = [", version=3)
+    found = await diagnostics_for(client, uri, lambda found: found and found[0].code is None)
+    assert "invalid TOML" in found[0].message

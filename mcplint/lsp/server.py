@@ -210,6 +210,8 @@ def _changed(server: McplintServer, uri: str, *, delay: float) -> None:
         server.schedule(server.model_for(path), delay)
     elif actions.is_registry(server, path):
         actions.publish_registry(server, uri, path)
+        if delay == 0.0 and uri in server.workspace.text_documents:  # opened or saved: MCP003/MCP004 read it
+            server.schedule(server.model_for(path))
 
 
 @SERVER.feature(
