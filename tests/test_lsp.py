@@ -351,3 +351,13 @@ async def test_registry_diagnostics(client: LanguageClient, project: Path):
     change_document(client, uri, "schema_version = [", version=3)
     found = await diagnostics_for(client, uri, lambda found: found and found[0].code is None)
     assert "invalid TOML" in found[0].message
+
+
+@pytest.mark.asyncio
+async def test_saving_the_config_applies_it(client: LanguageClient, project: Path):
+    uri = open_document(client, project / "app" / "store.py")
+    assert [d.code for d in await diagnostics_for(client, uri, lambda found: len(found) > 0)] == ["MCP002"]
+    config = project / "pyproject.toml"
+    config.write_text('[tool.mcplint]\nignore = ["MCP002"]\n', encoding="utf-8")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri_of(config))))
+    assert await diagnostics_for(client, uri, lambda found: len(found) == 0) == []

@@ -101,7 +101,7 @@ class McplintServer(LanguageServer):
         for path, (uri, text, version) in documents.items():
             findings = analysis.findings.get(path, [])
             before = self.published.get(uri)
-            if before is not None and before.findings == findings and before.text == text:
+            if before is not None and before.text == text and _same(before.findings, findings):
                 continue
             self.published[uri] = Published(version, text, findings, model, path)
             self.publish(uri, version, text, findings, model)
@@ -154,6 +154,11 @@ class McplintServer(LanguageServer):
             return
         logger.exception("analysis failed")
         self.log(f"internal error: {type(error).__name__}: {error}", types.MessageType.Error)
+
+
+def _same(before: list[Finding], after: list[Finding]) -> bool:
+    """The same findings, with the same fixes and handlers (which equality leaves out)."""
+    return [(f, f.fix, f.handler) for f in before] == [(f, f.fix, f.handler) for f in after]
 
 
 def _path_of(uri: str) -> Path | None:

@@ -49,9 +49,6 @@ class ProjectModel:
         self._cache = None
         self.last = Analysis()
 
-    def contains(self, path: Path) -> bool:
-        return path.absolute().is_relative_to(self.root)
-
     def refresh(self) -> None:
         """A config file, a .gitignore or the set of files changed: read them again."""
         self._resolver = None
