@@ -133,7 +133,9 @@ async def measure(changes: int) -> tuple[list[float], list[float]]:
                 arrived.setdefault(params.version, asyncio.Event()).set()
 
         uri = tools.as_uri()
-        await client.start_io(sys.executable, "-m", "mcplint", "server", env={"MCPLINT_CACHE_DIR": str(root / ".cache")})
+        await client.start_io(
+            sys.executable, "-m", "mcplint", "server", env={"MCPLINT_CACHE_DIR": str(root / ".cache")}
+        )
         await client.initialize_async(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(),
@@ -148,7 +150,10 @@ async def measure(changes: int) -> tuple[list[float], list[float]]:
             types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
         )
         await asyncio.wait_for(arrived[1].wait(), 120)
-        print(f"first analysis (cold cache): {time.perf_counter() - started:.2f} s, {findings[1]} findings", file=sys.stderr)
+        print(
+            f"first analysis (cold cache): {time.perf_counter() - started:.2f} s, {findings[1]} findings",
+            file=sys.stderr,
+        )
         timings, cpu = [], []
         pid = client._server.pid  # type: ignore[union-attr]
         lines = text.split("\n")

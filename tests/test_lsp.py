@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-SERVER = '''from mcp.server.fastmcp import FastMCP
+SERVER = """from mcp.server.fastmcp import FastMCP
 
 from app.store import load
 
@@ -22,16 +22,16 @@ mcp = FastMCP("notes")
 @mcp.tool()
 def read_note(note_id: str) -> str:
     return load(note_id)
-'''
+"""
 
-STORE = '''NOTES = {}
+STORE = """NOTES = {}
 
 
 def load(note_id):
     if note_id not in NOTES:
         raise KeyError(note_id)
     return NOTES[note_id]
-'''
+"""
 
 TIMEOUT = 30  # seconds: the first analysis imports LibCST in the server
 
@@ -103,7 +103,10 @@ async def diagnostics_for(client: LanguageClient, uri: str, predicate=lambda fou
 async def test_diagnostics_of_an_unsaved_buffer(client: LanguageClient, project: Path):
     """The buffer's text is analysed, not the file: a raise typed but not saved is reported."""
     path = project / "app" / "server.py"
-    unsaved = SERVER.replace("    return load(note_id)", '    if not note_id:\n        raise ValueError("empty id")\n    return load(note_id)')
+    unsaved = SERVER.replace(
+        "    return load(note_id)",
+        '    if not note_id:\n        raise ValueError("empty id")\n    return load(note_id)',
+    )
     uri = open_document(client, path, unsaved)
     found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
     assert len(found) == 1
@@ -191,14 +194,16 @@ async def test_a_callee_edit_updates_the_handler_module(client: LanguageClient, 
 async def test_the_workspace_config_applies(client: LanguageClient, project: Path):
     """The folder's [tool.mcplint] is read, wherever the server was started."""
     (project / "pyproject.toml").write_text('[tool.mcplint]\nignore = ["MCP002"]\n', encoding="utf-8")
-    unsaved = SERVER.replace("    return load(note_id)", "    raise ValueError(note_id)\n    if note_id:\n        return {'error': 'x'}")
+    unsaved = SERVER.replace(
+        "    return load(note_id)", "    raise ValueError(note_id)\n    if note_id:\n        return {'error': 'x'}"
+    )
     uri = open_document(client, project / "app" / "server.py", unsaved)
     found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
     assert [d.code for d in found] == ["MCP001"]
 
 
 # -- code actions, hover, the registry ------------------------------------------------------
-ACTIONS = '''from fastmcp import FastMCP
+ACTIONS = """from fastmcp import FastMCP
 
 mcp = FastMCP("notes")
 LIMIT = 10  # mcplint: ignore[MCP002]
@@ -209,7 +214,7 @@ def read_note(note_id: str) -> str:
     if not note_id:
         raise ValueError("empty id")
     return note_id
-'''
+"""
 
 
 def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
@@ -224,7 +229,9 @@ def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
     return text
 
 
-async def actions_at(client: LanguageClient, uri: str, diagnostic: types.Diagnostic, only=None) -> list[types.CodeAction]:
+async def actions_at(
+    client: LanguageClient, uri: str, diagnostic: types.Diagnostic, only=None
+) -> list[types.CodeAction]:
     found = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -312,12 +319,14 @@ async def test_hover_on_a_finding_shows_the_rule(client: LanguageClient, project
     assert "rules/MCP002.md" in found.contents.value
     assert found.range == by_code["MCP002"].range
     nothing = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)
+        )
     )
     assert nothing is None
 
 
-REGISTRY = '''schema_version = 1
+REGISTRY = """schema_version = 1
 namespace = "notes"
 
 [domains.notes]
@@ -330,7 +339,7 @@ message = "Note {note_id} does not exist."
 category = "NOT_FOUND"
 retryable = false
 metadata = ["note_id"]
-'''
+"""
 
 
 @pytest.mark.asyncio
@@ -359,5 +368,7 @@ async def test_saving_the_config_applies_it(client: LanguageClient, project: Pat
     assert [d.code for d in await diagnostics_for(client, uri, lambda found: len(found) > 0)] == ["MCP002"]
     config = project / "pyproject.toml"
     config.write_text('[tool.mcplint]\nignore = ["MCP002"]\n', encoding="utf-8")
-    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri_of(config))))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri_of(config)))
+    )
     assert await diagnostics_for(client, uri, lambda found: len(found) == 0) == []

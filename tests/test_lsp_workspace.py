@@ -68,3 +68,21 @@ def test_an_excluded_file_gets_no_findings_a_new_one_does(tmp_path):
     analysis = model.analyse({store: STORE, new: SERVER.replace("return load(note_id)", "raise OSError()")})
     assert store not in analysis.findings
     assert codes(analysis.findings[new]) == [(10, "MCP002")]
+
+
+def test_positions_are_in_the_clients_code_units():
+    """mcplint's columns count code points; LSP's count UTF-16 units unless the client
+    chose another encoding: a character beyond the BMP is two of them."""
+    from lsprotocol import types
+    from pygls.workspace.position_codec import PositionCodec
+
+    from mcplint.lsp.diagnostics import Positions
+
+    text = 'note = "😋"; raise ValueError(note)\r\nx = 1\n'
+    utf16 = Positions(text, PositionCodec(types.PositionEncodingKind.Utf16).client_num_units)
+    utf32 = Positions(text, PositionCodec(types.PositionEncodingKind.Utf32).client_num_units)
+    column = text.index("raise") + 1  # 1-based code points
+    assert utf16.position(1, column) == types.Position(line=0, character=column)  # one more unit than points
+    assert utf32.position(1, column) == types.Position(line=0, character=column - 1)
+    assert utf16.position(2, 1) == types.Position(line=1, character=0)  # CRLF is one line break
+    assert utf16.position(4, 1) == types.Position(line=2, character=0)  # past the end: the last line's end

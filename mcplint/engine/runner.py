@@ -63,7 +63,9 @@ def _lint_task(task: FileTask) -> FileResult:
     if task.text is not None:
         from mcplint.engine.lint import lint_text
 
-        return lint_text(task.text, task.display, task.settings, skip_generated=task.skip_generated, project=task.project)
+        return lint_text(
+            task.text, task.display, task.settings, skip_generated=task.skip_generated, project=task.project
+        )
     if task.fix_mode is not None:
         from mcplint.engine.fixer import fix_path
 

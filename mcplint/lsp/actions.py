@@ -15,7 +15,6 @@ version of the document gets no actions (the next diagnostics bring them).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,22 +36,30 @@ async def code_actions(server: McplintServer, params: types.CodeActionParams) ->
     if published is None or published.model is None:
         return []
     positions = Positions(published.text, server.workspace.get_text_document(uri).position_codec.client_num_units)
+    # Fixes parse and rewrite the module: off the event loop, in turn with the analyses.
+    return await server.in_analysis_thread(_actions, uri, published, positions, params.range, params.context.only)
+
+
+def _actions(
+    uri: str, published: Published, positions: Positions, asked: types.Range, only: list[str] | None
+) -> list[types.CodeAction]:
     found: list[types.CodeAction] = []
-    only = params.context.only
-    if not only or any(kind in (types.CodeActionKind.QuickFix, types.CodeActionKind.QuickFix.value) for kind in only):
+    if _wants(types.CodeActionKind.QuickFix, only):
         for finding in published.findings:
-            if not _overlaps(positions.range(finding.line, finding.column, finding.end_line, finding.end_column), params.range):
+            where = positions.range(finding.line, finding.column, finding.end_line, finding.end_column)
+            if not _overlaps(where, asked):
                 continue
             diagnostic = to_diagnostic(finding, positions)
-            fix = _fix_action(uri, published.text, finding, positions, diagnostic)
-            if fix is not None:
-                found.append(fix)
-            suppress = _suppress_action(uri, published.text, finding, positions, diagnostic)
-            if suppress is not None:
-                found.append(suppress)
-    if _wants_fix_all(only) and any(f.fix is not None and f.fix.applicability == SAFE for f in published.findings):
-        loop = asyncio.get_running_loop()
-        new_text = await loop.run_in_executor(server._analysis, _fixed_text, published, uri)
+            for action in (
+                _fix_action(uri, published.text, finding, positions, diagnostic),
+                _suppress_action(uri, published.text, finding, positions, diagnostic),
+            ):
+                if action is not None:
+                    found.append(action)
+    if _wants(FIX_ALL_KIND, only) and any(
+        f.fix is not None and f.fix.applicability == SAFE for f in published.findings
+    ):
+        new_text = _fixed_text(published)
         if new_text is not None and new_text != published.text:
             found.append(
                 types.CodeAction(
@@ -73,11 +80,10 @@ def _current(server: McplintServer, uri: str) -> Published | None:
     return published
 
 
-def _wants_fix_all(only: list[str] | None) -> bool:
-    """The client asks for source actions (on save: `source.fixAll`), or for every kind."""
-    if not only:
-        return True
-    return any(FIX_ALL_KIND.startswith(kind) for kind in only)
+def _wants(kind: str, only: list[str] | None) -> bool:
+    """Whether the client asks for actions of ``kind``: it asked for every kind, or for
+    ``kind`` or a kind above it (`source` and `source.fixAll` include `source.fixAll.mcplint`)."""
+    return not only or any(kind == asked or kind.startswith(f"{asked}.") for asked in only)
 
 
 def _overlaps(found: types.Range, asked: types.Range) -> bool:
@@ -130,7 +136,7 @@ def _suppress_action(
     )
 
 
-def _fixed_text(published: Published, uri: str) -> str | None:
+def _fixed_text(published: Published) -> str | None:
     """The file's text with its safe fixes applied (and verified), as `mcplint check --fix`."""
     from mcplint.analysis.project import NO_PROJECT
     from mcplint.engine.fixer import fix_text
@@ -235,5 +241,7 @@ def publish_registry(server: McplintServer, uri: str, path: Path) -> None:
         return
     server.published[uri] = Published(document.version, text, findings, None, str(path.absolute()))
     server.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=uri, diagnostics=to_diagnostics(findings, positions), version=document.version)
+        types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=to_diagnostics(findings, positions), version=document.version
+        )
     )

@@ -23,7 +23,7 @@ UNNECESSARY_CODES = frozenset({"MCP009"})  # an unused suppression: the editor f
 
 
 class Positions:
-    """Converts between mcplint's positions in ``text`` and the client's."""
+    """mcplint's positions in ``text`` as the client's."""
 
     def __init__(self, text: str, units: Callable[[str], int]) -> None:
         self.lines = source_lines(text)
@@ -38,24 +38,16 @@ class Positions:
     def range(self, line: int, column: int, end_line: int, end_column: int) -> types.Range:
         return types.Range(start=self.position(line, column), end=self.position(end_line, end_column))
 
-    def column(self, position: types.Position) -> tuple[int, int]:
-        """The client's position as mcplint's (line, column)."""
-        if position.line >= len(self.lines):
-            return len(self.lines), len(self.lines[-1]) + 1
-        text = self.lines[position.line]
-        units = 0
-        for index, character in enumerate(text):
-            if units >= position.character:
-                return position.line + 1, index + 1
-            units += self._units(character)
-        return position.line + 1, len(text) + 1
 
-
-def to_diagnostic(finding: Finding, positions: Positions, handler_location: types.Location | None = None) -> types.Diagnostic:
+def to_diagnostic(
+    finding: Finding, positions: Positions, handler_location: types.Location | None = None
+) -> types.Diagnostic:
     """``handler_location``: where the reaching handler is defined, when the finding is in a callee."""
     related = None
     if handler_location is not None and finding.handler is not None:
-        related = [types.DiagnosticRelatedInformation(location=handler_location, message=f"handler `{finding.handler}`")]
+        related = [
+            types.DiagnosticRelatedInformation(location=handler_location, message=f"handler `{finding.handler}`")
+        ]
     return types.Diagnostic(
         range=positions.range(finding.line, finding.column, finding.end_line, finding.end_column),
         severity=types.DiagnosticSeverity.Error if finding.code in ERROR_CODES else types.DiagnosticSeverity.Warning,
@@ -65,7 +57,6 @@ def to_diagnostic(finding: Finding, positions: Positions, handler_location: type
         message=finding.message,
         tags=[types.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY_CODES else None,
         related_information=related,
-        data={"fixable": finding.fix is not None},
     )
 
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -33,6 +35,7 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 # Saving one of these changes what is linted or how: the folder is read again.
 PROJECT_FILES = frozenset({"pyproject.toml", "mcplint.toml", ".gitignore"})
 logger = logging.getLogger("mcplint.lsp")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,10 @@ class McplintServer(LanguageServer):
                 found[str(path.absolute())] = (uri, document.source, document.version)
         return found
 
+    async def in_analysis_thread(self, function: Callable[..., T], *arguments: object) -> T:
+        """``function(*arguments)`` in the analysis thread, after the analyses queued before it."""
+        return await asyncio.get_running_loop().run_in_executor(self._analysis, function, *arguments)
+
     def schedule(self, model: ProjectModel, delay: float = 0.0) -> None:
         """Analyse the model's folder after ``delay`` (a newer call replaces a waiting one)."""
         waiting = self._timers.pop(model.root, None)
@@ -88,9 +95,8 @@ class McplintServer(LanguageServer):
             await asyncio.sleep(delay)
         documents = self.open_python_documents(model)
         buffers = {path: text for path, (_uri, text, _version) in documents.items()}
-        loop = asyncio.get_running_loop()
         try:
-            analysis = await loop.run_in_executor(self._analysis, model.analyse, buffers)
+            analysis = await self.in_analysis_thread(model.analyse, buffers)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a broken config, or a bug: said once, the server stays up
@@ -99,6 +105,9 @@ class McplintServer(LanguageServer):
         for warning in analysis.warnings:
             self.log(warning)
         for path, (uri, text, version) in documents.items():
+            current = self.workspace.text_documents.get(uri)
+            if current is None or current.source != text:  # closed, or edited since: its own analysis follows
+                continue
             findings = analysis.findings.get(path, [])
             before = self.published.get(uri)
             if before is not None and before.text == text and _same(before.findings, findings):
@@ -106,7 +115,9 @@ class McplintServer(LanguageServer):
             self.published[uri] = Published(version, text, findings, model, path)
             self.publish(uri, version, text, findings, model)
 
-    def publish(self, uri: str, version: int | None, text: str, findings: list[Finding], model: ProjectModel | None) -> None:
+    def publish(
+        self, uri: str, version: int | None, text: str, findings: list[Finding], model: ProjectModel | None
+    ) -> None:
         document = self.workspace.get_text_document(uri)
         positions = Positions(text, document.position_codec.client_num_units)
         path = _path_of(uri)

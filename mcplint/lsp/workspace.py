@@ -101,9 +101,7 @@ class ProjectModel:
         if self._cache is None and self.scan:
             self._cache = ResultCache(cache_directory(resolver, project_root(self.root)))
         tasks = [
-            FileTask(
-                path, display, resolver.settings_for(Path(path)), skip_generated=self.scan, text=buffers.get(path)
-            )
+            FileTask(path, display, resolver.settings_for(Path(path)), skip_generated=self.scan, text=buffers.get(path))
             for path, display in sorted(files.items())
         ]
         result = run(tasks, 1, self._cache)
