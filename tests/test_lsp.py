@@ -372,3 +372,17 @@ async def test_saving_the_config_applies_it(client: LanguageClient, project: Pat
         types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri_of(config)))
     )
     assert await diagnostics_for(client, uri, lambda found: len(found) == 0) == []
+
+
+@pytest.mark.asyncio
+async def test_a_project_big_enough_for_worker_processes(client: LanguageClient, project: Path):
+    """Over 256 KiB to analyse, the engine forks workers from the server, whose protocol
+    reader thread is blocked reading stdin: the workers must not wait for its lock."""
+    from mcplint.engine.runner import MIN_BYTES_FOR_POOL
+
+    lines = [f"VALUE_{number} = {number}\n" for number in range(MIN_BYTES_FOR_POOL // 12)]
+    (project / "app" / "data.py").write_text("".join(lines), encoding="utf-8")
+    assert (project / "app" / "data.py").stat().st_size > MIN_BYTES_FOR_POOL
+    uri = open_document(client, project / "app" / "store.py")
+    found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
+    assert [d.code for d in found] == ["MCP002"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -246,6 +247,9 @@ def hover(server: McplintServer, params: types.HoverParams) -> types.Hover | Non
 def serve() -> None:
     """Speak LSP on stdin/stdout until the client exits."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="mcplint server: %(message)s")
-    protocol_out = sys.stdout.buffer
+    protocol_in, protocol_out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the protocol stream
-    SERVER.start_io(sys.stdin.buffer, protocol_out)
+    # A worker process the engine forks closes sys.stdin first; the protocol's reader thread
+    # holds the real stdin's lock (blocked in a read), so closing it would hang the worker.
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    SERVER.start_io(protocol_in, protocol_out)

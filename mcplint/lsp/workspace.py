@@ -87,7 +87,7 @@ class ProjectModel:
         from mcplint.check import cache_directory
         from mcplint.engine.cache import ResultCache
         from mcplint.engine.discovery import project_root
-        from mcplint.engine.runner import FileTask, run
+        from mcplint.engine.runner import FileTask, default_jobs, run
 
         resolver = self.resolver
         unknown = [p for p in buffers if p not in self.files() and p not in self._left_out and os.path.exists(p)]
@@ -104,7 +104,9 @@ class ProjectModel:
             FileTask(path, display, resolver.settings_for(Path(path)), skip_generated=self.scan, text=buffers.get(path))
             for path, display in sorted(files.items())
         ]
-        result = run(tasks, 1, self._cache)
+        # Workers start only for a run with much to analyse (the first, or after a config
+        # change); an edit's run analyses a few files in this process.
+        result = run(tasks, default_jobs(), self._cache)
         paths = {task.display: task.path for task in tasks}
         analysis = Analysis(contexts=result.contexts, warnings=result.warnings)
         for task in tasks:
