@@ -12,7 +12,9 @@ each change edits one line of ``tools.py`` (a message string, so the findings st
 same) and the clock runs from sending the change until the diagnostics of that version
 arrive. The change is sent with a save (didChange, then didSave), which analyses at once:
 what is measured is the server's work, not the debounce an editor's keystrokes wait for
-(``mcplint.lsp.server.DEBOUNCE_SECONDS``, 200 ms, comes on top while typing). On Linux the
+(``mcplint.lsp.server.DEBOUNCE_SECONDS``, 200 ms, comes on top while typing). That first
+answer is the edit's warm analysis; the exact one follows once the edits pause
+(``SETTLE_SECONDS``), so the next change waits for it to finish. On Linux the
 server's CPU time per change is reported too (from /proc): on a busy machine the wall
 time includes waiting for a core, the CPU time does not.
 """
@@ -29,6 +31,8 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+
+from mcplint.lsp.server import SETTLE_SECONDS
 
 SERVICES = 46  # + services/__init__.py, pkg/__init__.py, pkg/server.py and pkg/tools.py: 50 modules
 TOOLS = 50
@@ -177,6 +181,7 @@ async def measure(changes: int) -> tuple[list[float], list[float]]:
             if cpu_before is not None and cpu_after is not None:
                 cpu.append(cpu_after - cpu_before)
             assert findings[version] == findings[1], (findings[version], findings[1])
+            await asyncio.sleep(SETTLE_SECONDS + 1.0)  # the exact analysis after the pause, then idle
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()

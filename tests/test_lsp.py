@@ -386,3 +386,44 @@ async def test_a_project_big_enough_for_worker_processes(client: LanguageClient,
     uri = open_document(client, project / "app" / "store.py")
     found = await diagnostics_for(client, uri, lambda found: len(found) > 0)
     assert [d.code for d in found] == ["MCP002"]
+
+
+TREE = """from mcp.server.fastmcp import FastMCP
+
+from app import walk
+
+mcp = FastMCP("tree")
+
+
+@mcp.tool()
+def render(depth: int) -> str:
+    return walk.down(depth)
+
+
+def up(depth: int) -> str:
+    return walk.down(depth - 1)
+"""
+
+WALK = """from app import server
+
+
+def down(depth: int) -> str:
+    if depth < 0:
+        raise ValueError("negative depth")
+    return server.up(depth)
+"""
+
+
+@pytest.mark.asyncio
+async def test_an_edit_settles_to_the_exact_result_through_a_call_cycle(client: LanguageClient, project: Path):
+    """An edit is analysed from the last contexts (fast), where a call cycle across modules
+    (down -> up -> down) keeps a removed tool reaching the raise; once the edits pause, the
+    exact analysis drops the stale finding."""
+    (project / "app" / "server.py").write_text(TREE, encoding="utf-8")
+    (project / "app" / "walk.py").write_text(WALK, encoding="utf-8")
+    server_uri = open_document(client, project / "app" / "server.py")
+    walk_uri = open_document(client, project / "app" / "walk.py")
+    found = await diagnostics_for(client, walk_uri, lambda found: len(found) == 1)
+    assert found[0].message.endswith("reached from tool `app.server.render`)")
+    change_document(client, server_uri, TREE.replace("@mcp.tool()\n", ""), version=2)
+    assert await diagnostics_for(client, walk_uri, lambda found: len(found) == 0) == []

@@ -86,3 +86,21 @@ def test_positions_are_in_the_clients_code_units():
     assert utf32.position(1, column) == types.Position(line=0, character=column - 1)
     assert utf16.position(2, 1) == types.Position(line=1, character=0)  # CRLF is one line break
     assert utf16.position(4, 1) == types.Position(line=2, character=0)  # past the end: the last line's end
+
+
+def test_a_warm_analysis_of_an_edit_gives_the_cold_result(tmp_path, monkeypatch):
+    """An edit's analysis starts from the last contexts: the same findings as from scratch,
+    the buffer analysed once."""
+    root = make_project(tmp_path / "proj")
+    server, store = str(root / "app" / "server.py"), str(root / "app" / "store.py")
+    model = ProjectModel(root)
+    model.analyse({server: SERVER})
+    edited = SERVER.replace("    return load(note_id)", '    raise RuntimeError("no")\n    return load(note_id)')
+    linted = []
+    real = engine_runner._lint_task
+    monkeypatch.setattr(engine_runner, "_lint_task", lambda task: linted.append(task.path) or real(task))
+    warm = model.analyse({server: edited}, warm=True)
+    assert linted == [server]
+    cold = model.analyse({server: edited})
+    assert warm.findings == cold.findings
+    assert codes(warm.findings[server]) == [(10, "MCP002")] and codes(warm.findings[store]) == [(6, "MCP002")]

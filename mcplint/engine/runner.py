@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -94,14 +94,21 @@ def run(
     jobs: int,
     cache: ResultCache | None = None,
     progress: Callable[[int], Callable[[], None]] | None = None,
+    start: Mapping[str, ProjectContext] | None = None,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
-    it settles; ``progress(total)`` may return a callback called per linted file."""
+    it settles; ``progress(total)`` may return a callback called per linted file.
+
+    ``start``: the contexts to start the rounds from instead of the empty ones (the last
+    run's, in the editor: a small change then settles in a round). The rounds reach the
+    same result unless a stale fact sustains itself through a call cycle across modules
+    (a removed tool still reaching f -> g -> f), so a caller that starts warm must run
+    cold again to be exact (`mcplint server` does, once the edits pause)."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
     try:
-        return _run(tasks, jobs, cache, progress)
+        return _run(tasks, jobs, cache, progress, start or {})
     finally:
         forget_walked_modules()
 
@@ -111,6 +118,7 @@ def _run(
     jobs: int,
     cache: ResultCache | None,
     progress: Callable[[int], Callable[[], None]] | None,
+    start: Mapping[str, ProjectContext],
 ) -> RunResult:
     from mcplint.engine.join import initial_contexts, join
     from mcplint.engine.module_index import ModuleIndex
@@ -127,6 +135,7 @@ def _run(
     else:
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
+        contexts.update((path, start[path]) for path in contexts if path in start)
         pending = [replace(task, project=contexts[task.path]) for task in tasks]
         workers = _Workers(jobs)
         try:

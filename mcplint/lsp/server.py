@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -32,6 +33,7 @@ from mcplint.lsp.diagnostics import Positions, to_diagnostics
 from mcplint.lsp.workspace import ProjectModel, definition_line
 
 DEBOUNCE_SECONDS = 0.2
+SETTLE_SECONDS = 1.5  # edits paused this long: the exact (cold) analysis follows the warm one
 PYTHON_SUFFIXES = (".py", ".pyi")
 # Saving one of these changes what is linted or how: the folder is read again.
 PROJECT_FILES = frozenset({"pyproject.toml", "mcplint.toml", ".gitignore"})
@@ -84,25 +86,38 @@ class McplintServer(LanguageServer):
         """``function(*arguments)`` in the analysis thread, after the analyses queued before it."""
         return await asyncio.get_running_loop().run_in_executor(self._analysis, function, *arguments)
 
-    def schedule(self, model: ProjectModel, delay: float = 0.0) -> None:
-        """Analyse the model's folder after ``delay`` (a newer call replaces a waiting one)."""
+    def schedule(self, model: ProjectModel, delay: float = 0.0, *, warm: bool = True) -> None:
+        """Analyse the model's folder after ``delay`` (a newer call replaces a waiting one);
+        ``warm``: an edit, analysed from the last analysis's contexts (see ``_analyse``)."""
         waiting = self._timers.pop(model.root, None)
         if waiting is not None:
             waiting.cancel()
-        self._timers[model.root] = asyncio.get_running_loop().create_task(self._analyse(model, delay))
+        self._timers[model.root] = asyncio.get_running_loop().create_task(self._analyse(model, delay, warm))
 
-    async def _analyse(self, model: ProjectModel, delay: float) -> None:
+    async def _analyse(self, model: ProjectModel, delay: float, warm: bool) -> None:
+        """An edit is analysed warm (its cross-module rounds start from the last contexts: one
+        round instead of several on a real project), and once the edits pause for
+        ``SETTLE_SECONDS``, cold: exact where a stale fact sustained itself through a call
+        cycle across modules (``engine.runner.run``). A newer edit cancels both."""
         if delay:
             await asyncio.sleep(delay)
+        warm = warm and bool(model.last.contexts)
+        if not await self._analyse_once(model, warm=warm) or not warm:
+            return
+        await asyncio.sleep(SETTLE_SECONDS)
+        await self._analyse_once(model, warm=False)
+
+    async def _analyse_once(self, model: ProjectModel, *, warm: bool) -> bool:
+        """Analyse and publish what changed; False if the analysis failed."""
         documents = self.open_python_documents(model)
         buffers = {path: text for path, (_uri, text, _version) in documents.items()}
         try:
-            analysis = await self.in_analysis_thread(model.analyse, buffers)
+            analysis = await self.in_analysis_thread(partial(model.analyse, buffers, warm=warm))
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a broken config, or a bug: said once, the server stays up
             self.report(error)
-            return
+            return False
         for warning in analysis.warnings:
             self.log(warning)
         for path, (uri, text, version) in documents.items():
@@ -115,6 +130,7 @@ class McplintServer(LanguageServer):
                 continue
             self.published[uri] = Published(version, text, findings, model, path)
             self.publish(uri, version, text, findings, model)
+        return True
 
     def publish(
         self, uri: str, version: int | None, text: str, findings: list[Finding], model: ProjectModel | None
@@ -183,7 +199,7 @@ SERVER = McplintServer()
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(server: McplintServer, params: types.DidOpenTextDocumentParams) -> None:
-    _changed(server, params.text_document.uri, delay=0.0)
+    _changed(server, params.text_document.uri, delay=0.0, warm=False)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -197,7 +213,7 @@ def did_save(server: McplintServer, params: types.DidSaveTextDocumentParams) -> 
     if path is not None and path.name in PROJECT_FILES:
         for model in server.models.values():
             model.refresh()
-            server.schedule(model)
+            server.schedule(model, warm=False)
         return
     _changed(server, params.text_document.uri, delay=0.0)
 
@@ -209,26 +225,26 @@ def did_close(server: McplintServer, params: types.DidCloseTextDocumentParams) -
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     path = _path_of(uri)
     if path is not None and path.suffix in PYTHON_SUFFIXES:
-        server.schedule(server.model_for(path))  # the file on disk now stands for the buffer
+        server.schedule(server.model_for(path), warm=False)  # the file on disk now stands for the buffer
 
 
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(server: McplintServer, params: types.DidChangeWatchedFilesParams) -> None:
     for model in server.models.values():
         model.refresh()
-        server.schedule(model, DEBOUNCE_SECONDS)
+        server.schedule(model, DEBOUNCE_SECONDS, warm=False)
 
 
-def _changed(server: McplintServer, uri: str, *, delay: float) -> None:
+def _changed(server: McplintServer, uri: str, *, delay: float, warm: bool = True) -> None:
     path = _path_of(uri)
     if path is None:
         return
     if path.suffix in PYTHON_SUFFIXES:
-        server.schedule(server.model_for(path), delay)
+        server.schedule(server.model_for(path), delay, warm=warm)
     elif actions.is_registry(server, path):
         actions.publish_registry(server, uri, path)
         if delay == 0.0 and uri in server.workspace.text_documents:  # opened or saved: MCP003/MCP004 read it
-            server.schedule(server.model_for(path))
+            server.schedule(server.model_for(path), warm=False)
 
 
 @SERVER.feature(

@@ -80,10 +80,15 @@ class ProjectModel:
             self._files = {os.path.abspath(file.path): file.display for file in found}
         return self._files
 
-    def analyse(self, buffers: dict[str, str]) -> Analysis:
+    def analyse(self, buffers: dict[str, str], *, warm: bool = False) -> Analysis:
         """Every file of the folder, the ``buffers`` (absolute path -> unsaved text) in place
         of their files. A buffer of a file discovery leaves out (an excluded path) gets no
-        findings, as with `mcplint check`; a new file not yet on disk is analysed."""
+        findings, as with `mcplint check`; a new file not yet on disk is analysed.
+
+        ``warm``: start the cross-module rounds from the last analysis's contexts (an edit
+        then settles in a round instead of several); exact unless a stale fact sustains
+        itself through a call cycle across modules, which the next cold analysis corrects
+        (see ``engine.runner.run``)."""
         from mcplint.check import cache_directory
         from mcplint.engine.cache import ResultCache
         from mcplint.engine.discovery import project_root
@@ -106,7 +111,7 @@ class ProjectModel:
         ]
         # Workers start only for a run with much to analyse (the first, or after a config
         # change); an edit's run analyses a few files in this process.
-        result = run(tasks, default_jobs(), self._cache)
+        result = run(tasks, default_jobs(), self._cache, start=self.last.contexts if warm else None)
         paths = {task.display: task.path for task in tasks}
         analysis = Analysis(contexts=result.contexts, warnings=result.warnings)
         for task in tasks:
