@@ -34,31 +34,37 @@ def load(note_id):
 """
 
 TIMEOUT = 30  # seconds: the first analysis imports LibCST in the server
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(
+    scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "mcplint", "server"])
+)
+async def client(lsp_client: LanguageClient):
+    """One server for the module (its start is most of a test's time); each test adds its
+    own project as a workspace folder."""
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), workspace_folders=[])
+    )
+    yield
+    await lsp_client.shutdown_session()
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A two-module server: a tool in app/server.py, the callee it reaches in app/store.py."""
+def project(client: LanguageClient, tmp_path: Path) -> Path:
+    """A two-module server: a tool in app/server.py, the callee it reaches in app/store.py;
+    a workspace folder of its own."""
     root = tmp_path / "proj"
     (root / "app").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[project]\nname = 'notes'\n\n[tool.mcplint]\n", encoding="utf-8")
     (root / "app" / "__init__.py").write_text("", encoding="utf-8")
     (root / "app" / "server.py").write_text(SERVER, encoding="utf-8")
     (root / "app" / "store.py").write_text(STORE, encoding="utf-8")
-    return root
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "mcplint", "server"]))
-async def client(lsp_client: LanguageClient, project: Path):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=project.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="proj")],
-        )
+    folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.parent.name)
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[]))
     )
-    yield
-    await lsp_client.shutdown_session()
+    return root
 
 
 def uri_of(path: Path) -> str:
@@ -99,7 +105,6 @@ async def diagnostics_for(client: LanguageClient, uri: str, predicate=lambda fou
     return await asyncio.wait_for(wait(), TIMEOUT)
 
 
-@pytest.mark.asyncio
 async def test_diagnostics_of_an_unsaved_buffer(client: LanguageClient, project: Path):
     """The buffer's text is analysed, not the file: a raise typed but not saved is reported."""
     path = project / "app" / "server.py"
@@ -122,7 +127,6 @@ async def test_diagnostics_of_an_unsaved_buffer(client: LanguageClient, project:
     assert diagnostic.related_information is None  # in the handler itself
 
 
-@pytest.mark.asyncio
 async def test_a_callee_finding_names_and_points_at_its_handler(client: LanguageClient, project: Path):
     """The finding is in app/store.py; the message names the tool in app/server.py, as the CLI
     does, and relatedInformation points at that tool's definition."""
@@ -138,7 +142,6 @@ async def test_a_callee_finding_names_and_points_at_its_handler(client: Language
     assert "app.server.read_note" in related[0].message
 
 
-@pytest.mark.asyncio
 async def test_a_change_is_analysed_after_the_debounce(client: LanguageClient, project: Path):
     path = project / "app" / "server.py"
     uri = open_document(client, path)
@@ -151,29 +154,6 @@ async def test_a_change_is_analysed_after_the_debounce(client: LanguageClient, p
     assert await diagnostics_for(client, uri, lambda found: len(found) == 0) == []
 
 
-def test_without_the_extra_server_says_what_to_install():
-    """pygls not installed: one line naming the extra, exit 2, no traceback."""
-    import subprocess
-
-    script = "import sys; sys.modules['pygls'] = None; from mcplint.cli import main; main(['server'])"
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert completed.returncode == 2
-    assert completed.stderr.strip().splitlines() == [
-        "mcplint: error: the language server needs pygls and lsprotocol: pip install 'mcplint[lsp]'"
-    ]
-    assert completed.stdout == ""
-
-
-def test_the_cli_does_not_import_pygls():
-    """`mcplint --version` and every other command start without the server's dependencies."""
-    import subprocess
-
-    script = "import sys; from mcplint.cli import main; import mcplint.check; print('pygls' in sys.modules)"
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert completed.stdout.strip() == "False"
-
-
-@pytest.mark.asyncio
 async def test_a_callee_edit_updates_the_handler_module(client: LanguageClient, project: Path):
     """The project model: app/store.py is edited (unsaved) so that load() returns an error
     dict; the tool in app/server.py that returns it now has an MCP001 finding, and loses it
@@ -190,7 +170,6 @@ async def test_a_callee_edit_updates_the_handler_module(client: LanguageClient, 
     assert await diagnostics_for(client, server_uri, lambda found: len(found) == 0) == []
 
 
-@pytest.mark.asyncio
 async def test_the_workspace_config_applies(client: LanguageClient, project: Path):
     """The folder's [tool.mcplint] is read, wherever the server was started."""
     (project / "pyproject.toml").write_text('[tool.mcplint]\nignore = ["MCP002"]\n', encoding="utf-8")
@@ -250,7 +229,6 @@ async def opened_with_actions(client: LanguageClient, project: Path) -> tuple[st
     return uri, {diagnostic.code: diagnostic for diagnostic in found}
 
 
-@pytest.mark.asyncio
 async def test_a_fix_action_says_unsafe_and_its_edit_removes_the_finding(client: LanguageClient, project: Path):
     uri, by_code = await opened_with_actions(client, project)
     actions = await actions_at(client, uri, by_code["MCP008"])
@@ -269,7 +247,6 @@ async def test_a_fix_action_says_unsafe_and_its_edit_removes_the_finding(client:
     assert sorted(d.code for d in found) == ["MCP002", "MCP009"]
 
 
-@pytest.mark.asyncio
 async def test_a_safe_fix_says_safe(client: LanguageClient, project: Path):
     uri, by_code = await opened_with_actions(client, project)
     actions = await actions_at(client, uri, by_code["MCP009"])
@@ -278,7 +255,6 @@ async def test_a_safe_fix_says_safe(client: LanguageClient, project: Path):
     assert actions[0].is_preferred
 
 
-@pytest.mark.asyncio
 async def test_suppress_on_this_line(client: LanguageClient, project: Path):
     uri, by_code = await opened_with_actions(client, project)
     actions = await actions_at(client, uri, by_code["MCP002"])
@@ -290,7 +266,6 @@ async def test_suppress_on_this_line(client: LanguageClient, project: Path):
     assert sorted(d.code for d in found) == ["MCP008", "MCP009"]
 
 
-@pytest.mark.asyncio
 async def test_fix_all_applies_the_safe_fixes_only(client: LanguageClient, project: Path):
     uri, by_code = await opened_with_actions(client, project)
     actions = await actions_at(client, uri, by_code["MCP002"], only=[types.CodeActionKind.SourceFixAll])
@@ -304,7 +279,6 @@ async def test_fix_all_applies_the_safe_fixes_only(client: LanguageClient, proje
     assert sorted(d.code for d in found) == ["MCP002", "MCP008"]
 
 
-@pytest.mark.asyncio
 async def test_hover_on_a_finding_shows_the_rule(client: LanguageClient, project: Path):
     uri, by_code = await opened_with_actions(client, project)
     start = by_code["MCP002"].range.start
@@ -342,7 +316,6 @@ metadata = ["note_id"]
 """
 
 
-@pytest.mark.asyncio
 async def test_registry_diagnostics(client: LanguageClient, project: Path):
     path = project / "mcp-errors.toml"
     path.write_text(REGISTRY, encoding="utf-8")
@@ -362,7 +335,6 @@ async def test_registry_diagnostics(client: LanguageClient, project: Path):
     assert "invalid TOML" in found[0].message
 
 
-@pytest.mark.asyncio
 async def test_saving_the_config_applies_it(client: LanguageClient, project: Path):
     uri = open_document(client, project / "app" / "store.py")
     assert [d.code for d in await diagnostics_for(client, uri, lambda found: len(found) > 0)] == ["MCP002"]
@@ -374,7 +346,6 @@ async def test_saving_the_config_applies_it(client: LanguageClient, project: Pat
     assert await diagnostics_for(client, uri, lambda found: len(found) == 0) == []
 
 
-@pytest.mark.asyncio
 async def test_a_project_big_enough_for_worker_processes(client: LanguageClient, project: Path):
     """Over 256 KiB to analyse, the engine forks workers from the server, whose protocol
     reader thread is blocked reading stdin: the workers must not wait for its lock."""
@@ -414,7 +385,6 @@ def down(depth: int) -> str:
 """
 
 
-@pytest.mark.asyncio
 async def test_an_edit_settles_to_the_exact_result_through_a_call_cycle(client: LanguageClient, project: Path):
     """An edit is analysed from the last contexts (fast), where a call cycle across modules
     (down -> up -> down) keeps a removed tool reaching the raise; once the edits pause, the

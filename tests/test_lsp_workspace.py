@@ -3,6 +3,7 @@ place of their files (``FileTask.text``), against the other files' cached result
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from mcplint.engine import runner as engine_runner
@@ -104,3 +105,25 @@ def test_a_warm_analysis_of_an_edit_gives_the_cold_result(tmp_path, monkeypatch)
     cold = model.analyse({server: edited})
     assert warm.findings == cold.findings
     assert codes(warm.findings[server]) == [(10, "MCP002")] and codes(warm.findings[store]) == [(6, "MCP002")]
+
+
+def test_without_the_extra_server_says_what_to_install():
+    """pygls not installed: one line naming the extra, exit 2, no traceback."""
+    import subprocess
+
+    script = "import sys; sys.modules['pygls'] = None; from mcplint.cli import main; main(['server'])"
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 2
+    assert completed.stderr.strip().splitlines() == [
+        "mcplint: error: the language server needs pygls and lsprotocol: pip install 'mcplint[lsp]'"
+    ]
+    assert completed.stdout == ""
+
+
+def test_the_cli_does_not_import_pygls():
+    """`mcplint --version` and every other command start without the server's dependencies."""
+    import subprocess
+
+    script = "import sys; from mcplint.cli import main; import mcplint.check; print('pygls' in sys.modules)"
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert completed.stdout.strip() == "False"
