@@ -397,3 +397,20 @@ async def test_an_edit_settles_to_the_exact_result_through_a_call_cycle(client: 
     assert found[0].message.endswith("reached from tool `app.server.render`)")
     change_document(client, server_uri, TREE.replace("@mcp.tool()\n", ""), version=2)
     assert await diagnostics_for(client, walk_uri, lambda found: len(found) == 0) == []
+
+
+async def test_a_blind_spot_is_logged(client: LanguageClient, project: Path):
+    """A framework imported but no handler found: the editor's log says so, as `check` does."""
+    (project / "app" / "server.py").write_text('from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n')
+    before = len(client.log_messages)  # the server is shared: only what this test's project logs
+    uri = open_document(client, project / "app" / "server.py")
+    await diagnostics_for(client, uri)
+
+    async def logged() -> str:
+        while True:
+            for message in client.log_messages[before:]:
+                if "no MCP handler found" in message.message and "app/server.py" in message.message:
+                    return message.message
+            await client.wait_for_notification(types.WINDOW_LOG_MESSAGE)
+
+    assert (await asyncio.wait_for(logged(), TIMEOUT)).startswith("mcplint: no MCP handler found, yet 1 module(s)")

@@ -60,6 +60,7 @@ class McplintServer(LanguageServer):
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcplint-analysis")
         self._timers: dict[Path, asyncio.Task] = {}
         self._shown_errors: set[str] = set()
+        self._logged_warnings: set[tuple[Path, str]] = set()
 
     # -- documents -------------------------------------------------------------------
     def model_for(self, path: Path) -> ProjectModel:
@@ -119,7 +120,9 @@ class McplintServer(LanguageServer):
             self.report(error)
             return False
         for warning in analysis.warnings:
-            self.log(warning)
+            if (model.root, warning) not in self._logged_warnings:  # once, not on every keystroke
+                self._logged_warnings.add((model.root, warning))
+                self.log(warning)
         for path, (uri, text, version) in documents.items():
             current = self.workspace.text_documents.get(uri)
             if current is None or current.source != text:  # closed, or edited since: its own analysis follows

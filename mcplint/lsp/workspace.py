@@ -113,7 +113,13 @@ class ProjectModel:
         # change); an edit's run analyses a few files in this process.
         result = run(tasks, default_jobs(), self._cache, start=self.last.contexts if warm else None)
         paths = {task.display: task.path for task in tasks}
-        analysis = Analysis(contexts=result.contexts, warnings=result.warnings)
+        analysis = Analysis(contexts=result.contexts, warnings=list(result.warnings))
+        if result.unseen_framework_modules:  # as `mcplint check` says it: nothing in scope is a blind spot
+            shown = ", ".join(result.unseen_framework_modules[:3])
+            analysis.warnings.append(
+                f"no MCP handler found, yet {len(result.unseen_framework_modules)} module(s) import an MCP server "
+                f"framework ({shown}): `mcplint handlers` shows what mcplint sees"
+            )
         for task in tasks:
             analysis.findings[task.path] = []
         for finding in result.findings:
