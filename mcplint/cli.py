@@ -201,6 +201,25 @@ def rule(code: str, color: str) -> None:
     print_rule(document, stream, color=color_enabled(color, stream))
 
 
+@main.command()
+def server() -> None:
+    """Run the language server: diagnostics, fixes and hover in an editor (LSP over stdio).
+
+    Start it from the editor's LSP client with the command `mcplint server`; it reads
+    the workspace's own config ([tool.mcplint] or mcplint.toml) and needs no settings.
+    The README's "Editors" section has the snippets for VS Code, Neovim, Helix and Zed.
+    Needs the optional extra: pip install 'mcplint[lsp]'.
+    """
+    try:  # pygls is imported here only: the other commands start without it
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError:
+        _fail("the language server needs pygls and lsprotocol: pip install 'mcplint[lsp]'")
+    from mcplint.lsp.server import serve
+
+    serve()
+
+
 @main.command(name="rules")
 def list_rules() -> None:
     """List every rule and registry check: code, name, fix safety and what it does."""

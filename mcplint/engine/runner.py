@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,9 @@ class FileTask:
     fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
     unsafe_fixes: bool = False
     project: ProjectContext = NO_PROJECT
+    # An editor's unsaved buffer of ``path``: analysed instead of the file on disk, never
+    # looked up in or stored to the cache (`mcplint server`).
+    text: str | None = None
 
 
 @dataclass
@@ -50,11 +53,19 @@ class RunResult:
     results: dict[str, FileResult] = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
     # With --fix: one line per file whose fixes were not written (FileResult.write_error).
     write_errors: list[str] = field(default_factory=list)
+    # path -> the ProjectContext of its last analysis (empty when the run was replayed from the cache)
+    contexts: dict[str, ProjectContext] = field(default_factory=dict)
 
 
 def _lint_task(task: FileTask) -> FileResult:
     # Imported here, not at the top: with a pool, the workers import LibCST in
     # parallel instead of the parent importing it before they start.
+    if task.text is not None:
+        from mcplint.engine.lint import lint_text
+
+        return lint_text(
+            task.text, task.display, task.settings, skip_generated=task.skip_generated, project=task.project
+        )
     if task.fix_mode is not None:
         from mcplint.engine.fixer import fix_path
 
@@ -83,23 +94,36 @@ def run(
     jobs: int,
     cache: ResultCache | None = None,
     progress: Callable[[int], Callable[[], None] | None] | None = None,
+    start: Mapping[str, ProjectContext] | None = None,
+    small_rounds_in_process: bool = False,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
-    it settles; ``progress(total)`` may return a callback called per linted file."""
+    it settles; ``progress(total)`` may return a callback called per linted file.
+
+    ``start``: the contexts to start the rounds from instead of the empty ones (the last
+    run's, in the editor: a small change then settles in a round). The rounds reach the
+    same result unless a stale fact sustains itself through a call cycle across modules
+    (a removed tool still reaching f -> g -> f), so a caller that starts warm must run
+    cold again to be exact (`mcplint server` does, once the edits pause).
+
+    ``small_rounds_in_process``: a round too small for more than one worker runs in this
+    process instead of a forked one (the language server's edits: no fork per keystroke;
+    there only the token scan's bounds guard against a native crash)."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
     try:
-        return _run(tasks, jobs, cache, progress)
+        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {})
     finally:
         forget_walked_modules()
 
 
 def _run(
     tasks: Sequence[FileTask],
-    jobs: int,
+    workers: _Workers,
     cache: ResultCache | None,
     progress: Callable[[int], Callable[[], None] | None] | None,
+    start: Mapping[str, ProjectContext],
 ) -> RunResult:
     from mcplint.engine.join import initial_contexts, join
     from mcplint.engine.module_index import ModuleIndex
@@ -107,16 +131,17 @@ def _run(
     results: dict[str, FileResult] = {}
     fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
-    run_key = _run_key(tasks, digests) if cache is not None and all(t.fix_mode is None for t in tasks) else None
+    replayable = all(task.fix_mode is None and task.text is None for task in tasks)
+    run_key = _run_key(tasks, digests) if cache is not None and replayable else None
     replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
+    analysed_with: dict[str, ProjectContext] = {}
     if replayed is not None:
         results = replayed
     else:
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
+        contexts.update((path, start[path]) for path in contexts if path in start)
         pending = [replace(task, project=contexts[task.path]) for task in tasks]
-        analysed_with: dict[str, ProjectContext] = {}
-        workers = _Workers(jobs)
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
@@ -155,7 +180,9 @@ def _run(
         displays = {task.path: task.display for task in tasks}
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
-    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors)
+    return RunResult(
+        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with
+    )
 
 
 def _lint_round(
@@ -167,7 +194,8 @@ def _lint_round(
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
-        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache else None
+        cached = cache is not None and task.text is None
+        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache and cached else None
         if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:
@@ -254,8 +282,9 @@ class _Workers:
     first round big enough starts and every later round of the run reuses (each file stays
     with its worker, which keeps what it walked)."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, small_rounds_in_process: bool = False) -> None:
         self._jobs = jobs
+        self._small_rounds_in_process = small_rounds_in_process
         self._pool: PinnedPool[FileTask] | None = None
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
@@ -264,6 +293,10 @@ class _Workers:
             from mcplint.engine import pool
 
             workers = _workers_for(tasks, self._jobs)
+            if workers == 1 and self._small_rounds_in_process:
+                for task in tasks:
+                    yield task, _lint_task(task)
+                return
             if not pool.available():
                 # Without fork a worker re-imports the engine (~1 s): only a big run pays it.
                 if workers > 1:
