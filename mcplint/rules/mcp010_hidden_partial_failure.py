@@ -7,6 +7,7 @@ import libcst as cst
 from mcplint.analysis.empty_values import MUTATORS, own_nodes
 from mcplint.analysis.imports import dotted_name
 from mcplint.rules.base import Rule
+from mcplint.rules.batch_fix import batch_fix
 
 # What a result that reports failures names: `{"results": ..., "failed": [...]}`.
 FAILURE_WORDS = re.compile(r"error|fail|skip|status|missing|invalid|rejected|problem", re.IGNORECASE)
@@ -78,6 +79,7 @@ class HiddenPartialFailure(Rule):
     import logging
 
     from mcp.server.fastmcp import FastMCP
+    from notes_server.errors import BatchResult, notes_error
 
     logger = logging.getLogger(__name__)
     mcp = FastMCP("notes")
@@ -90,35 +92,66 @@ class HiddenPartialFailure(Rule):
     @mcp.tool()
     def read_notes(note_ids: list[int]) -> dict:
         notes = []
-        failed = []
+        batch = BatchResult()
         for index, note_id in enumerate(note_ids):
             try:
                 notes.append(load_note(note_id))
             except OSError:
                 logger.warning("note %s unreadable", note_id)
-                failed.append({"index": index, "status": "failed", "error_code": "NOTE_UNREADABLE"})
-        return {"notes": notes, "failed": failed}
+                batch.failed(index, notes_error("NOTE_UNREADABLE", note_id=note_id))
+            else:
+                batch.applied(index)
+        return batch.tool_result({"notes": notes})
     ```
 
+    `BatchResult` comes from the helpers generated from the error registry
+    (`mcplint registry generate`): the model reads `2 items: 1 applied, 1
+    failed, 0 skipped.` and `[1] failed: NOTE_UNREADABLE (1003): ...`, and the
+    structured content has every item's status. Without a registry, return
+    the failures yourself: `{"notes": notes, "failed": [{"index": 1,
+    "status": "failed", "error_code": "NOTE_UNREADABLE"}]}`.
+
     ## Fix safety
-    No fix yet: the per-item result helper it would return is not generated
-    yet (issue 15, item 3).
+    Unsafe: the tool's answer changes shape. Where a high-level tool itself
+    runs the loop and ends with `return <a dict or list it builds>`, and its
+    return annotation lets a tool result through (none, `dict`, `Any`,
+    `CallToolResult`), the fix records every item in the generated helpers'
+    `BatchResult`: each dropping `except` records its item as failed with the
+    registry's `item-symbol` (the caught exception says nothing the registry
+    can map, so every such failure gets the one generic symbol; a clause that
+    knows better raises or records its own), the `try`'s `else` records it as
+    applied, and `return value` becomes `return batch.tool_result(value)`:
+    the tool's value under `result`, a status per item beside it, `isError`
+    when no item succeeded. The item is its position (`for note in notes`
+    becomes `for index, note in enumerate(notes)`), or the index of an
+    `enumerate` or the key of an `.items()` loop it already has. No fix without
+    a registry entry for `item-symbol`, for an `async for`, for a loop in a
+    function the tool calls, and for the comprehension form.
 
     ## Options
-    None.
+    - `item-symbol` (string, default `"BATCH_ITEM_FAILED"`): the registry
+      symbol a dropped item is recorded as failed with, e.g. an entry
+      `message = "The item could not be processed."`,
+      `category = "ABORTED"`.
     """
 
     code = "MCP010"
     name = "hidden-partial-failure"
+    options = {"item-symbol": "BATCH_ITEM_FAILED"}
+    fix_safety = "unsafe"
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._functions: dict[str, cst.FunctionDef] = {}
+        self._module_statements: dict[str, cst.CSTNode] = {}  # the module-level statement holding each
         self._loops: list[tuple[cst.For, str]] = []
         self._comprehensions: list[tuple[cst.CSTNode, str]] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._functions[self.context.scopes.qualname_for(node.name.value)] = node
+        qualname = self.context.scopes.qualname_for(node.name.value)
+        self._functions[qualname] = node
+        ancestors = self.context.ancestors  # the module first
+        self._module_statements[qualname] = ancestors[1] if len(ancestors) > 1 else node
 
     def visit_For(self, node: cst.For) -> None:
         function = self.context.scopes.current_function
@@ -144,17 +177,27 @@ class HiddenPartialFailure(Rule):
             self._comprehensions.append((node, function))
 
     def finish(self) -> None:
+        flagged: dict[str, list[tuple[cst.For, list[cst.ExceptHandler]]]] = {}
         for loop, function in self._loops:
             definition = self._functions.get(function)
             if definition is None or _returns_failures(definition) or not _returns_a_value(definition):
                 continue
-            for clause in _swallowing_clauses(loop):
-                message = (
-                    "a failed item is dropped: this `except` skips it while the loop collects the others, "
-                    f"and `{definition.name.value}` returns a result that does not say which items failed; "
-                    "collect the failures (index or key, status, error code) and return them with the results"
-                )
-                self.report(clause, message, function=function, through_return=True)
+            clauses = _swallowing_clauses(loop)
+            if clauses:
+                flagged.setdefault(function, []).append((loop, clauses))
+        for function, loops in flagged.items():
+            definition = self._functions[function]
+            # One rewrite of the function for all its findings: the first applied fixes them all.
+            statement = self._module_statements[function]
+            fix = batch_fix(self.context, statement, definition, loops, self.settings["item-symbol"])  # type: ignore[arg-type]
+            for _, clauses in loops:
+                for clause in clauses:
+                    message = (
+                        "a failed item is dropped: this `except` skips it while the loop collects the others, "
+                        f"and `{definition.name.value}` returns a result that does not say which items failed; "
+                        "collect the failures (index or key, status, error code) and return them with the results"
+                    )
+                    self.report(clause, message, function=function, through_return=True, fix=fix)
         none_on_failure = {
             qualname.rsplit(".", 1)[-1] for qualname, node in self._functions.items() if _none_on_failure(node)
         }

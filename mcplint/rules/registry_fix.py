@@ -76,7 +76,7 @@ def registry_error_fix(
     registry = context.registry
     if registry is None or not registry.helpers_module:
         return fallback
-    call = _symbol_call(context, symbol) if symbol is not None else None
+    call = symbol_call(context, symbol) if symbol is not None else None
     if call is None:
         found = match_message(registry, site.message) if site.message is not None else None
         if found is None:
@@ -116,7 +116,7 @@ def registry_error_fix(
         form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
-    if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
+    if not isinstance(site.statement, cst.Raise) and result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
     if caught_here and fallback is not None:
@@ -152,7 +152,7 @@ def _class_name(expression: cst.BaseExpression) -> str:
     return (dotted_name(expression) or "").rpartition(".")[2]
 
 
-def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
+def symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
     registry = context.registry
     assert registry is not None
     for domain in registry.domains:
@@ -180,16 +180,16 @@ def _return_edit(site: ErrorSite, result: cst.BaseExpression) -> tuple[cst.CSTNo
     return statement, cst.Return(value=result)
 
 
-def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
+def result_allowed(annotation: cst.BaseExpression | None) -> bool:
     if annotation is None:
         return True
     if isinstance(annotation, cst.BinaryOperation):  # X | Y
-        return _result_allowed(annotation.left) and _result_allowed(annotation.right)
+        return result_allowed(annotation.left) and result_allowed(annotation.right)
     if isinstance(annotation, cst.Subscript):
         base = dotted_name(annotation.value) or ""
         if base.rsplit(".", 1)[-1] in ("Optional", "Union"):
             return all(
-                isinstance(element.slice, cst.Index) and _result_allowed(element.slice.value)
+                isinstance(element.slice, cst.Index) and result_allowed(element.slice.value)
                 for element in annotation.slice
             )
         annotation = annotation.value
