@@ -9,6 +9,9 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.rules.base import Rule
 from mcplint.rules.batch_fix import batch_fix
 
+# Handlers whose answer is data the request asked for: a tools/list (or completion) response
+# has no per-item failure to report, and the model asked for no batch.
+ASKED_FOR = frozenset({"tool", "resource", "prompt"})
 # What a result that reports failures names: `{"results": ..., "failed": [...]}`.
 FAILURE_WORDS = re.compile(r"error|fail|skip|status|missing|invalid|rejected|problem", re.IGNORECASE)
 _LOG_RECEIVERS = ("log", "logger", "logging", "_logger", "_log", "LOGGER", "ctx", "context", "warnings")
@@ -38,7 +41,9 @@ class HiddenPartialFailure(Rule):
     statement besides logging), raises, returns or breaks; when the `try`
     returns or breaks, or the loop returns (a retry, a scan for the first
     candidate that works); when the `try` removes, closes or stops something
-    (`os.remove`, `proc.kill`: a best-effort sweep); and for `StopIteration`.
+    (`os.remove`, `proc.kill`: a best-effort sweep); for `StopIteration`; and
+    where only list handlers (`list_tools`) or completions reach the loop: their
+    answer has no per-item failure to report.
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -197,7 +202,9 @@ class HiddenPartialFailure(Rule):
                         f"and `{definition.name.value}` returns a result that does not say which items failed; "
                         "collect the failures (index or key, status, error code) and return them with the results"
                     )
-                    self.report(clause, message, function=function, through_return=True, fix=fix)
+                    self.report(
+                        clause, message, function=function, handler_kinds=ASKED_FOR, through_return=True, fix=fix
+                    )
         none_on_failure = {
             qualname.rsplit(".", 1)[-1] for qualname, node in self._functions.items() if _none_on_failure(node)
         }
@@ -214,7 +221,7 @@ class HiddenPartialFailure(Rule):
                     "dropped here, so the result does not say which items failed; keep a status per item "
                     "(index or key, status, error code) instead of filtering"
                 )
-                self.report(node, message, function=function, through_return=True)
+                self.report(node, message, function=function, handler_kinds=ASKED_FOR, through_return=True)
 
 
 # -- the loop form -------------------------------------------------------------------
