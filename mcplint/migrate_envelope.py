@@ -33,6 +33,7 @@ from mcplint.finding import Finding
 from mcplint.registry.envelope import default_recovery
 from mcplint.registry.match import CATEGORY_BY_MESSAGE
 from mcplint.registry.validate import quoted_value
+from mcplint.rules.registry_fix import HINT_KEYS
 
 DEPENDENCY_CODES = frozenset({"MCP005"})  # an empty fallback hides a failed call
 _CATEGORY_WORDS = (
@@ -47,7 +48,6 @@ _CATEGORY_WORDS = (
     ("PERMISSION_DENIED", r"permission denied|not allowed|forbidden|access denied"),
 )
 _RETRYABLE_CATEGORIES = frozenset({"UNAVAILABLE"})  # AIP-194: retry an outage, nothing else here
-_HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "recovery_hint", "recovery_hints", "help"})
 _MAX_HINT_LENGTH = 200
 
 
@@ -81,7 +81,7 @@ def source_hints(finding: Finding) -> tuple[str, ...]:
         if not isinstance(node, ast.Dict):
             continue
         for key, value in zip(node.keys, node.values):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in _HINT_KEYS:
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in HINT_KEYS:
                 hints += [text for text in _constant_texts(value) if _general(text) and text not in hints]
     return tuple(hints)
 

@@ -91,3 +91,7 @@ def test_migrate_writes_recovery_from_the_category_and_only_the_source_s_general
     assert (search.category, search.retryable, search.recovery) == ("UNAVAILABLE", True, "retry-later")
     assert 'raise server_error("SEARCH_NOTES_FAILED")' in (tmp_path / "server.py").read_text()
     assert check_registry(str(registry)) == []
+    rewritten = (tmp_path / "server.py").read_text()
+    # The hint is the entry's now: said once, in `data.hints`, not again in `details`.
+    assert 'return server_error("NOTE_NOT_FOUND").tool_result()' in rewritten
+    assert "details={\"suggestion\": 'Send status=" in rewritten  # not the registry's: kept

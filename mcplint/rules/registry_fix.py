@@ -23,7 +23,9 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.registry.codegen import helper_name
+from mcplint.registry.envelope import envelope_of
 from mcplint.registry.match import helper_call, match_message
+from mcplint.registry.model import Registry
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
@@ -84,8 +86,9 @@ def registry_error_fix(
         call, chosen = helper_call(found), found.entry.symbol
     else:
         chosen = symbol
-    if site.details is not None:
-        call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
+    details = _without_registry_hints(site.details, _entry_hints(registry, chosen))
+    if details is not None:
+        call = call.with_changes(args=[*call.args, cst.Arg(details, keyword=cst.Name("details"), equal=_EQUAL)])
     log_line, log_imports = _log_line(context, site)
     imports = ((registry.helpers_module, call.func.value), *log_imports)  # type: ignore[attr-defined]
     original = site.raised_class
@@ -159,6 +162,37 @@ def symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
         if any(entry.symbol == symbol and entry.status != "retired" for entry in domain.errors):
             return cst.Call(cst.Name(helper_name(domain)), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
     return None
+
+
+# Payload keys that give the model guidance (what `mcplint migrate` turns into `hints`).
+HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "recovery_hint", "recovery_hints", "help"})
+
+
+def _entry_hints(registry: Registry, symbol: str) -> frozenset[str]:
+    for entry in registry.errors:
+        if entry.symbol == symbol:
+            domain = next((d for d in registry.domains if d.name == entry.domain), None)
+            return frozenset(envelope_of(entry, domain).hints)
+    return frozenset()
+
+
+def _without_registry_hints(details: cst.BaseExpression | None, hints: frozenset[str]) -> cst.BaseExpression | None:
+    """``details`` without the hint the registry entry already sends in ``data.hints``
+    (`{"hint": "List the notes first."}`: said once, not twice)."""
+    if not isinstance(details, cst.Dict) or not hints:
+        return details
+    kept = [
+        element
+        for element in details.elements
+        if not (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and str(element.key.evaluated_value).lower() in HINT_KEYS
+            and isinstance(element.value, cst.SimpleString)
+            and str(element.value.evaluated_value).strip() in hints
+        )
+    ]
+    return details.with_changes(elements=kept) if kept else None
 
 
 def _raise_edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
