@@ -10,7 +10,8 @@ status per item beside it and ``isError`` when no item succeeded.
 The item is its position: ``for note in notes`` becomes ``for index, note in
 enumerate(notes)``; a loop over ``enumerate(...)`` keeps its index, one over
 ``X.items()`` its key. Only where the rewrite is sure: a high-level tool itself (the
-loop in the registered function), a final ``return`` of a dict or list the tool
+loop in the registered function), one such loop in it (two would share the
+indexes), a final ``return`` of a dict or list the tool
 builds, a return annotation that lets a tool result through, plain ``for`` loops
 (``enumerate`` does not take an async iterable), and names that are free.
 """
@@ -44,8 +45,8 @@ def batch_fix(
     its class, or the `register(mcp)` it is defined in), rewritten: one edit for all the
     function's findings, at the module's own indentation, or None when unsure."""
     registry = context.registry
-    if registry is None or not registry.helpers_module or not loops:
-        return None
+    if registry is None or not registry.helpers_module or len(loops) != 1:
+        return None  # two loops' items would share one result's indexes
     error = symbol_call(context, symbol)
     if error is None:
         return None  # the item symbol is not registered: nothing to record a failure as

@@ -130,7 +130,8 @@ class HiddenPartialFailure(Rule):
     when no item succeeded. The item is its position (`for note in notes`
     becomes `for index, note in enumerate(notes)`), or the index of an
     `enumerate` or the key of an `.items()` loop it already has. No fix without
-    a registry entry for `item-symbol`, for an `async for`, for a loop in a
+    a registry entry for `item-symbol`, for an `async for`, for a tool with two
+    such loops (their indexes would share one result), for a loop in a
     function the tool calls, and for the comprehension form.
 
     ## Options
