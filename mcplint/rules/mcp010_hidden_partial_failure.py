@@ -41,7 +41,9 @@ class HiddenPartialFailure(Rule):
     statement besides logging), raises, returns or breaks; when the `try`
     returns or breaks, or the loop returns (a retry, a scan for the first
     candidate that works); when the `try` removes, closes or stops something
-    (`os.remove`, `proc.kill`: a best-effort sweep); for `StopIteration`; and
+    (`os.remove`, `proc.kill`: a best-effort sweep); for a loop over what an
+    environment variable lists (configuration, not requested items); for
+    `StopIteration`; and
     where only list handlers (`list_tools`) or completions reach the loop: their
     answer has no per-item failure to report.
 
@@ -188,6 +190,8 @@ class HiddenPartialFailure(Rule):
             definition = self._functions.get(function)
             if definition is None or _returns_failures(definition) or not _returns_a_value(definition):
                 continue
+            if _iterates_configuration(loop.iter, _assignments(definition)):
+                continue  # entries of an environment variable: configuration, not requested items
             clauses = _swallowing_clauses(loop)
             if clauses:
                 flagged.setdefault(function, []).append((loop, clauses))
@@ -226,6 +230,25 @@ class HiddenPartialFailure(Rule):
 
 
 # -- the loop form -------------------------------------------------------------------
+_CONFIGURATION = frozenset({"getenv", "environ"})
+
+
+def _iterates_configuration(
+    source: cst.BaseExpression, assignments: dict[str, cst.BaseExpression], depth: int = 3
+) -> bool:
+    """The loop goes over what an environment variable says (`os.getenv("ROOTS").split(...)`,
+    through the function's locals): configuration the server reads, not items a request sent."""
+    for node in [source, *own_nodes(source)]:
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            name = (dotted_name(node) or "").rsplit(".", 1)[-1]
+            if name in _CONFIGURATION:
+                return True
+            if isinstance(node, cst.Name) and depth > 0 and node.value in assignments:
+                if _iterates_configuration(assignments[node.value], assignments, depth - 1):
+                    return True
+    return False
+
+
 def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others."""
