@@ -49,6 +49,7 @@ _CATEGORY_WORDS = (
 )
 _RETRYABLE_CATEGORIES = frozenset({"UNAVAILABLE"})  # AIP-194: retry an outage, nothing else here
 _MAX_HINT_LENGTH = 200
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def category_for(message: str, dependency: bool) -> str | None:
@@ -98,8 +99,9 @@ def _lines(path: str) -> tuple[str, ...] | None:
 @lru_cache(maxsize=64)
 def _read_lines(path: str, mtime_ns: int, size: int) -> tuple[str, ...] | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return tuple(handle.read().splitlines())
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            # Python's line breaks only (`str.splitlines` also breaks at a form feed).
+            return tuple(_LINE_BREAK.split(handle.read()))
     except (OSError, UnicodeDecodeError):
         return None
 
