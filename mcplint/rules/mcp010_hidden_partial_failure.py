@@ -37,15 +37,12 @@ class HiddenPartialFailure(Rule):
     if r is not None]`, `filter(None, ...)`). The result must flow into a
     handler's return.
 
-    Silent when the clause collects the failure (`errors.append(...)`, any
-    statement besides logging), raises, returns or breaks; when the `try`
-    returns or breaks, or the loop returns (a retry, a scan for the first
-    candidate that works); when the `try` removes, closes or stops something
-    (`os.remove`, `proc.kill`: a best-effort sweep); for a loop over what an
-    environment variable lists (configuration, not requested items); for
-    `StopIteration`; and
-    where only list handlers (`list_tools`) or completions reach the loop: their
-    answer has no per-item failure to report.
+    Silent when the clause records the failure (any statement besides
+    logging), raises, returns or breaks; when the `try` or the loop returns
+    or breaks (a retry, a scan); when the `try` removes or stops something (a
+    best-effort sweep); over an environment variable's entries
+    (configuration); for `StopIteration`; and where only list handlers reach
+    it (`tools/list` has no per-item failure to report).
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
