@@ -27,6 +27,7 @@ from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigRe
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
+from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
 from mcplint.registry.codegen import (
     detect_framework,
     generate_helpers,
@@ -36,7 +37,7 @@ from mcplint.registry.codegen import (
     write_text_atomically,
 )
 from mcplint.registry.load import load_registry, parse_registry
-from mcplint.registry.match import CATEGORY_BY_MESSAGE, placeholders
+from mcplint.registry.match import placeholders
 from mcplint.registry.model import Registry, RegistryError
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
@@ -53,11 +54,22 @@ class NewEntry:
     symbol: str
     code: int
     message: str
+    dependency: bool = False  # a site of the shape hides a failed call (MCP005)
+    hints: tuple[str, ...] = ()  # the guidance a site's own payload gives (never invented)
 
     @property
     def category(self) -> str | None:
-        """`Invalid parameters` (from a raise's INVALID_PARAMS) is an invalid-input entry."""
-        return CATEGORY_BY_MESSAGE.get(self.message)
+        """From what the sites are and say (`migrate_envelope`): `Invalid parameters` is invalid
+        input, a hidden failed call an outage, "not found" a missing resource ..."""
+        return category_for(self.message, self.dependency)
+
+    @property
+    def retryable(self) -> bool:
+        return retryable_for(self.category)
+
+    @property
+    def recovery(self) -> str:
+        return recovery_for(self.category)
 
     @property
     def metadata(self) -> list[str]:
@@ -119,8 +131,15 @@ def plan_entries(
         taken_codes.add(code)
         taken_symbols.add(symbol)
         by_shape[_shape(message)] = NewEntry(site_domain, symbol, code, message)
-    plan.entries = [entry for entry in by_shape.values() if entry is not None]
+    plan.entries = [_with_envelope(entry, sites) for entry in by_shape.values() if entry is not None]
     return plan
+
+
+def _with_envelope(entry: NewEntry, sites: list[Finding]) -> NewEntry:
+    """What every site of the entry's shape tells about it: a hidden failed call, hints."""
+    own = [site for site in sites if _shape(_sentence(site.error_template or "")) == _shape(entry.message)]
+    hints = tuple(dict.fromkeys(hint for site in own for hint in source_hints(site)))
+    return replace(entry, dependency=any(site.code in DEPENDENCY_CODES for site in own), hints=hints)
 
 
 def _sentence(message: str) -> str:
@@ -210,9 +229,10 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
         lines += ["", f"[domains.{domain}]", f"range = [{low}, {high}]"]
     for entry in plan.entries:
         lines += ["", f"[domains.{entry.domain}.errors.{entry.symbol}]", f"code = {entry.code}"]
-        lines += [f"message = {_toml_string(entry.message)}", "retryable = false"]
+        lines += [f"message = {_toml_string(entry.message)}", f"retryable = {str(entry.retryable).lower()}"]
         if entry.category is not None:
             lines.append(f"category = {_toml_string(entry.category)}")
+        lines += _envelope_lines(entry)
         if entry.metadata:
             lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
     if existing_text is None:
@@ -220,6 +240,14 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     if plan.adds_helpers_module:
         existing_text = _with_top_level_key(existing_text, f'helpers-module = "{plan.helpers_module}"')
     return existing_text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def _envelope_lines(entry: NewEntry) -> list[str]:
+    """`recovery` (from the category: see `migrate_envelope`) and `hints`, when the source gave some."""
+    lines = [f"recovery = {_toml_string(entry.recovery)}"]
+    if entry.hints:
+        lines.append(f"hints = [{', '.join(_toml_string(hint) for hint in entry.hints)}]")
+    return lines
 
 
 def _with_top_level_key(text: str, line: str) -> str:

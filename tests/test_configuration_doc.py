@@ -3,6 +3,7 @@ rule option with its default, and every environment variable mcplint reads."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -72,19 +73,37 @@ def test_every_rule_option_is_documented_with_its_default():
     for key, default in expected.items():
         if key == ("MCP002", "builtins"):
             continue  # "every builtin exception class": the list is too long for a table
-        shown = "[" + ", ".join(f'"{item}"' for item in default) + "]"
+        shown = f'"{default}"' if isinstance(default, str) else "[" + ", ".join(f'"{item}"' for item in default) + "]"
         assert rows[key] == f"`{shown}`", key
 
 
+def _environment_reads(tree: ast.AST) -> set[str]:
+    """`os.environ.get("X")`, `os.getenv("X")`, `environ["X"]`, click's `envvar="X"`, and a
+    constant named like `ENVIRONMENT_VARIABLE = "X"`."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name.endswith(("environ.get", "getenv")) and node.args and isinstance(node.args[0], ast.Constant):
+                found.add(node.args[0].value)
+            found.update(
+                keyword.value.value for keyword in node.keywords
+                if keyword.arg == "envvar" and isinstance(keyword.value, ast.Constant)
+            )  # fmt: skip
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("environ"):
+            if isinstance(node.slice, ast.Constant):
+                found.add(node.slice.value)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            if any(isinstance(target, ast.Name) and target.id.endswith("ENVIRONMENT_VARIABLE") for target in node.targets):
+                found.add(node.value.value)
+    return {name for name in found if isinstance(name, str)}
+
+
 def test_every_environment_variable_read_is_documented():
-    """Every upper-case string on a line that reads the environment (`os.environ`, `getenv`,
-    click's `envvar=`), or bound to a constant used for it."""
-    read = set()
+    read: set[str] = set()
     for source in (ROOT / "mcplint").rglob("*.py"):
-        for line in source.read_text(encoding="utf-8").splitlines():
-            if re.search(r"environ|getenv|envvar|ENVIRONMENT_VARIABLE =", line):
-                read.update(re.findall(r"\"([A-Z][A-Z0-9_]+)\"", line))
+        read |= _environment_reads(ast.parse(source.read_text(encoding="utf-8")))
     read.discard("FASTMCP_MASK_ERROR_DETAILS")  # FastMCP's own setting: whether a server masks details
-    assert {"MCPLINT_CACHE_DIR", "NO_COLOR"} <= read  # the scan sees what it must
+    assert {"MCPLINT_CACHE_DIR", "NO_COLOR", "MCPLINT_OUTPUT_FORMAT"} <= read  # the scan sees what it must
     documented = set(re.findall(r"^\| `([A-Z_]+)` \|", DOC, re.MULTILINE))
     assert read <= documented, read - documented

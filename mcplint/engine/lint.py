@@ -472,8 +472,14 @@ def _fix(
         spec = spec.fallback
     if spec is None:
         return None
+    replacement = module.code_for_node(spec.replacement)
+    if isinstance(spec.replacement, cst.BaseStatement):
+        # A whole statement's code carries the blank lines above it and its newline; its range
+        # (whitespace excluded) does not. A compound one is a module-level statement, rendered
+        # at its own indentation (none).
+        replacement = replacement.strip()
     line, column, end_line, end_column = ranges[id(spec.target)]
-    edits = [Edit(line, column, end_line, end_column, module.code_for_node(spec.replacement))]
+    edits = [Edit(line, column, end_line, end_column, replacement)]
     if spec.log_line is not None and spec.statement is not None:
         line, column = ranges[id(spec.statement)][:2]
         indentation = lines[line - 1][: column - 1] if line <= len(lines) else ""

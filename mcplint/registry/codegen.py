@@ -45,6 +45,9 @@ FRAMEWORK_CHOICES = (*FRAMEWORKS, "auto")
 LINE_LENGTH = 88  # black's default: single-line forms are used only when they fit
 INDENT = "    "
 _PUBLIC_NAMES = (
+    "BatchItem",
+    "BatchResult",
+    "BatchStatus",
     "ErrorStats",
     "JsonValue",
     "MetadataValue",
@@ -94,9 +97,14 @@ def generate_helpers(registry: Registry, framework: str) -> str:
             registry_hash_literal=string_literal(digest),
             tool_result=flavor.tool_result,
             families=flavor.families,
+            result_type=flavor.result_type,
         ),
         *(_domain_section(plan) for plan in plans),
-        RUNTIME_FUNCTIONS.substitute(entries=_entries_table(plans), retired=_retired_table(registry)),
+        RUNTIME_FUNCTIONS.substitute(
+            entries=_entries_table(plans),
+            retired=_retired_table(registry),
+            result_builder=flavor.result_builder,
+        ),
     ]
     # The header comments sit right above the docstring; then one blank line, and
     # two between the sections (black's spacing around top-level definitions).
@@ -189,7 +197,10 @@ def _envelope_arguments(envelope: Envelope) -> list[str]:
     lines = []
     if envelope.recovery_path is not None:
         lines.append(f"{INDENT * 3}sends_recovery=True,")
-    if envelope.hints:
+    one_hint = f"{INDENT * 3}hints=({string_literal(envelope.hints[0])},)," if len(envelope.hints) == 1 else ""
+    if one_hint and display_width(one_hint) <= LINE_LENGTH:  # black joins a one-element tuple that fits
+        lines.append(one_hint)
+    elif envelope.hints:
         lines.append(f"{INDENT * 3}hints=(")
         lines += [f"{INDENT * 4}{string_literal(hint)}," for hint in envelope.hints]
         lines.append(f"{INDENT * 3}),")

@@ -342,14 +342,20 @@ _QUOTED_VALUE = re.compile(
 _ASSIGNED_VALUE = re.compile(r"\b[A-Za-z_]\w*\s*=\s*[^\s=]")
 
 
+def quoted_value(hint: str) -> str | None:
+    """The value a hint quotes or assigns (`"draft"`, `limit=10`), if any: then it prescribes."""
+    quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)
+    return quoted.group(0) if quoted else None
+
+
 def prescriptive_hints(registry: Registry) -> Iterable[Problem]:
     owners: list[Domain | ErrorEntry] = [*registry.domains, *registry.errors]
     for owner in owners:
         for position, hint in enumerate(owner.hints or ()):
-            quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)
+            quoted = quoted_value(hint)
             if quoted:
                 message = (
-                    f"the hint quotes the value {quoted.group(0)!r}: hints give general guidance "
+                    f"the hint quotes the value {quoted!r}: hints give general guidance "
                     "(what to check, what to try), never the argument to send"
                 )
                 yield Problem("prescriptive-hint", (*owner.path, "hints", position), message, part="value")

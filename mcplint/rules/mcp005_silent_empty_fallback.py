@@ -107,7 +107,10 @@ class SilentEmptyFallback(Rule):
     `raise <helper>("SYMBOL") from e`, where the symbol is `default-symbol` from
     the config (e.g. `DEPENDENCY_FAILED`) when it is set and registered, else the
     registry entry whose message says what failed ("Search notes failed" for
-    `search_notes`; `mcplint migrate` creates it). A resource raises the
+    `search_notes`; `mcplint migrate` creates it as a dependency failure:
+    `category = "UNAVAILABLE"`, `retryable = true`, `recovery = "retry-later"`,
+    so the model waits and calls again instead of reading "nothing found").
+    A resource raises the
     helper's `.for_resource()`, a prompt `.for_prompt()`. When the clause logs
     nothing, `logger.exception(...)` is added before the raise (a module
     without a logger gets one). Whether the empty value was a legitimate answer is for the

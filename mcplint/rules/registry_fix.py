@@ -24,7 +24,9 @@ from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.finding import Applicability
 from mcplint.registry.codegen import helper_name
+from mcplint.registry.envelope import envelope_of
 from mcplint.registry.match import helper_call, match_message
+from mcplint.registry.model import Registry
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
@@ -77,7 +79,7 @@ def registry_error_fix(
     registry = context.registry
     if registry is None or not registry.helpers_module:
         return fallback
-    call = _symbol_call(context, symbol) if symbol is not None else None
+    call = symbol_call(context, symbol) if symbol is not None else None
     if call is None:
         found = match_message(registry, site.message) if site.message is not None else None
         if found is None:
@@ -86,8 +88,9 @@ def registry_error_fix(
     else:
         assert symbol is not None  # a symbol's call was found
         chosen = symbol
-    if site.details is not None:
-        call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
+    details = _without_registry_hints(site.details, _entry_hints(registry, chosen))
+    if details is not None:
+        call = call.with_changes(args=[*call.args, cst.Arg(details, keyword=cst.Name("details"), equal=_EQUAL)])
     log_line, log_imports = _log_line(context, site)
     assert isinstance(call.func, cst.Name)  # helper_call and _symbol_call call the helper by name
     imports = ((registry.helpers_module, call.func.value), *log_imports)
@@ -128,7 +131,7 @@ def registry_error_fix(
         form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
-    if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
+    if not isinstance(site.statement, cst.Raise) and result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
     if caught_here and fallback is not None:
@@ -164,13 +167,44 @@ def _class_name(expression: cst.BaseExpression) -> str:
     return (dotted_name(expression) or "").rpartition(".")[2]
 
 
-def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
+def symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
     registry = context.registry
     assert registry is not None
     for domain in registry.domains:
         if any(entry.symbol == symbol and entry.status != "retired" for entry in domain.errors):
             return cst.Call(cst.Name(helper_name(domain)), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
     return None
+
+
+# Payload keys that give the model guidance (what `mcplint migrate` turns into `hints`).
+HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "recovery_hint", "recovery_hints", "help"})
+
+
+def _entry_hints(registry: Registry, symbol: str) -> frozenset[str]:
+    for entry in registry.errors:
+        if entry.symbol == symbol:
+            domain = next((d for d in registry.domains if d.name == entry.domain), None)
+            return frozenset(envelope_of(entry, domain).hints)
+    return frozenset()
+
+
+def _without_registry_hints(details: cst.BaseExpression | None, hints: frozenset[str]) -> cst.BaseExpression | None:
+    """``details`` without the hint the registry entry already sends in ``data.hints``
+    (`{"hint": "List the notes first."}`: said once, not twice)."""
+    if not isinstance(details, cst.Dict) or not hints:
+        return details
+    kept = [
+        element
+        for element in details.elements
+        if not (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and str(element.key.evaluated_value).lower() in HINT_KEYS
+            and isinstance(element.value, cst.SimpleString)
+            and str(element.value.evaluated_value).strip() in hints
+        )
+    ]
+    return details.with_changes(elements=kept) if kept else None
 
 
 def _raise_edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
@@ -192,16 +226,16 @@ def _return_edit(site: ErrorSite, result: cst.BaseExpression) -> tuple[cst.CSTNo
     return statement, cst.Return(value=result)
 
 
-def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
+def result_allowed(annotation: cst.BaseExpression | None) -> bool:
     if annotation is None:
         return True
     if isinstance(annotation, cst.BinaryOperation):  # X | Y
-        return _result_allowed(annotation.left) and _result_allowed(annotation.right)
+        return result_allowed(annotation.left) and result_allowed(annotation.right)
     if isinstance(annotation, cst.Subscript):
         base = dotted_name(annotation.value) or ""
         if base.rsplit(".", 1)[-1] in ("Optional", "Union"):
             return all(
-                isinstance(element.slice, cst.Index) and _result_allowed(element.slice.value)
+                isinstance(element.slice, cst.Index) and result_allowed(element.slice.value)
                 for element in annotation.slice
             )
         annotation = annotation.value

@@ -131,4 +131,4 @@ def test_the_client_gets_the_registry_error(migrated):
     record = json.loads(completed.stdout)["record"]
     assert record["isError"] is True
     # FastMCP 1.x sends the raised tool error's text: the registry's text form, code and recovery included.
-    assert record["content"] == ["Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: report-to-user."]
+    assert record["content"] == ["Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: check-input."]
