@@ -29,6 +29,8 @@ from mcplint.rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 from mcplint.source import UndecodableSource, decode_with_encoding
 from mcplint.suppressions import MCPLINT_DIRECTIVE
 
+# Imports inside functions: the fixer (LibCST) is imported only when a file gets a comment to verify.
+
 # A syntax error cannot take a comment that the parser will read; a stale suppression's
 # remedy is removing it, not suppressing it.
 NOT_SUPPRESSIBLE = frozenset({SYNTAX_ERROR, UNUSED_SUPPRESSION})

@@ -17,6 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from mcplint.doc_sections import parse_sections
+from mcplint.registry.docs import codes as check_codes
+
+# Imports inside functions: the rules and the registry checks are imported when their documentation is asked
+# for; `known_codes` reads file names only, so selection never imports the rules.
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,6 @@ _RULE_MODULE = re.compile(r"mcp(\d{3})_\w+\.py")
 def known_codes() -> frozenset[str]:
     """Every code, from file names alone (`rules/mcpNNN_<name>.py`, `registry/docs/<CODE>.md`):
     selection runs before anything is linted, and a warm run never imports the rules."""
-    from mcplint.registry.docs import codes as check_codes
 
     rules = Path(__file__).resolve().parent / "rules"
     rule_codes = (f"MCP{match.group(1)}" for path in rules.iterdir() if (match := _RULE_MODULE.fullmatch(path.name)))

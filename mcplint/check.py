@@ -14,15 +14,24 @@ from typing import TYPE_CHECKING
 
 import click
 
+from mcplint import __version__
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.progress import ProgressBar, progress_bar
+from mcplint.registry import check_registry
 from mcplint.registry.model import RegistryError
-from mcplint.terminal import printable
+from mcplint.report import render
+from mcplint.report.statistics import render_statistics
+from mcplint.report.text import Summary
+from mcplint.terminal import color_enabled, printable
 
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
     from mcplint.engine.runner import FileTask
+
+# Imports inside functions: the engine, the report formats, fixes, baselines and the progress bar are
+# imported where they are used: a warm run replays its results from the cache without LibCST,
+# rich or worker processes (0.3 s for a pre-commit run).
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
@@ -162,7 +171,6 @@ def run_check(options: CheckOptions) -> int:
 def _emptied(cache: ResultCache) -> ResultCache | None:
     """A new cache in the same place, without the files of this version (only mcplint writes
     them); None (no cache) when they cannot be removed."""
-    from mcplint import __version__
     from mcplint.engine.cache import ResultCache
 
     try:
@@ -223,7 +231,6 @@ def _show_fixes(fixed: list[Finding]) -> None:
 def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Finding]:
     """The REG findings of every registry that a linted file's config names (each once)."""
     from mcplint.engine.discovery import display_path
-    from mcplint.registry import check_registry
 
     registries = {resolver.config_for(resolver.cwd / "__init__.py").registry}
     registries |= {resolver.config_for(path).registry for path in paths}
@@ -238,7 +245,6 @@ def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Find
 def run_registry_check(options: CheckOptions) -> int:
     """`mcplint registry check [FILE]`: the REG findings of one registry."""
     from mcplint.engine.discovery import display_path, project_root
-    from mcplint.registry import check_registry
 
     try:
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)
@@ -337,15 +343,9 @@ def _load_baseline(path: str | None) -> set[str] | None:
 def _report(
     options: CheckOptions, findings: list[Finding], root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
 ) -> None:
-    from mcplint.report import render
-    from mcplint.report.text import Summary
-    from mcplint.terminal import color_enabled
-
     # A report file never gets colour: it is read by tools and editors, not a terminal.
     color = options.output_file is None and color_enabled(options.color, sys.stdout)
     if options.statistics and options.output_format in TEXT_FORMATS:
-        from mcplint.report.statistics import render_statistics
-
         summary = Summary(fixed, options.unsafe_fixes, no_handlers, baselined) if not options.quiet else None
         report = render_statistics(findings, summary=summary, unsafe_fixes=options.unsafe_fixes, color=color)
     else:

@@ -27,8 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mcplint.catalogue import known_codes
 from mcplint.settings import FileSettings
 from mcplint.toml_depth import MAX_NESTING, too_deep
+
+# Imports inside functions: the rules (to validate `[tool.mcplint.rules]` options) and pathspec are imported
+# only by a config that uses them.
 
 if sys.version_info >= (3, 11):
     import tomllib as tomllib  # re-exported: what every TOML reader of mcplint uses
@@ -363,7 +367,6 @@ def _line_of_key(text: str, key: str) -> int | None:
 # -- rule selection ------------------------------------------------------------
 def resolve_selectors(selectors: Iterable[str]) -> set[str]:
     """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``, ``REG``)."""
-    from mcplint.catalogue import known_codes
 
     known = sorted(known_codes())
     codes: set[str] = set()

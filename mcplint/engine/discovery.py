@@ -16,7 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mcplint.config import Config, ConfigResolver
+from mcplint.config import Config, ConfigResolver, PathPatterns
+
+# Imports inside functions: pathspec is imported when a `.gitignore` or a pattern needs it.
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -90,8 +92,6 @@ def _skip(path: Path, config: Config, is_dir: bool, cwd: Path, skipped: list[Ski
 
 def skip_reason(path: Path, config: Config, *, is_dir: bool, cwd: Path | None = None) -> str:
     """Which setting (and pattern) or which .gitignore leaves ``path`` out."""
-    from mcplint.config import PathPatterns
-
     setting = config.excluded_by(path, is_dir=is_dir)
     if setting is None:
         return "ignored by .gitignore"

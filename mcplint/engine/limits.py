@@ -40,6 +40,9 @@ import re
 import sys
 from dataclasses import dataclass
 
+# Imports inside functions: LibCST's positions are imported only to place a refusal, so the token scan stays
+# light on the `ast`-only path.
+
 MAX_PARSED_BYTES = 2 * 1024 * 1024
 MAX_BRACKET_DEPTH = 200  # CPython's tokenizer refuses more ("too many nested parentheses")
 MAX_EXPRESSION_DEPTH = 1_000

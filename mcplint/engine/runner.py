@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -9,13 +10,20 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.engine import pool
 from mcplint.engine.cache import ResultCache, settings_digest
+from mcplint.engine.join import initial_contexts, join
+from mcplint.engine.module_index import ModuleIndex
+from mcplint.engine.result import FileResult
 from mcplint.settings import FileSettings
 
 if TYPE_CHECKING:
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
     from mcplint.finding import Finding
+
+# Imports inside functions: the join, the pool, LibCST's lint and fix paths are imported where they are used:
+# a run replayed from the cache needs none of them.
 
 # Below this much source more than one worker costs more to start than it saves
 # (a pre-commit run on a handful of files gets one).
@@ -125,9 +133,6 @@ def _run(
     progress: Callable[[int], Callable[[], None] | None] | None,
     start: Mapping[str, ProjectContext],
 ) -> RunResult:
-    from mcplint.engine.join import initial_contexts, join
-    from mcplint.engine.module_index import ModuleIndex
-
     results: dict[str, FileResult] = {}
     fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
@@ -211,7 +216,6 @@ def _lint_round(
 
 def _run_key(tasks: Sequence[FileTask], digests: dict[tuple[int, bool], str]) -> str | None:
     """What a run's outcome depends on: the files (path, size, mtime) and their settings."""
-    import hashlib
 
     parts = []
     for task in tasks:
@@ -290,8 +294,6 @@ class _Workers:
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
         if self._pool is None and tasks:
-            from mcplint.engine import pool
-
             workers = _workers_for(tasks, self._jobs)
             if workers == 1 and self._small_rounds_in_process:
                 for task in tasks:
@@ -324,7 +326,6 @@ class _Workers:
 def _lost(task: FileTask, why: str) -> FileResult:
     """The result of a file whose worker was lost analysing it (a native crash, or past the
     time budget): an MCP000 finding for that file; the run goes on."""
-    from mcplint.engine.result import FileResult
     from mcplint.rules.mcp000_syntax_error import syntax_findings
 
     message = f"the process analysing this file {why}; the file is not analysed"

@@ -20,12 +20,19 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mcplint.analysis.project import NO_PROJECT
+from mcplint.catalogue import code_doc
 from mcplint.engine.positions import LineIndex
 from mcplint.finding import SAFE, Finding
 from mcplint.lsp.diagnostics import RULE_DOCS, SOURCE, Positions, to_diagnostic, to_diagnostics
+from mcplint.registry.model import RegistryError
 
 if TYPE_CHECKING:
     from mcplint.lsp.server import McplintServer, Published
+
+# Imports inside functions: the fixer (LibCST's codemods, about 280 ms) and the registry checks are
+# imported when an action or a registry is asked for, not when the server starts; `lsp.server`
+# imports this module, so its `Published` is imported where it is read.
 
 FIX_ALL_KIND = "source.fixAll.mcplint"
 
@@ -138,7 +145,6 @@ def _suppress_action(
 
 def _fixed_text(published: Published) -> str | None:
     """The file's text with its safe fixes applied (and verified), as `mcplint check --fix`."""
-    from mcplint.analysis.project import NO_PROJECT
     from mcplint.engine.fixer import fix_text
 
     model, path = published.model, published.path
@@ -168,8 +174,6 @@ def _workspace_edit(uri: str, before: str, after: str, positions: Positions) -> 
 
 # -- hover --------------------------------------------------------------------------------
 def hover(server: McplintServer, params: types.HoverParams) -> types.Hover | None:
-    from mcplint.catalogue import code_doc
-
     uri = params.text_document.uri
     published = _current(server, uri)
     if published is None:
@@ -215,7 +219,6 @@ def publish_registry(server: McplintServer, uri: str, path: Path) -> None:
     from mcplint.lsp.server import Published
     from mcplint.registry.checks import registry_findings
     from mcplint.registry.load import parse_registry
-    from mcplint.registry.model import RegistryError
 
     document = server.workspace.get_text_document(uri)
     text = document.source

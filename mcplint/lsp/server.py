@@ -32,6 +32,8 @@ from mcplint.lsp import actions
 from mcplint.lsp.diagnostics import Positions, to_diagnostics
 from mcplint.lsp.workspace import ProjectModel, definition_line
 
+# Imports inside functions: the config is read on the first document, not at start-up.
+
 DEBOUNCE_SECONDS = 0.2
 SETTLE_SECONDS = 1.5  # edits paused this long: the exact (cold) analysis follows the warm one
 PYTHON_SUFFIXES = (".py", ".pyi")

@@ -28,6 +28,9 @@ from mcplint.source import source_lines
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
 
+# Imports inside functions: the engine (LibCST, worker pool) is imported by the first analysis, so the server
+# answers `initialize` at once.
+
 
 @dataclass
 class Analysis:

@@ -40,6 +40,7 @@ from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Problem, Registry, RegistryError
 from mcplint.registry.positions import TomlPath
+from mcplint.terminal import printable
 
 FRAMEWORK_CHOICES = (*FRAMEWORKS, "auto")
 LINE_LENGTH = 88  # black's default: single-line forms are used only when they fit
@@ -540,7 +541,5 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    from mcplint.terminal import printable
-
     print(f"mcplint: error: {printable(message)}", file=sys.stderr)
     return 2
