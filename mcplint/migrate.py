@@ -88,14 +88,22 @@ def domain_for(path: str) -> str:
 
 
 def plan_entries(
-    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int, root: Path
+    sites: list[Finding],
+    existing: Registry | None,
+    registry_path: Path,
+    domain: str | None,
+    base: int,
+    root: Path,
+    helpers_module: str | None = None,
 ) -> Plan:
     taken_symbols = {entry.symbol for entry in existing.errors} if existing else set()
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
     plan = Plan(
-        registry_path, _helpers_module(existing, sites, root), existing is not None and not existing.helpers_module
+        registry_path,
+        helpers_module or _helpers_module(existing, sites, root),
+        existing is not None and not existing.helpers_module,
     )
     # A fix matches a message by its constant text alone (placeholder names aside), and only a
     # unique match counts: one entry per shape, across domains.
@@ -169,6 +177,11 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     `mcp_errors_2`, ... where the project has a module of that name of its own."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
+    from mcplint.packaging.placement import place_helpers
+
+    placed = place_helpers(root, sorted({Path(site.path) for site in sites}), replaceable)  # in the wheel
+    if placed is not None:
+        return placed.module
     packages = {module_of(Path(site.path))[1].split(".")[0] for site in sites}
     single = next(iter(packages)) if len(packages) == 1 else None
     if single is not None and any("." in module_of(Path(site.path))[1] for site in sites):
@@ -299,13 +312,24 @@ def _migrate(
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
-    plan = plan_entries(sites, existing, registry_path, domain, base, root)
+    from mcplint.check import fail
+    from mcplint.packaging.placement import NoPlace, unshipped_reason
+
+    try:  # where the built wheel ships the helpers, decided once, before anything is written
+        helpers_module = _helpers_module(existing, sites, root)
+    except NoPlace as error:
+        return fail(f"cannot place the helpers module: {error}")
+    unshipped = unshipped_reason(root, helpers_module) if existing is not None and existing.helpers_module else None
+    if unshipped is not None:
+        return fail(f"cannot place the helpers module: {registry_path}: {unshipped}")
+    plan = plan_entries(sites, existing, registry_path, domain, base, root, helpers_module)
     namespace = project_namespace(root)
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
         # Keep only the entries a rewrite uses, and number them again without gaps.
         used = {(f.path, f.line) for f in trial.fixed}
-        used_plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
+        used_sites = [f for f in sites if (f.path, f.line) in used]
+        used_plan = plan_entries(used_sites, existing, registry_path, domain, base, root, helpers_module)
         final = trial
         if used_plan.entries != plan.entries:
             plan = used_plan

@@ -349,14 +349,15 @@ def test_a_low_level_server_gets_helpers_that_import_no_high_level_framework(tmp
     [
         ('[project]\nname = "acme-notes"\n', "acme-notes"),
         ('[tool.poetry]\nname = "acme-poetry"\n', "acme-poetry"),
-        ("[project\n", "checkout-main"),  # unreadable: the directory's name
+        ("[tool.black]\nline-length = 100\n", "checkout-main"),  # no name: the directory's
         (None, "checkout-main"),
     ],
 )
 def test_the_namespace_is_the_project_s_name(tmp_path, pyproject, expected):
     root = tmp_path / "checkout-main"
-    root.mkdir()
-    (root / "server.py").write_text(SERVER)
+    (root / "acme").mkdir(parents=True)  # a package: a wheel of a lone top-level module has no place for helpers
+    (root / "acme" / "__init__.py").write_text("")
+    (root / "acme" / "server.py").write_text(SERVER)
     if pyproject is not None:
         (root / "pyproject.toml").write_text(pyproject)
     assert run_cli("migrate", "--write", ".", cwd=root).exit_code == 0
