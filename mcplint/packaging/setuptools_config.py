@@ -282,8 +282,11 @@ def _find_packages(where: Path, include: tuple[str, ...], exclude: tuple[str, ..
                 continue
             if not namespaces and not (full / "__init__.py").is_file():
                 continue
-            if any(fnmatchcase(package, p) for p in include) and not any(fnmatchcase(package, p) for p in exclude):
+            excluded = any(fnmatchcase(package, p) for p in exclude)
+            if any(fnmatchcase(package, p) for p in include) and not excluded:
                 found.append(package)
+            if excluded and any(fnmatchcase(f"{package}.sub.module", p) for p in exclude):
+                continue  # everything below is excluded too (`venv`, `venv.*`): not walked
             kept.append(name)
         subdirectories[:] = kept
     return found
