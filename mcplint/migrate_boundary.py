@@ -13,9 +13,12 @@ library function:
     except ValueError as error:
         raise app_error("THE_PORT_MUST_BE_A_NUMBER").caught_as(ValueError) from error
 
-(`caught_as`: every caller that caught the `ValueError` still does). Only where
-this is clearly right; otherwise the site is left, with the reason: a message
-with placeholders only the library can fill, a call the tool makes through
+(`caught_as`: every caller that caught the `ValueError` still does). A
+placeholder of the message that is a parameter of the library function
+(`f"Invalid limit: {value}"` in `parse_limit(value)`) is filled with the local
+the tool passes for it (`value=limit`). Only where this is clearly right;
+otherwise the site is left, with the reason: a placeholder the tool does not
+pass a local for (an expression, a default, `{x!r}`), a call the tool makes through
 other functions, a receiver whose class is not known, several library errors of
 one class through the same call, a call inside a `try` or a statement header,
 a handler that is not a high-level tool.
@@ -42,6 +45,7 @@ LIBRARY = "library code (its module imports no MCP framework), not rewritten int
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 SiteKey = tuple[str, int]  # (display path, line)
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class Mapping:
     statement: cst.SimpleStatementLine
     raised: str  # the library's class, as the `except` names it: `ValueError`
     site: Finding
+    fields: tuple[tuple[str, str], ...] = ()  # the message's placeholders: (name, the tool's local passed for it)
 
 
 @dataclass
@@ -104,15 +109,15 @@ class _Left(Exception):
 def _map_site(site: Finding, results: dict, sources: _Sources, framework: str) -> list[Mapping]:
     if site.code != "MCP002":
         raise _Left("no raise for a tool to map (rewrite what the tool does with it by hand)")
-    names = _PLACEHOLDER.findall(site.error_template or "")
-    if names:
-        fields = ", ".join(f"{{{name}}}" for name in dict.fromkeys(names))
-        raise _Left(f"its message has placeholders ({fields}) only the library fills: map it in the tool by hand")
     if framework == "lowlevel":
         raise _Left("a low-level handler answers with a result, not a raise: map it in the handler by hand")
-    raised = sources.raised_class(site)
+    raised = sources.raised(site)
     if raised is None:
         raise _Left("its raise could not be read again")
+    names = set(_PLACEHOLDER.findall(site.error_template or ""))
+    if names and set(raised.fields) != names:
+        fields = ", ".join(f"{{{name}}}" for name in sorted(names))
+        raise _Left(f"its message has placeholders ({fields}) only the library fills: map it in the tool by hand")
     handlers = results[site.path].reached.get(site.context, [])
     if not handlers:
         raise _Left("no tool calls it directly")
@@ -122,7 +127,7 @@ def _map_site(site: Finding, results: dict, sources: _Sources, framework: str) -
     return mappings
 
 
-def _map_handler(site: Finding, label: str, raised: str, results: dict, sources: _Sources) -> list[Mapping]:
+def _map_handler(site: Finding, label: str, raised: _LibraryRaise, results: dict, sources: _Sources) -> list[Mapping]:
     located = _handler_file(label, results)
     if located is None:
         raise _Left(f"the module of `{label}` is not one file of this run")
@@ -149,20 +154,25 @@ def _map_handler(site: Finding, label: str, raised: str, results: dict, sources:
             raise _Left(f"tool `{label}` calls `.{site.context.rpartition('.')[2]}` on an object of unknown class")
         if verdict != "direct":
             continue
-        statement, guarded = _statement_of(function, call, raised)
+        statement, guarded = _statement_of(function, call, raised.raised)
         if guarded:
             continue  # a `try` of the tool stops it there already
         if statement is None:
             raise _Left(f"tool `{label}` calls it in a statement header or a `try`: map it by hand")
-        statements.append(statement)
+        fields = raised.arguments(call)
+        if fields is None:
+            missing = ", ".join(f"{{{name}}}" for name in sorted(raised.fields))
+            raise _Left(f"tool `{label}` does not pass a local for each placeholder ({missing}): map it by hand")
+        statements.append((statement, fields))
     if not statements:
         raise _Left(f"tool `{label}` reaches it through other calls: map it at the boundary by hand")
-    return [Mapping(sources.path(display), display, key, statement, raised, site) for statement in statements]
+    path = sources.path(display)
+    return [Mapping(path, display, key, statement, raised.raised, site, fields) for statement, fields in statements]
 
 
 def _one_error_per_call(boundary: Boundary) -> None:
     """One `except ValueError` cannot tell two library messages apart: such calls are left."""
-    messages: dict[tuple[str, int, str], set[str]] = {}
+    messages: dict[tuple[str, int, str], set[str]] = {}  # per call and class: the messages through it
     for mapping in boundary.mappings:
         key = (mapping.handler_path, id(mapping.statement), mapping.raised)
         messages.setdefault(key, set()).add(mapping.site.error_template or "")
@@ -201,7 +211,7 @@ def mapped_texts(
         except (OSError, UnicodeDecodeError, cst.ParserSyntaxError):
             continue
         functions = _functions_of(module)
-        wraps: dict[int, tuple[str, str, str]] = {}
+        wraps: dict[int, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {}
         helpers: set[str] = set()
         sites: set[SiteKey] = set()
         for mapping in mappings:
@@ -217,7 +227,7 @@ def mapped_texts(
             if len(found) != 1:
                 continue
             helper, symbol = call
-            wraps[id(found[0])] = (mapping.raised, helper, symbol)
+            wraps[id(found[0])] = (mapping.raised, helper, symbol, mapping.fields)
             helpers.add(helper)
             sites.add((mapping.site.path, mapping.site.line))
         if wraps:
@@ -255,7 +265,7 @@ def patched(text: str, diff: str) -> str:
 
 
 class _Wrap(cst.CSTTransformer):
-    def __init__(self, wraps: dict[int, tuple[str, str, str]]) -> None:
+    def __init__(self, wraps: dict[int, tuple[str, str, str, tuple[tuple[str, str], ...]]]) -> None:
         self.wraps = wraps
         self._functions: list[cst.FunctionDef] = []
 
@@ -270,13 +280,12 @@ class _Wrap(cst.CSTTransformer):
         wrap = self.wraps.get(id(original))
         if wrap is None:
             return updated
-        raised, helper, symbol = wrap
+        raised, helper, symbol, fields = wrap
         name = _free_name(self._functions[-1] if self._functions else original)
+        arguments = [cst.Arg(cst.SimpleString(f'"{symbol}"'))]
+        arguments += [cst.Arg(cst.Name(local), keyword=cst.Name(field), equal=_EQUAL) for field, local in fields]
         error = cst.Call(
-            cst.Attribute(
-                cst.Call(cst.Name(helper), [cst.Arg(cst.SimpleString(f'"{symbol}"'))]), cst.Name("caught_as")
-            ),
-            [cst.Arg(cst.Name(raised))],
+            cst.Attribute(cst.Call(cst.Name(helper), arguments), cst.Name("caught_as")), [cst.Arg(cst.Name(raised))]
         )
         clause = cst.ExceptHandler(
             body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Raise(exc=error, cause=cst.From(cst.Name(name)))])]),
@@ -314,28 +323,23 @@ class _Sources:
         self.tasks = tasks
         self.results = results
         self.handlers = handlers
-        self._raises: dict[str, dict[int, str]] = {}
+        self._trees: dict[str, object] = {}
 
     def path(self, display: str) -> str:
         return self.tasks[display].path
 
-    def raised_class(self, site: Finding) -> str | None:
-        """The builtin class the site raises (`ValueError`), found again by its line."""
-        if site.path not in self._raises:
+    def raised(self, site: Finding) -> _LibraryRaise | None:
+        """The site's raise read again (by its line, in its function): its builtin class and
+        where its message's placeholders come from."""
+        if site.path not in self._trees:
             import ast
 
-            raises: dict[int, str] = {}
             try:
-                tree = ast.parse(Path(self.path(site.path)).read_bytes())
+                self._trees[site.path] = ast.parse(Path(self.path(site.path)).read_bytes())
             except (OSError, SyntaxError, ValueError):
-                tree = None
-            for node in ast.walk(tree) if tree is not None else ():
-                if isinstance(node, ast.Raise) and node.exc is not None:
-                    raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                    if isinstance(raised, ast.Name):
-                        raises[node.lineno] = raised.id
-            self._raises[site.path] = raises
-        return self._raises[site.path].get(site.line)
+                self._trees[site.path] = None
+        tree = self._trees[site.path]
+        return _library_raise(tree, site) if tree is not None else None
 
     def handler(self, display: str) -> _ParsedHandler:
         path = self.path(display)
@@ -503,3 +507,94 @@ def _names_function(target: str, library_module: str, function: str) -> bool:
         return False
     module = target[: -len(function) - 1]
     return module == library_module or module.endswith("." + library_module)
+
+
+# -- the library's raise -------------------------------------------------------------------
+@dataclass(frozen=True)
+class _LibraryRaise:
+    raised: str  # the builtin class: `ValueError`
+    positional: tuple[str, ...]  # the parameters positional arguments bind (a method's `self` dropped)
+    keyword_only: tuple[str, ...]
+    fields: dict[str, str]  # placeholder -> the parameter it is (`f"Invalid limit: {value}"`)
+
+    def arguments(self, call: cst.Call) -> tuple[tuple[str, str], ...] | None:
+        """(placeholder, the tool's local) for each placeholder, from the call's arguments; None
+        when one is not a plain local (an expression would run twice, a default is not seen)."""
+        bound: dict[str, cst.BaseExpression] = {}
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                return None
+            if arg.keyword is not None:
+                bound[arg.keyword.value] = arg.value
+            elif index < len(self.positional):
+                bound[self.positional[index]] = arg.value
+                index += 1
+            else:
+                return None
+        fields = []
+        for placeholder, parameter in sorted(self.fields.items()):
+            value = bound.get(parameter)
+            if not isinstance(value, cst.Name):
+                return None
+            fields.append((placeholder, value.value))
+        return tuple(fields)
+
+
+def _library_raise(tree, site: Finding) -> _LibraryRaise | None:
+    import ast
+
+    for key, function, method in _ast_functions(tree):
+        if key != site.context:
+            continue
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.Raise) and node.lineno == site.line and node.exc is not None):
+                continue
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if not isinstance(raised, ast.Name):
+                return None
+            arguments = function.args
+            positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+            if method:
+                positional = positional[1:]
+            fields = _fields(node.exc, function, {*positional, *(a.arg for a in arguments.kwonlyargs)})
+            return _LibraryRaise(raised.id, tuple(positional), tuple(a.arg for a in arguments.kwonlyargs), fields)
+    return None
+
+
+def _ast_functions(tree) -> Iterator[tuple[str, object, bool]]:
+    """(key, function, is a method that binds its first parameter) for the module's functions and methods."""
+    import ast
+
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement.name, statement, False
+        elif isinstance(statement, ast.ClassDef):
+            for member in statement.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in member.decorator_list)
+                    yield f"{statement.name}.{member.name}", member, not static
+
+
+def _fields(exception, function, parameters: set[str]) -> dict[str, str]:
+    """Placeholder -> parameter, for a message that is an f-string of the function's own,
+    never reassigned parameters (`{value}`, no conversion or format); {} for anything else."""
+    import ast
+
+    if not (isinstance(exception, ast.Call) and len(exception.args) == 1 and not exception.keywords):
+        return {}
+    message = exception.args[0]
+    if not isinstance(message, ast.JoinedStr):
+        return {}
+    stored = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    fields = {}
+    for part in message.values:
+        if not isinstance(part, ast.FormattedValue):
+            continue
+        value = part.value
+        if not isinstance(value, ast.Name) or part.conversion != -1 or part.format_spec is not None:
+            return {}
+        if value.id not in parameters or value.id in stored:
+            return {}
+        fields[value.id] = value.id
+    return fields

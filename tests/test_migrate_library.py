@@ -37,6 +37,11 @@ class Client:
         if not url:
             raise ValueError(f"Cannot post to {url!r}")
         return url
+
+    def delete(self, url: str, force: bool = False) -> str:
+        if not force and url.endswith("/"):
+            raise ValueError(f"Cannot delete the collection {url}")
+        return url
 '''
 
 SERVER = """\
@@ -62,6 +67,12 @@ def get(url: str) -> str:
 @mcp.tool()
 def post(url: str) -> str:
     return client.post(url)
+
+
+@mcp.tool()
+def remove(target: str) -> str:
+    done = client.delete(target)
+    return f"removed {done}"
 """
 
 
@@ -99,12 +110,20 @@ def test_a_library_raise_keeps_its_class_and_is_mapped_in_the_tool_that_calls_it
     ast.parse(server)
     registry = (root / "mcp-errors.toml").read_text()
     assert 'message = "The port must be a number"' in registry and 'message = "Only https URLs are allowed"' in registry
+    # A placeholder that is the library function's parameter: the tool passes its own local for it.
+    assert (
+        "    try:\n"
+        "        done = client.delete(target)\n"
+        "    except ValueError as error:\n"
+        '        raise app_error("CANNOT_DELETE_THE_COLLECTION", url=target).caught_as(ValueError) from error\n'
+    ) in server
+    assert 'message = "Cannot delete the collection {url}"' in registry
     # The f-string's placeholder is known only inside the library: left, with that reason.
     assert left_lines(result.stderr) == [
         f"app/config.py:18: MCP002 {LIBRARY}; its message has placeholders ({{url}}) only the library fills: "
         "map it in the tool by hand"
     ]
-    assert "return client.post(url)\n" in server and "raise" not in server.split("def post")[1]
+    assert "return client.post(url)\n" in server and "raise" not in server.split("def post")[1].split("def remove")[0]
     again = run_cli("migrate", ".", cwd=root)
     assert "nothing to migrate" in again.stderr
 
@@ -181,6 +200,7 @@ from mcp.server.fastmcp import FastMCP
 from app.config import Client, parse_port
 
 mcp = FastMCP("app")
+client = Client()
 
 """
 UNCLEAR = {
@@ -196,6 +216,11 @@ UNCLEAR = {
     "a receiver of unknown class": (
         "@mcp.tool()\ndef get(url: str, client: Client) -> str:\n    return client.fetch(url)\n",
         "app/config.py:13: MCP002 {}; tool `app.server.get` calls `.fetch` on an object of unknown class",
+    ),
+    "an expression for a placeholder": (
+        "@mcp.tool()\ndef remove(target: str) -> str:\n    return client.delete(target.strip())\n",
+        "app/config.py:23: MCP002 {}; tool `app.server.remove` does not pass a local for each placeholder ({{url}}): "
+        "map it by hand",
     ),
     "a call in a statement header": (
         "@mcp.tool()\ndef serve(port: str) -> str:\n    if parse_port(port) > 80:\n        return 'high'\n    return 'low'\n",
@@ -244,3 +269,23 @@ def test_two_library_messages_through_one_call_are_left(tmp_path):
     assert [line.split(": MCP002 ")[1] for line in left_lines(result.stderr)] == [
         f"{LIBRARY}; several library errors of one class pass through the same call of a tool"
     ] * 2
+
+
+def test_a_unified_diff_applied_gives_the_text_it_was_made_from():
+    """The dry run maps library calls in the file as the rules' fixes leave it: their diff, applied."""
+    import random
+
+    from mcplint.engine.fixer import unified_diff
+    from mcplint.migrate_boundary import patched
+
+    generator = random.Random(12)
+    for _ in range(500):
+        before = [f"line {generator.randint(0, 9)}\n" for _ in range(generator.randint(0, 30))]
+        after = list(before)
+        for _ in range(generator.randint(0, 6)):
+            if generator.random() < 0.5 or not after:
+                after.insert(generator.randint(0, len(after)), f"new {generator.randint(0, 9)}\n")
+            else:
+                after.pop(generator.randint(0, len(after) - 1))
+        old, new = "".join(before), "".join(after)
+        assert patched(old, unified_diff(old, new, "x.py")) == new

@@ -32,7 +32,7 @@ FILES = {
     "shop/units.py": """\
         def to_metres(unit: str) -> float:
             if unit not in ("m", "km"):
-                raise ValueError("Unknown unit")
+                raise ValueError(f"Unknown unit: {unit}")
             return 1000.0 if unit == "km" else 1.0
         """,
     "shop/batch.py": """\
@@ -115,7 +115,12 @@ def environment(root: Path) -> dict[str, str]:
 def run_project_tests(root: Path) -> subprocess.CompletedProcess[str]:
     (root / "run_tests.py").write_text(PROJECT_TESTS.format(site=str(Path(pytest.__file__).parents[1])))
     return subprocess.run(
-        [str(venv_python(STACKS_BY_NAME["mcp1"])), "run_tests.py"], cwd=root, env=environment(root), capture_output=True, text=True, timeout=300
+        [str(venv_python(STACKS_BY_NAME["mcp1"])), "run_tests.py"],
+        cwd=root,
+        env=environment(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -135,7 +140,7 @@ def test_the_raise_became_the_registry_error_kept_a_value_error(migrated):
     assert 'raise shop_error("INVALID_LIMIT", value=value).caught_as(ValueError)' in server
     # The library keeps its own error; the tool maps it where it calls the library.
     assert (migrated / "shop" / "units.py").read_text() == textwrap.dedent(FILES["shop/units.py"])
-    assert 'raise shop_error("UNKNOWN_UNIT").caught_as(ValueError) from error' in server
+    assert 'raise shop_error("UNKNOWN_UNIT", unit=unit).caught_as(ValueError) from error' in server
 
 
 def test_the_project_s_catcher_and_its_pytest_raises_still_pass(migrated):
@@ -161,7 +166,7 @@ def test_the_library_s_error_reaches_the_client_as_the_registry_error(migrated):
     record = call_tool(migrated, "distance", '{"value": 3, "unit": "mile"}')
     assert record["isError"] is True
     assert record["content"][0].startswith("Error executing tool distance: UNKNOWN_UNIT (")
-    assert "): Unknown unit" in record["content"][0]
+    assert "): Unknown unit: mile" in record["content"][0]
 
 
 def test_the_client_gets_the_registry_error(migrated):
@@ -177,4 +182,6 @@ def test_the_client_gets_the_registry_error(migrated):
     record = json.loads(completed.stdout)["record"]
     assert record["isError"] is True
     # FastMCP 1.x sends the raised tool error's text: the registry's text form, code and recovery included.
-    assert record["content"] == ["Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: report-to-user."]
+    assert record["content"] == [
+        "Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: report-to-user."
+    ]
