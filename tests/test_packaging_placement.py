@@ -87,6 +87,11 @@ CASES = {
         ["src/pkg/server.py"],
         ("pkg.mcp_errors", "src/pkg/mcp_errors.py"),
     ),
+    "hatch packages with include patterns (they select nothing then)": (
+        {"pyproject.toml": HATCH + '[tool.hatch.build.targets.wheel]\npackages = ["src/pkg"]\ninclude = ["src/pkg/config/*"]\n',
+         "src/pkg/__init__.py": "", "src/pkg/server.py": SERVER},
+        ["src/pkg/server.py"], ("pkg.errors", "src/pkg/errors.py"),
+    ),
     "hatch build-level packages": (
         {
             "pyproject.toml": HATCH + '[tool.hatch.build]\npackages = ["app"]\n',

@@ -129,10 +129,12 @@ def _hatch(root: Path, document: dict) -> WheelLayout:
             if isinstance(source, str) and isinstance(destination, str):
                 trees.append(Tree(posix(source), posix(destination), is_file=(root / posix(source)).is_file()))
     only_packages = option("only-packages", False) is True
+    # With `packages`/`only-include` hatch walks those paths and ships every file there (bar the
+    # excluded): `include` patterns select files only when neither is set.
+    selecting = tuple(include) if include and not (only_include or packages) else None
     return WheelLayout(
-        "hatchling", config, tuple(trees), tuple(include) if include and not only_include else None,
-        tuple(exclude), gitignore_style=True, needs_init=only_packages,
-    )  # fmt: skip
+        "hatchling", config, tuple(trees), selecting, tuple(exclude), gitignore_style=True, needs_init=only_packages
+    )
 
 
 def _hatch_default(root: Path, document: dict) -> tuple[list[str], list[str]]:

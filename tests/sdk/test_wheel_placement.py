@@ -65,6 +65,14 @@ BACKENDS = {
         {"src/pkg/server.py": SERVER},
         "pkg.server",
     ),
+    # `include` patterns beside `packages` select nothing more (hatch ships every file of the packages).
+    "hatchling-include": (
+        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+        + PROJECT
+        + '[tool.hatch.build.targets.wheel]\npackages = ["src/pkg"]\ninclude = ["src/pkg/config/*"]\n',
+        {"src/pkg/__init__.py": "", "src/pkg/server.py": SERVER, "src/pkg/config/settings.toml": ""},
+        "pkg.server",
+    ),
     "setuptools": (
         '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
         + PROJECT
