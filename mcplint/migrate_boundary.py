@@ -135,7 +135,7 @@ def _map_handler(site: Finding, label: str, raised: _LibraryRaise, results: dict
     if kind != "tool":
         raise _Left(f"{kind} `{label}` reaches it: only a tool's call is mapped")
     result = results[display]
-    if _low_level(result):
+    if _low_level(result, results):
         raise _Left(f"low-level `{label}` answers with a result, not a raise: map it in the handler by hand")
     library_module = module_of(Path(site.path))[1]
     targets = [t for t in result.local_reach_calls.get(key, []) if _names_function(t, library_module, site.context)]
@@ -475,13 +475,19 @@ def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None
     return None
 
 
-def _low_level(result: object) -> bool:
-    """The module builds a low-level `Server`, or imports one (not a high-level server of its own)."""
+def _low_level(result: object, results: dict) -> bool:
+    """The tool's module builds a low-level `Server`, or imports one: the SDK's (`mcp.server.lowlevel`,
+    `mcp.server.Server`) or another module's (by that module's servers)."""
     levels = {level for level, _ in getattr(result, "module_servers", {}).values()}
-    if levels:
-        return "high" not in levels
-    imported = getattr(result, "imported_names", [])
-    return any(".lowlevel" in name or name.endswith((".Server", ".server")) for name in imported)
+    for name in getattr(result, "imported_names", []):
+        if name.split(".")[0] == "mcp" and (".lowlevel" in name or name.endswith(".Server")):
+            levels.add("low")
+        module, _, bound = name.rpartition(".")
+        for display, other in results.items():
+            server = getattr(other, "module_servers", {}).get(bound) if module else None
+            if server is not None and _same_module(module, display):
+                levels.add(server[0])
+    return bool(levels) and "high" not in levels
 
 
 def _handler_file(label: str, results: dict) -> tuple[str, str, str] | None:

@@ -289,3 +289,34 @@ def test_a_unified_diff_applied_gives_the_text_it_was_made_from():
                 after.pop(generator.randint(0, len(after) - 1))
         old, new = "".join(before), "".join(after)
         assert patched(old, unified_diff(old, new, "x.py")) == new
+
+
+def test_a_tool_registered_on_a_server_of_another_module_is_mapped(tmp_path):
+    """The tool's module imports its server (`from app.core import server`): its level is the
+    level of the server that module builds (a high-level one here), not guessed from a name."""
+    core = 'from mcp.server.fastmcp import FastMCP\n\nserver = FastMCP("app")\n'
+    tools = (
+        "from app.config import parse_port\nfrom app.core import server\n\n\n@server.tool()\n"
+        "def serve(port: str) -> str:\n    number = parse_port(port)\n    return str(number)\n"
+    )
+    root = project(tmp_path, {"config.py": CONFIG, "core.py": core, "tools.py": tools})
+    assert run_cli("migrate", "--write", ".", cwd=root).exit_code == 0
+    assert (
+        'raise app_error("THE_PORT_MUST_BE_A_NUMBER").caught_as(ValueError) from error'
+        in (root / "app" / "tools.py").read_text()
+    )
+    low = core.replace("from mcp.server.fastmcp import FastMCP", "from mcp.server.lowlevel import Server")
+    low = low.replace('FastMCP("app")', 'Server("app")')
+    low_tools = (
+        "from app.config import parse_port\nfrom app.core import server\n\n\n@server.call_tool()\n"
+        "async def call_tool(name: str, arguments: dict) -> list:\n    parse_port(arguments['port'])\n    return []\n"
+    )
+    other = tmp_path / "low"
+    other.mkdir()
+    root = project(other, {"config.py": CONFIG, "core.py": low, "tools.py": low_tools, "fast.py": SERVER})
+    result = run_cli("migrate", "--write", ".", cwd=root)
+    assert (root / "app" / "tools.py").read_text() == low_tools
+    assert (
+        f"app/config.py:6: MCP002 {LIBRARY}; low-level `app.tools.call_tool` answers with a result, not a raise: "
+        "map it in the handler by hand"
+    ) in left_lines(result.stderr)
