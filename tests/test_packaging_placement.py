@@ -88,9 +88,14 @@ CASES = {
         ("pkg.mcp_errors", "src/pkg/mcp_errors.py"),
     ),
     "hatch packages with include patterns (they select nothing then)": (
-        {"pyproject.toml": HATCH + '[tool.hatch.build.targets.wheel]\npackages = ["src/pkg"]\ninclude = ["src/pkg/config/*"]\n',
-         "src/pkg/__init__.py": "", "src/pkg/server.py": SERVER},
-        ["src/pkg/server.py"], ("pkg.errors", "src/pkg/errors.py"),
+        {
+            "pyproject.toml": HATCH
+            + '[tool.hatch.build.targets.wheel]\npackages = ["src/pkg"]\ninclude = ["src/pkg/config/*"]\n',
+            "src/pkg/__init__.py": "",
+            "src/pkg/server.py": SERVER,
+        },
+        ["src/pkg/server.py"],
+        ("pkg.errors", "src/pkg/errors.py"),
     ),
     "hatch build-level packages": (
         {
@@ -289,6 +294,19 @@ REFUSALS = {
         {"pyproject.toml": SETUPTOOLS, "a/__init__.py": "", "a/server.py": SERVER, "b/__init__.py": ""},
         ["a/server.py"],
         "finds several top-level packages (a, b)",
+    ),
+    "a value of the wrong type": (
+        {
+            "pyproject.toml": POETRY + '[tool.poetry]\npackages = [{ include = "pkg", from = 5 }]\n',
+            "pkg/server.py": SERVER,
+        },
+        ["pkg/server.py"],
+        "poetry-core's configuration is not what it accepts",
+    ),
+    "pdm package-dir that does not exist": (
+        {"pyproject.toml": PDM + '[tool.pdm.build]\npackage-dir = "lib"\n', "pkg/server.py": SERVER},
+        ["pkg/server.py"],
+        "pdm-backend's configuration is not what it accepts",
     ),
     "invalid pyproject": ({"pyproject.toml": "[project\n", "pkg/server.py": SERVER}, ["pkg/server.py"], "invalid TOML"),
 }

@@ -40,7 +40,7 @@ def read_layout(root: Path) -> WheelLayout | None:
         has_setup = (root / "setup.py").is_file() or (root / "setup.cfg").is_file()
         if not has_setup and "project" not in document and not isinstance(build_system, dict):
             return None
-        return setuptools_layout(root, document)
+        backend_name = "setuptools.build_meta:__legacy__"
     if not isinstance(backend_name, str) or backend_name not in _BACKENDS:
         raise Unreadable(f"pyproject.toml: build backend {backend_name!r} is not one mcplint reads")
     backend = _BACKENDS[backend_name]
@@ -52,7 +52,10 @@ def read_layout(root: Path) -> WheelLayout | None:
         "pdm-backend": _pdm,
         "uv_build": _uv,
     }[backend]
-    layout = reader(root, document)
+    try:
+        layout = reader(root, document)
+    except (TypeError, ValueError, AttributeError, KeyError, OSError) as error:  # a value of an unexpected shape
+        raise Unreadable(f"pyproject.toml: {backend}'s configuration is not what it accepts ({error})") from error
     return WheelLayout(layout.backend, layout.config, layout.trees, layout.include, layout.exclude,
                        layout.gitignore_style, layout.needs_init, root)  # fmt: skip
 
