@@ -19,9 +19,9 @@ placeholder of the message that is a parameter of the library function
 the tool passes for it (`value=limit`). Only where this is clearly right;
 otherwise the site is left, with the reason: a placeholder the tool does not
 pass a local for (an expression, a default, `{x!r}`), a call the tool makes through
-other functions, a receiver whose class is not known, several library errors of
-one class through the same call, a call inside a `try` or a statement header,
-a handler that is not a high-level tool.
+other functions, a receiver whose class is not known, several library errors
+through one statement, a call inside a `try` or a statement header, a handler
+that is not a high-level tool.
 """
 
 from __future__ import annotations
@@ -171,21 +171,19 @@ def _map_handler(site: Finding, label: str, raised: _LibraryRaise, results: dict
 
 
 def _one_error_per_call(boundary: Boundary) -> None:
-    """One `except ValueError` cannot tell two library messages apart: such calls are left."""
-    messages: dict[tuple[str, int, str], set[str]] = {}  # per call and class: the messages through it
+    """One `except` per statement, for one library error: two messages (or classes, or two calls
+    passing different locals) through one statement cannot be told apart, so they are left."""
+    through: dict[tuple[str, int], set[tuple]] = {}  # per statement: what passes through it
     for mapping in boundary.mappings:
-        key = (mapping.handler_path, id(mapping.statement), mapping.raised)
-        messages.setdefault(key, set()).add(mapping.site.error_template or "")
-    shared = {key for key, found in messages.items() if len(found) > 1}
-    if not shared:
-        return
-    dropped = {
-        (m.site.path, m.site.line)
-        for m in boundary.mappings
-        if (m.handler_path, id(m.statement), m.raised) in shared
-    }  # fmt: skip
+        key = (mapping.handler_path, id(mapping.statement))
+        through.setdefault(key, set()).add((mapping.raised, mapping.site.error_template or "", mapping.fields))
+    shared = {key for key, found in through.items() if len(found) > 1}
+    dropped = {(m.site.path, m.site.line) for m in boundary.mappings if (m.handler_path, id(m.statement)) in shared}
     for site in dropped:
-        boundary.left[site] = f"{LIBRARY}; several library errors of one class pass through the same call of a tool"
+        boundary.left[site] = (
+            f"{LIBRARY}; several library errors pass through one statement of a tool: "
+            "one `except` cannot tell them apart"
+        )  # fmt: skip
     boundary.mappings = [m for m in boundary.mappings if (m.site.path, m.site.line) not in dropped]
 
 

@@ -267,7 +267,7 @@ def test_two_library_messages_through_one_call_are_left(tmp_path):
     result = run_cli("migrate", "--write", ".", cwd=root)
     assert (root / "app" / "server.py").read_text() == TWO_ERRORS_SERVER
     assert [line.split(": MCP002 ")[1] for line in left_lines(result.stderr)] == [
-        f"{LIBRARY}; several library errors of one class pass through the same call of a tool"
+        f"{LIBRARY}; several library errors pass through one statement of a tool: one `except` cannot tell them apart"
     ] * 2
 
 
@@ -320,3 +320,21 @@ def test_a_tool_registered_on_a_server_of_another_module_is_mapped(tmp_path):
         f"app/config.py:6: MCP002 {LIBRARY}; low-level `app.tools.call_tool` answers with a result, not a raise: "
         "map it in the handler by hand"
     ) in left_lines(result.stderr)
+
+
+def test_two_library_functions_in_one_statement_are_left(tmp_path):
+    lookup = 'def lookup(key: str) -> str:\n    if key != "a":\n        raise KeyError("No such key")\n    return key\n'
+    server = (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom app.config import parse_port\nfrom app.keys import lookup\n\n"
+        'mcp = FastMCP("app")\n\n\n@mcp.tool()\ndef both(port: str, key: str) -> str:\n'
+        '    return f"{parse_port(port)} {lookup(key)}"\n'
+    )
+    root = project(tmp_path, {"config.py": CONFIG, "keys.py": lookup, "server.py": server})
+    result = run_cli("migrate", "--write", ".", cwd=root)
+    assert (root / "app" / "server.py").read_text() == server
+    reasons = {line.split(": ", 1)[0]: line.split("; ", 1)[1] for line in left_lines(result.stderr)}
+    assert (
+        reasons["app/config.py:6"]
+        == reasons["app/keys.py:3"]
+        == ("several library errors pass through one statement of a tool: one `except` cannot tell them apart")
+    )

@@ -80,7 +80,10 @@ def unshipped_reason(root: Path, module: str) -> str | None:
     wheel = PurePosixPath(*module.split(".")).with_suffix(".py")
     if layout.source_path(wheel) is not None:
         return None
-    return f"helpers-module `{module}` would not be in the wheel ({layout.describe()}): set it to a module of a shipped package"
+    return (
+        f"helpers-module `{module}` would not be in the wheel ({layout.describe()}): "
+        "set it to a module of a shipped package"
+    )
 
 
 def shipped_module_file(module: str, root: Path) -> Path | None:
