@@ -24,10 +24,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mcplint.atomic import write_atomically
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
-from mcplint.engine.suppressions import MCPLINT_DIRECTIVE
 from mcplint.finding import Finding
 from mcplint.rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
+from mcplint.source import UndecodableSource, decode_with_encoding
+from mcplint.suppressions import MCPLINT_DIRECTIVE
 
 # A syntax error cannot take a comment that the parser will read; a stale suppression's
 # remedy is removing it, not suppressing it.

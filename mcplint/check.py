@@ -6,7 +6,6 @@ order, is here.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -19,10 +18,11 @@ from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.progress import ProgressBar, progress_bar
 from mcplint.registry.model import RegistryError
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
+    from mcplint.engine.runner import FileTask
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `--statistics` replaces these; machine formats (json, sarif, github, junit) stay whole.
@@ -68,8 +68,8 @@ class CheckOptions:
         return "apply" if self.fix else None
 
 def run_check(options: CheckOptions) -> int:
+    from mcplint.engine.cache import ResultCache, cache_directory
     from mcplint.engine.discovery import PathNotFound, discover, project_root
-    from mcplint.engine.cache import ResultCache
     from mcplint.engine.runner import FileTask, default_jobs, run
 
     try:
@@ -174,7 +174,7 @@ def _emptied(cache: ResultCache) -> ResultCache | None:
 
 
 def _add_noqa(
-    options: CheckOptions, findings: list, tasks: list, baseline: set[str] | None, root: Path, internal_errors: int
+    options: CheckOptions, findings: list[Finding], tasks: list[FileTask], baseline: set[str] | None, root: Path, internal_errors: int
 ) -> int:
     """`--add-noqa`: suppress every current finding in place (those a --baseline holds stay as they are)."""
     from mcplint.add_noqa import add_noqa
@@ -285,7 +285,7 @@ def _check_stdin(options: CheckOptions, resolver: ConfigResolver, baseline: set[
 
 def _finish(
     options: CheckOptions,
-    findings: list,
+    findings: list[Finding],
     root: Path,
     baseline: set[str] | None,
     *,
@@ -326,18 +326,6 @@ def _finish(
     return EXIT_FINDINGS if findings and not options.exit_zero else EXIT_CLEAN
 
 
-def cache_directory(resolver: ConfigResolver, root: Path) -> Path:
-    """The working directory's config `cache-dir`, else $MCPLINT_CACHE_DIR, else <root>/.mcplint_cache."""
-    from mcplint.engine.cache import DEFAULT_DIRECTORY, ENVIRONMENT_VARIABLE
-
-    configured = resolver.config_for(resolver.cwd / "__init__.py").cache_dir
-    if configured is not None:
-        return configured
-    if os.environ.get(ENVIRONMENT_VARIABLE):
-        return Path(os.environ[ENVIRONMENT_VARIABLE])
-    return root / DEFAULT_DIRECTORY
-
-
 def _load_baseline(path: str | None) -> set[str] | None:
     if path is None:
         return None
@@ -347,7 +335,7 @@ def _load_baseline(path: str | None) -> set[str] | None:
 
 
 def _report(
-    options: CheckOptions, findings: list, root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
+    options: CheckOptions, findings: list[Finding], root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
 ) -> None:
     from mcplint.report import render
     from mcplint.report.text import Summary
@@ -377,7 +365,7 @@ def _report(
         try:
             Path(options.output_file).write_text(report, encoding="utf-8")
         except OSError as error:
-            raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}")
+            raise _ReportNotWritten(f"{options.output_file}: cannot write the report: {error.strerror or error}") from error
     else:
         # click strips ANSI codes from a stream that is not a terminal unless told otherwise.
         click.echo(report, nl=False, color=color)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -144,6 +144,7 @@ def check(
         exclude=_split_patterns(exclude) if exclude else None,
         extend_exclude=_split_patterns(extend_exclude),
     )
+    # click hands the options over by name, untyped; CheckOptions names and types each one.
     check_options = CheckOptions(paths=paths, overrides=overrides, **options)  # type: ignore[arg-type]
     if watch:
         from mcplint.check import fail
@@ -170,8 +171,8 @@ def handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="The config that names cache-dir.")
 def clean(config_file: str | None) -> None:
     """Remove the result cache of the project in the working directory."""
-    from mcplint.check import cache_directory
     from mcplint.config import CliOverrides, ConfigError, ConfigResolver
+    from mcplint.engine.cache import cache_directory
     from mcplint.engine.cache import clean as remove_cache
     from mcplint.engine.discovery import project_root
 
@@ -209,7 +210,7 @@ def list_rules() -> None:
     click.echo(rules_table(catalogue()), nl=False)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     from mcplint.check import fail
 
     sys.exit(fail(message))
@@ -274,7 +275,7 @@ def registry_diff(
 ) -> None:
     """Breaking changes from OLD to NEW (default: the configured registry); either may be git:REF[:PATH]."""
     from mcplint.check import configured_registry
-    from mcplint.registry.diff import run_diff
+    from mcplint.registry_diff_command import run_diff
 
     default = configured_registry(config_file)
     code = run_diff(old, new or default, output_format, default_path=default, output=output_file)

@@ -280,8 +280,8 @@ def run_migrate(
     except (OSError, UnicodeDecodeError, RegistryError) as error:
         return fail(f"cannot extend the registry: {error}")
     unusable = next((p for p in existing.problems if p.path == ("helpers-module",)), None) if existing else None
-    if unusable is not None:  # a `helpers-module` set to a name the helpers cannot have
-        line = existing.positions.span(("helpers-module",)).line  # type: ignore[union-attr]
+    if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
+        line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mcplint.config import Config, ConfigResolver, resolve_selectors
 from mcplint.engine.discovery import DiscoveredFile, SkippedPath, discover, display_path
-from mcplint.engine.source import GENERATED_HEADER_LINES, GENERATED_MARKER, is_generated
+from mcplint.source import GENERATED_HEADER_LINES, GENERATED_MARKER, is_generated
 
 
 def show_files(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: bool) -> str:
@@ -100,7 +100,7 @@ def _value(config: Config, attribute: str, key: str, resolver: ConfigResolver) -
     if key == "registry":
         return _toml(_shown_path(value, resolver.cwd) if value is not None else None)
     if key == "cache-dir":
-        from mcplint.check import cache_directory
+        from mcplint.engine.cache import cache_directory
         from mcplint.engine.discovery import project_root
 
         return _toml(_shown_path(cache_directory(resolver, project_root(resolver.cwd)), resolver.cwd))

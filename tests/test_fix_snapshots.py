@@ -12,11 +12,11 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mcplint.config import FileSettings
 from mcplint.engine.fixer import fix_text
 from mcplint.registry.codegen import generate_helpers
 from mcplint.registry.load import load_registry
 from mcplint.rules import RULES_BY_CODE
+from mcplint.settings import FileSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REGISTRY = FIXTURES / "registry" / "fixes.toml"

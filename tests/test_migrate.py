@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_cli import json_findings, run_cli
 
 from mcplint.registry import check_registry
 from mcplint.registry.load import load_registry
-from test_cli import json_findings, run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -457,7 +457,7 @@ def test_resource_and_prompt_errors_carry_the_sdk_error_data(errors):
 CAUGHT_AS_CLASSES = sorted(
     name
     for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, BaseExceptionGroup)
+    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, getattr(builtins, "BaseExceptionGroup", ()))
 )
 
 

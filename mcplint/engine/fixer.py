@@ -32,11 +32,11 @@ import libcst as cst
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
-from mcplint.config import FileSettings
-from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
+from mcplint.engine.result import FileResult
 from mcplint.finding import SAFE, Finding
+from mcplint.settings import FileSettings
+from mcplint.source import UndecodableSource, decode_with_encoding
 
 MAX_PASSES = 10
 
@@ -143,9 +143,9 @@ def fix_text(
             break
         # Fixes into registry helpers first, alone in their pass: they can make another rule's
         # finding moot (a raise no longer uses `message`, so MCP006 need not blank it for the logs).
-        fixable = [finding for finding in fixable if finding.fix.imports] or fixable  # type: ignore[union-attr]
+        fixable = [finding for finding in fixable if finding.fix is not None and finding.fix.imports] or fixable
         updated, applied = apply_edits(current, fixable)
-        imports = sorted({pair for finding in applied for pair in finding.fix.imports})  # type: ignore[union-attr]
+        imports = sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports})
         if imports:
             updated = without_imports_made_unused(current, add_imports(updated, imports))
         if MODULE_LOGGER_IMPORT in imports:

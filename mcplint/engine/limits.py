@@ -28,7 +28,9 @@ on an 8 MiB stack), taking every other file's findings with it. So:
 
 A crash these bounds do not foresee still costs only its file when a worker
 process analyses it (``engine/pool.py``: an MCP000 finding naming the signal);
-with ``--jobs 1`` the run is in-process, so the bounds are all there is.
+every run on Linux is analysed in worker processes (``--jobs 1`` and small runs
+in one). Where ``fork`` is missing, a small run is in-process and the bounds are
+all there is.
 """
 
 from __future__ import annotations

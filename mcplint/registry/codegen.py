@@ -318,7 +318,7 @@ _ENVELOPE_FIELDS = ("recovery", "hints", "retry_after_ms", "user_message")
 
 
 def _domain_content(domain: Domain) -> dict[str, object]:
-    fields = ("code", "message", "retryable", "category", "metadata", "status")
+    fields: tuple[str, ...] = ("code", "message", "retryable", "category", "metadata", "status")
     fields += ("deprecated_since", "replaced_by", "retired_since", "retry_note")
     return {
         "name": domain.name,
@@ -425,7 +425,7 @@ def detect_framework(project_root: Path | str) -> str:
     """``fastmcp``, ``mcp2``, ``mcp1`` or ``lowlevel`` (a low-level ``Server`` only) from
     the imports of the project's ``*.py`` files (a regex, no parsing); ``mcp1`` when
     nothing tells."""
-    found: set[str] = set()
+    found: set[int] = set()  # indexes into _FRAMEWORK_IMPORTS
     for path in _python_files(Path(project_root)):
         try:
             with open(path, "rb") as file:
@@ -537,7 +537,7 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    from mcplint.report.terminal import printable
+    from mcplint.terminal import printable
 
     print(f"mcplint: error: {printable(message)}", file=sys.stderr)
     return 2

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, own_nodes
 from mcplint.analysis.imports import dotted_name
-from mcplint.rules.base import Rule
+from mcplint.rules.base import Rule, RuleContext
 
 # What a result that reports failures names: `{"results": ..., "failed": [...]}`.
 FAILURE_WORDS = re.compile(r"error|fail|skip|status|missing|invalid|rejected|problem", re.IGNORECASE)
@@ -111,8 +113,8 @@ class HiddenPartialFailure(Rule):
     code = "MCP010"
     name = "hidden-partial-failure"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._functions: dict[str, cst.FunctionDef] = {}
         self._loops: list[tuple[cst.For, str]] = []
         self._comprehensions: list[tuple[cst.CSTNode, str]] = []
@@ -325,9 +327,9 @@ def _filtered_helper(node: cst.CSTNode, helpers: set[str], assignments: dict[str
     return _calls_helper(source, helpers) if source is not None else None
 
 
-def _drops_nones(node: cst.CSTNode) -> bool:
+def _drops_nones(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp) -> bool:
     """`if r is not None`, `if r`: the comprehension keeps only what did not fail."""
-    for condition in getattr(node.for_in, "ifs", ()):
+    for condition in node.for_in.ifs:
         test = condition.test
         if isinstance(test, cst.Name):
             return True

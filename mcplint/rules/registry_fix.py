@@ -22,6 +22,7 @@ from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
+from mcplint.finding import Applicability
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import helper_call, match_message
 from mcplint.rules.base import FixSpec, RuleContext
@@ -51,7 +52,7 @@ class ErrorSite:
 def registry_error_fix(
     context: RuleContext,
     site: ErrorSite,
-    applicability: str,
+    applicability: Applicability,
     *,
     symbol: str | None = None,
     fallback: FixSpec | None = None,
@@ -83,11 +84,13 @@ def registry_error_fix(
             return fallback
         call, chosen = helper_call(found), found.entry.symbol
     else:
+        assert symbol is not None  # a symbol's call was found
         chosen = symbol
     if site.details is not None:
         call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
     log_line, log_imports = _log_line(context, site)
-    imports = ((registry.helpers_module, call.func.value), *log_imports)  # type: ignore[attr-defined]
+    assert isinstance(call.func, cst.Name)  # helper_call and _symbol_call call the helper by name
+    imports = ((registry.helpers_module, call.func.value), *log_imports)
     original = site.raised_class
     if original is not None and _class_name(original) in _NOT_KEPT:
         original = None  # a registry error is an `Exception` already
@@ -100,11 +103,20 @@ def registry_error_fix(
             return error
         return cst.Call(cst.Attribute(error, cst.Name("caught_as")), [cst.Arg(original)])
 
-    def form(edit: tuple[cst.CSTNode, cst.CSTNode], message: str, kinds: frozenset[str], **where: object) -> None:
+    def form(
+        edit: tuple[cst.CSTNode, cst.CSTNode],
+        message: str,
+        kinds: frozenset[str],
+        *,
+        in_handler: bool = False,
+        low_level: bool | None = None,
+        raises: bool = False,
+    ) -> None:
         nonlocal fallback
         fallback = FixSpec(
-            *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
-        )  # type: ignore[arg-type]
+            *edit, message, applicability, imports, kinds, log_line, site.statement,
+            in_handler=in_handler, low_level=low_level, raises=raises, fallback=fallback,
+        )  # fmt: skip
 
     # A `try` of the same function that would catch a raise here (`except Exception`) answers
     # in its own words: only a returned result keeps the site's error there.

@@ -40,7 +40,7 @@ _SKIPPED_FIELDS = frozenset(
 
 # Decorators, defaults and annotations are evaluated outside the function or
 # class body, so they are walked before it (the scope tracker relies on this).
-_FIELD_ORDER = {
+_FIELD_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
 }
