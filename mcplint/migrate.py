@@ -19,6 +19,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -38,6 +39,9 @@ from mcplint.registry.codegen import (
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.match import CATEGORY_BY_MESSAGE, placeholders
 from mcplint.registry.model import Registry, RegistryError
+
+if TYPE_CHECKING:
+    from mcplint.migrate_boundary import Boundary
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
 FIX_CODES = (*SITE_CODES, "MCP008")
@@ -524,7 +528,7 @@ def _registry_call(registry: Registry, site: Finding) -> tuple[str, str] | None:
     return None
 
 
-def _with_boundary(final: RunResult, boundary, mapped: set[tuple[str, int]]) -> RunResult:
+def _with_boundary(final: RunResult, boundary: Boundary, mapped: set[tuple[str, int]]) -> RunResult:
     """The final run's findings as the migration leaves them: library sites mapped at the
     boundary resolved, the other library sites left with the reason."""
     findings = []

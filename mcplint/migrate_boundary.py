@@ -26,10 +26,12 @@ that is not a high-level tool.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
@@ -45,6 +47,7 @@ LIBRARY = "library code (its module imports no MCP framework), not rewritten int
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 SiteKey = tuple[str, int]  # (display path, line)
+_Results = dict[str, Any]  # display path -> the run's FileResult (None for a file that had none)
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
@@ -106,7 +109,7 @@ class _Left(Exception):
     """Why a library site is not mapped at the boundary."""
 
 
-def _map_site(site: Finding, results: dict, sources: _Sources, framework: str) -> list[Mapping]:
+def _map_site(site: Finding, results: _Results, sources: _Sources, framework: str) -> list[Mapping]:
     if site.code != "MCP002":
         raise _Left("no raise for a tool to map (rewrite what the tool does with it by hand)")
     if framework == "lowlevel":
@@ -127,7 +130,9 @@ def _map_site(site: Finding, results: dict, sources: _Sources, framework: str) -
     return mappings
 
 
-def _map_handler(site: Finding, label: str, raised: _LibraryRaise, results: dict, sources: _Sources) -> list[Mapping]:
+def _map_handler(
+    site: Finding, label: str, raised: _LibraryRaise, results: _Results, sources: _Sources
+) -> list[Mapping]:
     located = _handler_file(label, results)
     if located is None:
         raise _Left(f"the module of `{label}` is not one file of this run")
@@ -173,7 +178,9 @@ def _map_handler(site: Finding, label: str, raised: _LibraryRaise, results: dict
 def _one_error_per_call(boundary: Boundary) -> None:
     """One `except` per statement, for one library error: two messages (or classes, or two calls
     passing different locals) through one statement cannot be told apart, so they are left."""
-    through: dict[tuple[str, int], set[tuple]] = {}  # per statement: what passes through it
+    through: dict[tuple[str, int], set[tuple[str, str, tuple[tuple[str, str], ...]]]] = (
+        {}
+    )  # per statement: what passes through it
     for mapping in boundary.mappings:
         key = (mapping.handler_path, id(mapping.statement))
         through.setdefault(key, set()).add((mapping.raised, mapping.site.error_template or "", mapping.fields))
@@ -274,7 +281,9 @@ class _Wrap(cst.CSTTransformer):
         self._functions.pop()
         return updated
 
-    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.BaseStatement:
         wrap = self.wraps.get(id(original))
         if wrap is None:
             return updated
@@ -317,11 +326,11 @@ def _with_imports(tree: cst.Module, module: str, names: list[str]) -> cst.Module
 
 # -- reading the files again -------------------------------------------------------------
 class _Sources:
-    def __init__(self, tasks: dict[str, FileTask], results: dict, handlers: dict[str, _ParsedHandler]) -> None:
+    def __init__(self, tasks: dict[str, FileTask], results: _Results, handlers: dict[str, _ParsedHandler]) -> None:
         self.tasks = tasks
         self.results = results
         self.handlers = handlers
-        self._trees: dict[str, object] = {}
+        self._trees: dict[str, ast.Module | None] = {}
 
     def path(self, display: str) -> str:
         return self.tasks[display].path
@@ -330,8 +339,6 @@ class _Sources:
         """The site's raise read again (by its line, in its function): its builtin class and
         where its message's placeholders come from."""
         if site.path not in self._trees:
-            import ast
-
             try:
                 self._trees[site.path] = ast.parse(Path(self.path(site.path)).read_bytes())
             except (OSError, SyntaxError, ValueError):
@@ -473,7 +480,7 @@ def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None
     return None
 
 
-def _low_level(result: object, results: dict) -> bool:
+def _low_level(result: object, results: _Results) -> bool:
     """The tool's module builds a low-level `Server`, or imports one: the SDK's (`mcp.server.lowlevel`,
     `mcp.server.Server`) or another module's (by that module's servers)."""
     levels = {level for level, _ in getattr(result, "module_servers", {}).values()}
@@ -488,7 +495,7 @@ def _low_level(result: object, results: dict) -> bool:
     return bool(levels) and "high" not in levels
 
 
-def _handler_file(label: str, results: dict) -> tuple[str, str, str] | None:
+def _handler_file(label: str, results: _Results) -> tuple[str, str, str] | None:
     """(display path, function key, kind) of the handler a label names."""
     found = []
     for display, result in results.items():
@@ -545,9 +552,7 @@ class _LibraryRaise:
         return tuple(fields)
 
 
-def _library_raise(tree, site: Finding) -> _LibraryRaise | None:
-    import ast
-
+def _library_raise(tree: ast.Module, site: Finding) -> _LibraryRaise | None:
     for key, function, method in _ast_functions(tree):
         if key != site.context:
             continue
@@ -566,10 +571,8 @@ def _library_raise(tree, site: Finding) -> _LibraryRaise | None:
     return None
 
 
-def _ast_functions(tree) -> Iterator[tuple[str, object, bool]]:
+def _ast_functions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, bool]]:
     """(key, function, is a method that binds its first parameter) for the module's functions and methods."""
-    import ast
-
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield statement.name, statement, False
@@ -580,11 +583,11 @@ def _ast_functions(tree) -> Iterator[tuple[str, object, bool]]:
                     yield f"{statement.name}.{member.name}", member, not static
 
 
-def _fields(exception, function, parameters: set[str]) -> dict[str, str]:
+def _fields(
+    exception: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef, parameters: set[str]
+) -> dict[str, str]:
     """Placeholder -> parameter, for a message that is an f-string of the function's own,
     never reassigned parameters (`{value}`, no conversion or format); {} for anything else."""
-    import ast
-
     if not (isinstance(exception, ast.Call) and len(exception.args) == 1 and not exception.keywords):
         return {}
     message = exception.args[0]

@@ -13,9 +13,9 @@ import ast
 from pathlib import Path
 
 import pytest
+from test_cli import run_cli
 
 from mcplint.migrate_boundary import LIBRARY
-from test_cli import run_cli
 
 CONFIG = '''\
 """Configuration helpers: no MCP here."""

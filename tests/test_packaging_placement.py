@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_cli import run_cli
 
 from mcplint.packaging.placement import NoPlace, place_helpers, shipped_module_file, unshipped_reason
 from mcplint.registry.codegen import module_path
-from test_cli import run_cli
 
 SERVER = """\
 from mcp.server.fastmcp import FastMCP

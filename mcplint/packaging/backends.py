@@ -13,7 +13,9 @@ uv_build's `src/<module>`, setuptools' `find` and automatic discovery).
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from mcplint.packaging.layout import Tree, Unreadable, WheelLayout, has_magic, posix
 from mcplint.packaging.setuptools_config import setuptools_layout
@@ -60,7 +62,7 @@ def read_layout(root: Path) -> WheelLayout | None:
                        layout.gitignore_style, layout.needs_init, root)  # fmt: skip
 
 
-def _pyproject(root: Path) -> dict:
+def _pyproject(root: Path) -> dict[str, Any]:
     path = root / "pyproject.toml"
     try:
         text = path.read_text(encoding="utf-8")
@@ -68,17 +70,24 @@ def _pyproject(root: Path) -> dict:
         return {}
     except (OSError, UnicodeDecodeError) as error:
         raise Unreadable(f"{path}: cannot read: {error}") from error
-    from mcplint.config import tomllib
+    from mcplint.toml_depth import MAX_NESTING, too_deep
 
+    deep = too_deep(text)
+    if deep is not None:
+        raise Unreadable(f"{path}:{deep}: arrays or inline tables nested more than {MAX_NESTING} deep")
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         return tomllib.loads(text)
     except ValueError as error:
         raise Unreadable(f"{path}: invalid TOML: {error}") from error
 
 
-def _table(document: dict, *keys: str) -> dict:
+def _table(document: Any, *keys: str) -> dict[str, Any]:
     for key in keys:
-        document = document.get(key) if isinstance(document, dict) else None  # type: ignore[assignment]
+        document = document.get(key) if isinstance(document, dict) else None
     return document if isinstance(document, dict) else {}
 
 
@@ -90,7 +99,7 @@ def _strings(value: object, where: str) -> list[str]:
     return list(value)
 
 
-def _project_name(document: dict, *fallbacks: tuple[str, ...]) -> str:
+def _project_name(document: dict[str, Any], *fallbacks: tuple[str, ...]) -> str:
     name = _table(document, "project").get("name")
     for keys in fallbacks:
         name = name or _table(document, *keys).get("name")
@@ -105,7 +114,7 @@ def _normalise(name: str) -> str:
 
 
 # -- hatchling -------------------------------------------------------------------------------
-def _hatch(root: Path, document: dict) -> WheelLayout:
+def _hatch(root: Path, document: dict[str, Any]) -> WheelLayout:
     build = _table(document, "tool", "hatch", "build")
     target = _table(build, "targets", "wheel")
     config = "pyproject.toml [tool.hatch.build.targets.wheel]"
@@ -140,7 +149,7 @@ def _hatch(root: Path, document: dict) -> WheelLayout:
     )
 
 
-def _hatch_default(root: Path, document: dict) -> tuple[list[str], list[str]]:
+def _hatch_default(root: Path, document: dict[str, Any]) -> tuple[list[str], list[str]]:
     """hatch's wheel heuristics: `<name>/`, `src/<name>/`, `<name>.py`, `*/<name>/` (a namespace)."""
     raw = _project_name(document)
     for name in dict.fromkeys((re.sub(r"[^\w\d.]+", "_", raw), _normalise(raw))):
@@ -181,7 +190,7 @@ def _hatch_destination(source: PurePosixPath, sources: dict[str, str]) -> PurePo
 
 
 # -- poetry-core -----------------------------------------------------------------------------
-def _poetry(root: Path, document: dict) -> WheelLayout:
+def _poetry(root: Path, document: dict[str, Any]) -> WheelLayout:
     poetry = _table(document, "tool", "poetry")
     config = "pyproject.toml [tool.poetry]"
     packages = poetry.get("packages")
@@ -216,7 +225,7 @@ def _poetry(root: Path, document: dict) -> WheelLayout:
 
 
 # -- flit-core -------------------------------------------------------------------------------
-def _flit(root: Path, document: dict) -> WheelLayout:
+def _flit(root: Path, document: dict[str, Any]) -> WheelLayout:
     module = _table(document, "tool", "flit", "module").get("name")
     if not isinstance(module, str):
         module = _project_name(document).replace("-", "_")
@@ -232,7 +241,7 @@ def _flit(root: Path, document: dict) -> WheelLayout:
 
 
 # -- pdm-backend -----------------------------------------------------------------------------
-def _pdm(root: Path, document: dict) -> WheelLayout:
+def _pdm(root: Path, document: dict[str, Any]) -> WheelLayout:
     build = _table(document, "tool", "pdm", "build")
     config = "pyproject.toml [tool.pdm.build]"
     includes = _strings(build.get("includes", []), "pdm `includes`")
@@ -278,7 +287,7 @@ def _is_pdm_package(path: Path) -> bool:
 
 
 # -- uv_build --------------------------------------------------------------------------------
-def _uv(root: Path, document: dict) -> WheelLayout:
+def _uv(root: Path, document: dict[str, Any]) -> WheelLayout:
     backend = _table(document, "tool", "uv", "build-backend")
     config = "pyproject.toml [tool.uv.build-backend]"
     module_root = posix(str(backend.get("module-root", "src")))

@@ -16,6 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 class Unreadable(Exception):
@@ -89,7 +93,7 @@ class WheelLayout:
         if not patterns:
             return False
         if self.gitignore_style:
-            return _gitignore(patterns).match_file(str(relative))
+            return bool(_gitignore(patterns).match_file(str(relative)))
         candidates = [relative, *relative.parents][:-1]  # the file, then each directory above it
         return any(_glob(pattern).fullmatch(str(candidate)) for pattern in patterns for candidate in candidates)
 
@@ -104,7 +108,7 @@ def _relative_to(path: PurePosixPath, base: PurePosixPath) -> PurePosixPath | No
 
 
 @lru_cache(maxsize=256)
-def _gitignore(patterns: tuple[str, ...]):
+def _gitignore(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)

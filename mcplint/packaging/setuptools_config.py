@@ -15,9 +15,11 @@ from __future__ import annotations
 import ast
 import configparser
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from mcplint.packaging.layout import Tree, Unreadable, WheelLayout, posix
 
@@ -60,7 +62,7 @@ class _Options:
         self.said_by[key] = source
 
 
-def setuptools_layout(root: Path, document: dict) -> WheelLayout:
+def setuptools_layout(root: Path, document: dict[str, Any]) -> WheelLayout:
     options = _Options()
     _from_pyproject(document, options)
     _from_setup_cfg(root, options)
@@ -73,7 +75,7 @@ def setuptools_layout(root: Path, document: dict) -> WheelLayout:
 
 
 # -- reading the three sources ------------------------------------------------------------
-def _from_pyproject(document: dict, options: _Options) -> None:
+def _from_pyproject(document: dict[str, Any], options: _Options) -> None:
     table = document.get("tool", {}).get("setuptools", {}) if isinstance(document.get("tool"), dict) else {}
     if not isinstance(table, dict):
         return
@@ -172,7 +174,7 @@ def _from_setup_py(root: Path, options: _Options) -> None:
         elif keyword.arg == "py_modules":
             if not _is_strings(value):
                 raise Unreadable(f"{path}:{keyword.value.lineno}: `py_modules` is not a literal list")
-            options.set("py_modules", list(value), where)  # type: ignore[arg-type]
+            options.set("py_modules", _listed(value), where)
 
 
 _UNKNOWN = object()
@@ -189,7 +191,7 @@ def _static(node: ast.expr, names: dict[str, ast.expr], path: Path) -> object:
         values = {}
         for index, arg in enumerate(node.args):
             values[("where", "exclude", "include")[index] if index < 3 else "?"] = arg
-        values.update({keyword.arg: keyword.value for keyword in node.keywords})
+        values.update({keyword.arg: keyword.value for keyword in node.keywords if keyword.arg is not None})
         try:
             literal = {key: ast.literal_eval(value) for key, value in values.items()}
         except ValueError:
@@ -233,9 +235,9 @@ def _is_strings(value: object) -> bool:
 
 
 def _listed(value: object) -> list[str]:
-    if not _is_strings(value):
-        raise Unreadable("pyproject.toml [tool.setuptools]: a value that should be a list of strings is not")
-    return list(value)  # type: ignore[arg-type]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        raise Unreadable("setuptools: a value that should be a list of strings is not")
+    return [str(item) for item in value]
 
 
 def _cfg_list(value: str) -> list[str]:
@@ -270,7 +272,7 @@ def _run_find(root: Path, find: Find, package_dir: dict[str, str]) -> list[tuple
 
 
 def _find_packages(where: Path, include: tuple[str, ...], exclude: tuple[str, ...], namespaces: bool,
-                   looks_valid=lambda name: True) -> list[str]:  # fmt: skip
+                   looks_valid: Callable[[str], bool] = lambda name: True) -> list[str]:  # fmt: skip
     """setuptools' PackageFinder: directories (with `__init__.py` unless ``namespaces``), dotted."""
     found = []
     for directory, subdirectories, _ in os.walk(where, followlinks=True):
@@ -292,7 +294,10 @@ def _find_packages(where: Path, include: tuple[str, ...], exclude: tuple[str, ..
     return found
 
 
-def _automatic(root: Path, package_dir: dict[str, str]) -> tuple[list, list]:
+_Found = list[tuple[str, PurePosixPath]]  # (package or module, its directory or file)
+
+
+def _automatic(root: Path, package_dir: dict[str, str]) -> tuple[_Found, _Found]:
     """setuptools' automatic discovery, when nothing lists packages or modules."""
     explicit = {name: directory for name, directory in package_dir.items() if name}
     if explicit:
@@ -317,14 +322,14 @@ def _automatic(root: Path, package_dir: dict[str, str]) -> tuple[list, list]:
                          "its build fails; list `packages`")  # fmt: skip
     if names:
         return [(name, PurePosixPath(*name.split("."))) for name in names], []
-    modules = [
+    flat_modules = [
         path.stem for path in sorted(root.glob("*.py"))
         if path.stem.isidentifier() and not any(fnmatchcase(path.stem, p) for p in _FLAT_MODULE_EXCLUDE)
     ]  # fmt: skip
-    if len(modules) > 1:
-        raise Unreadable(f"setuptools' automatic discovery finds several top-level modules ({', '.join(modules)}): "
+    if len(flat_modules) > 1:
+        raise Unreadable(f"setuptools' automatic discovery finds several top-level modules ({', '.join(flat_modules)}): "
                          "its build fails; list `py-modules`")  # fmt: skip
-    return [], [(name, PurePosixPath(f"{name}.py")) for name in modules]
+    return [], [(name, PurePosixPath(f"{name}.py")) for name in flat_modules]
 
 
 def _valid_flat_name(package: str) -> bool:
