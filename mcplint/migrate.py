@@ -19,6 +19,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -39,6 +40,9 @@ from mcplint.registry.codegen import (
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.match import placeholders
 from mcplint.registry.model import Registry, RegistryError
+
+if TYPE_CHECKING:
+    from mcplint.migrate_boundary import Boundary
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
 FIX_CODES = (*SITE_CODES, "MCP008")
@@ -100,14 +104,22 @@ def domain_for(path: str) -> str:
 
 
 def plan_entries(
-    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int, root: Path
+    sites: list[Finding],
+    existing: Registry | None,
+    registry_path: Path,
+    domain: str | None,
+    base: int,
+    root: Path,
+    helpers_module: str | None = None,
 ) -> Plan:
     taken_symbols = {entry.symbol for entry in existing.errors} if existing else set()
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
     plan = Plan(
-        registry_path, _helpers_module(existing, sites, root), existing is not None and not existing.helpers_module
+        registry_path,
+        helpers_module or _helpers_module(existing, sites, root),
+        existing is not None and not existing.helpers_module,
     )
     # A fix matches a message by its constant text alone (placeholder names aside), and only a
     # unique match counts: one entry per shape, across domains.
@@ -188,6 +200,11 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     `mcp_errors_2`, ... where the project has a module of that name of its own."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
+    from mcplint.packaging.placement import place_helpers
+
+    placed = place_helpers(root, sorted({Path(site.path) for site in sites}), replaceable)  # in the wheel
+    if placed is not None:
+        return placed.module
     packages = {module_of(Path(site.path))[1].split(".")[0] for site in sites}
     single = next(iter(packages)) if len(packages) == 1 else None
     if single is not None and any("." in module_of(Path(site.path))[1] for site in sites):
@@ -327,22 +344,49 @@ def _migrate(
 
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
-    plan = plan_entries(sites, existing, registry_path, domain, base, root)
+    from mcplint.check import fail
+    from mcplint.packaging.placement import NoPlace, unshipped_reason
+
+    try:  # where the built wheel ships the helpers, decided once, before anything is written
+        helpers_module = _helpers_module(existing, sites, root)
+    except NoPlace as error:
+        return fail(f"cannot place the helpers module: {error}")
+    unshipped = unshipped_reason(root, helpers_module) if existing is not None and existing.helpers_module else None
+    if unshipped is not None:
+        return fail(f"cannot place the helpers module: {registry_path}: {unshipped}")
+    plan = plan_entries(sites, existing, registry_path, domain, base, root, helpers_module)
     namespace = project_namespace(root)
+    framework = detect_framework(root)
+    from mcplint.migrate_boundary import mapped_texts, patched, plan_boundary
+
+    # Library modules (no MCP import, no handler) are never rewritten; their raises are mapped
+    # in the tools that call them, where that is clearly right.
+    boundary = plan_boundary(tasks, before, sites, framework)
+    library = boundary.library_paths
     with tempfile.TemporaryDirectory() as scratch:
-        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
-        # Keep only the entries a rewrite uses, and number them again without gaps.
-        used = {(f.path, f.line) for f in trial.fixed}
-        used_plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
+        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+        # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
+        used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
+        used_sites = [f for f in sites if (f.path, f.line) in used]
+        used_plan = plan_entries(used_sites, existing, registry_path, domain, base, root, helpers_module)
         final = trial
         if used_plan.entries != plan.entries:
             plan = used_plan
-            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
+            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
-        framework = detect_framework(root)
         helpers_file = helpers_path(registry, root)
         helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
+
+    def call_for(site: Finding) -> tuple[str, str] | None:
+        return _registry_call(registry, site)
+
+    def rewritten(path: str) -> str:  # the handler module as the rules' fixes leave it
+        result = final.results.get(path)
+        return patched(boundary.handlers[path].text, result.diff if result is not None else "")
+
+    mapped = mapped_texts(boundary, call_for, plan.helpers_module, rewritten)
+    final = _with_boundary(final, boundary, {site for _, _, sites in mapped.values() for site in sites})
     if helpers_text is not None and not replaceable(helpers_file):
         from mcplint.check import fail
 
@@ -359,7 +403,14 @@ def _migrate(
                 click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
             elif current != helpers_text:
                 click.echo(_generated_summary(helpers_file, current, helpers_text, registry), err=True)
-        click.echo("".join(final.diffs), nl=False)
+        diffs = {path: result.diff for path, result in final.results.items() if result.diff}
+        diffs.update(
+            {
+                path: unified_diff(boundary.handlers[path].text, new, display)
+                for path, (display, new, _) in mapped.items()
+            }
+        )
+        click.echo("".join(sorted(diffs.values())), nl=False)
         # After the diff, so it does not scroll away above it.
         _print_summary(before, final, plan, helpers_file, _reasons(trial))
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
@@ -375,9 +426,17 @@ def _migrate(
             write_text_atomically(target, text)
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
-    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
+    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True, library=library)
     for write_error in applied.write_errors:
         fail(write_error)
+    # The tools' calls into library code, mapped in the files as the fixes left them.
+    mapped = mapped_texts(boundary, call_for, plan.helpers_module, lambda path: Path(path).read_text(encoding="utf-8"))
+    for path, (_, new, _) in mapped.items():
+        try:
+            write_text_atomically(Path(path), new)
+        except OSError as error:
+            fail(f"{path}: cannot write: {error.strerror or error}")
+            return 2
     return 2 if applied.write_errors else 0
 
 
@@ -390,8 +449,10 @@ def _fix_with(
     jobs: int | None,
     *,
     apply: bool,
+    library: frozenset[str] = frozenset(),
 ) -> RunResult:
-    """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry."""
+    """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
+    ``library`` modules are analysed (the project model needs them), never fixed."""
     if scratch is None:
         registry = str(plan.registry_path)
     else:
@@ -400,7 +461,7 @@ def _fix_with(
     assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
         replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
-                fix_mode="apply" if apply else "diff", unsafe_fixes=True)
+                fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
     from mcplint.progress import progress_bar
@@ -481,3 +542,31 @@ def _reason(finding: Finding) -> str:
     if finding.code == "MCP001":
         return "a payload in a local that is returned elsewhere too (it may hold a success)"
     return "no registry entry matches its message uniquely"
+
+
+def _registry_call(registry: Registry, site: Finding) -> tuple[str, str] | None:
+    """(helper, symbol) of the registry entry a site's message is."""
+    from mcplint.registry.codegen import helper_name
+
+    shape = _shape(_sentence(site.error_template or ""))
+    for domain in registry.domains:
+        for entry in domain.errors:
+            if entry.status != "retired" and _shape(entry.message or "") == shape:
+                return helper_name(domain), entry.symbol
+    return None
+
+
+def _with_boundary(final: RunResult, boundary: Boundary, mapped: set[tuple[str, int]]) -> RunResult:
+    """The final run's findings as the migration leaves them: library sites mapped at the
+    boundary resolved, the other library sites left with the reason."""
+    findings = []
+    for finding in final.findings:
+        key = (finding.path, finding.line)
+        if key in mapped:
+            continue
+        if finding.path in boundary.library_paths and finding.code in SITE_CODES:
+            from mcplint.migrate_boundary import LIBRARY
+
+            finding = replace(finding, unfixed_reason=boundary.left.get(key, LIBRARY))
+        findings.append(finding)
+    return replace(final, findings=findings)

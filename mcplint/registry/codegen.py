@@ -370,6 +370,14 @@ def helpers_path(registry: Registry, project_root: Path | str) -> Path:
 
 
 def module_path(module: str, project_root: Path) -> Path:
+    """Where the wheel the project's build configuration describes takes ``module`` from
+    (`pkg.errors` of hatch's `packages = ["lib/pkg"]` is `lib/pkg/errors.py`); without one,
+    ``<root>/src/...`` for a src layout, else ``<root>/...``."""
+    from mcplint.packaging.placement import shipped_module_file  # reads pyproject/setup.*: only when placing
+
+    shipped = shipped_module_file(module, project_root)
+    if shipped is not None:
+        return shipped
     parts = module.split(".")
     relative = Path(*parts[:-1], parts[-1] + ".py")
     package = parts[0]
