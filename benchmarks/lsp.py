@@ -12,7 +12,7 @@ each change edits one line of ``tools.py`` (a message string, so the findings st
 same) and the clock runs from sending the change until the diagnostics of that version
 arrive. The change is sent with a save (didChange, then didSave), which analyses at once:
 what is measured is the server's work, not the debounce an editor's keystrokes wait for
-(``mcplint.lsp.server.DEBOUNCE_SECONDS``, 200 ms, comes on top while typing). That first
+(``mcplint.lsp.core.DEBOUNCE_SECONDS``, 200 ms, comes on top while typing). That first
 answer is the edit's warm analysis; the exact one follows once the edits pause
 (``SETTLE_SECONDS``), so the next change waits for it to finish. On Linux the
 server's CPU time per change is reported too (from /proc): on a busy machine the wall
@@ -32,7 +32,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from mcplint.lsp.server import SETTLE_SECONDS
+from mcplint.lsp.core import SETTLE_SECONDS
 
 SERVICES = 46  # + services/__init__.py, pkg/__init__.py, pkg/server.py and pkg/tools.py: 50 modules
 TOOLS = 50

@@ -16,7 +16,6 @@ version of the document gets no actions (the next diagnostics bring them).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -24,15 +23,12 @@ from mcplint.analysis.project import NO_PROJECT
 from mcplint.catalogue import code_doc
 from mcplint.engine.positions import LineIndex
 from mcplint.finding import SAFE, Finding
+from mcplint.lsp.core import McplintServer, Published
 from mcplint.lsp.diagnostics import RULE_DOCS, SOURCE, Positions, to_diagnostic, to_diagnostics
 from mcplint.registry.model import RegistryError
 
-if TYPE_CHECKING:
-    from mcplint.lsp.server import McplintServer, Published
-
 # Imports inside functions: the fixer (LibCST's codemods, about 280 ms) and the registry checks are
-# imported when an action or a registry is asked for, not when the server starts; `lsp.server`
-# imports this module, so its `Published` is imported where it is read.
+# imported when an action or a registry is asked for, not when the server starts.
 
 FIX_ALL_KIND = "source.fixAll.mcplint"
 
@@ -216,7 +212,6 @@ def is_registry(server: McplintServer, path: Path) -> bool:
 
 def publish_registry(server: McplintServer, uri: str, path: Path) -> None:
     """The REG findings of the registry's unsaved text (those the folder's config enables)."""
-    from mcplint.lsp.server import Published
     from mcplint.registry.checks import registry_findings
     from mcplint.registry.load import parse_registry
 
