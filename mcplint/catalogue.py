@@ -37,8 +37,9 @@ class CodeDoc:
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[CodeDoc, ...]:
-    from mcplint.registry.checks import CHECKS, RegistryCheck
-    from mcplint.registry.diff import BREAKING_CHECKS, BreakingCheck
+    from mcplint.registry.checks import CHECKS
+    from mcplint.registry.diff import BREAKING_CHECKS
+    from mcplint.registry.docs import DocumentedCheck
     from mcplint.rules import ALL_RULES
 
     package_parent = Path(__file__).resolve().parent.parent
@@ -53,7 +54,7 @@ def catalogue() -> tuple[CodeDoc, ...]:
         )
         for rule in ALL_RULES
     ]
-    checks: list[RegistryCheck | BreakingCheck] = [*CHECKS, *BREAKING_CHECKS]
+    checks: list[DocumentedCheck] = [*CHECKS, *BREAKING_CHECKS]
     documents += [
         CodeDoc(check.code, check.name, check.summary, parse_sections(check.doc), f"mcplint/registry/docs/{check.code}.md")
         for check in checks

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.registry.codegen import stale_helpers
-from mcplint.registry.docs import check_doc
+from mcplint.registry.docs import DocumentedCheck
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Problem, Registry
 from mcplint.registry.validate import SEMANTIC_CHECKS
@@ -26,16 +26,9 @@ CONTEXT = "<registry>"
 
 
 @dataclass(frozen=True)
-class RegistryCheck:
-    code: str
-    name: str
-    summary: str
+class RegistryCheck(DocumentedCheck):
     # Judges a file beside the registry (the generated module), not the TOML text alone.
     reads_generated_module: bool = False
-
-    @property
-    def doc(self) -> str:
-        return check_doc(self.code)
 
 
 CHECKS: tuple[RegistryCheck, ...] = (

@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
-from mcplint.registry.docs import check_doc
+from mcplint.registry.docs import DocumentedCheck
 from mcplint.registry.envelope import domain_of, envelope_of
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.model import ErrorEntry, Registry, RegistryError, Reserved
@@ -35,15 +35,8 @@ _Key = TypeVar("_Key")
 
 
 @dataclass(frozen=True)
-class BreakingCheck:
-    code: str
-    name: str
-    summary: str
+class BreakingCheck(DocumentedCheck):
     breaking: bool = True  # False: informational, never fails the run
-
-    @property
-    def doc(self) -> str:
-        return check_doc(self.code)
 
 
 # Each doc (docs/<CODE>.md) has an Example and a Use instead of two TOML fragments, "Before:" (OLD)

@@ -7,6 +7,7 @@ every code without importing the checks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -20,3 +21,17 @@ def check_doc(code: str) -> str:
 
 def codes() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in _DIRECTORY.glob("*.md")))
+
+
+@dataclass(frozen=True)
+class DocumentedCheck:
+    """A registry check or breaking change: its code, name and one-line summary; its
+    documentation is its markdown file here."""
+
+    code: str
+    name: str
+    summary: str
+
+    @property
+    def doc(self) -> str:
+        return check_doc(self.code)
