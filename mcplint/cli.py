@@ -346,9 +346,9 @@ def migrate(
     ignore: tuple[str, ...],
 ) -> None:
     """Turn ad-hoc errors into registry entries, helpers and rewritten sites (dry run by default)."""
-    from mcplint.migrate import ReportOptions, run_migrate
+    from mcplint.migrate import MigrateOptions, run_migrate
 
-    options = ReportOptions(stat, report_file, _split_codes(select), _split_codes(ignore))
+    options = MigrateOptions(stat, report_file, _split_codes(select), _split_codes(ignore))
     sys.exit(
         run_migrate(
             paths, write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options

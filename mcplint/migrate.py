@@ -84,7 +84,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class ReportOptions:
+class MigrateOptions:
     """What the report shows and where, and which rules are migrated (check's selector syntax)."""
 
     stat: bool = False  # the summary instead of the diff
@@ -279,12 +279,12 @@ def run_migrate(
     base: int,
     jobs: int | None,
     show_generated: bool = False,
-    options: ReportOptions | None = None,
+    options: MigrateOptions | None = None,
 ) -> int:
     from mcplint.check import fail
     from mcplint.engine.discovery import PathNotFound, discover
 
-    options = options or ReportOptions()
+    options = options or MigrateOptions()
     try:
         codes = migrated_codes(options.select, options.ignore)
     except ConfigError as error:
@@ -332,11 +332,11 @@ def _migrate(
     base: int,
     jobs: int | None,
     show_generated: bool = False,
-    options: ReportOptions | None = None,
+    options: MigrateOptions | None = None,
 ) -> int:
     from mcplint.progress import progress_bar
 
-    options = options or ReportOptions()
+    options = options or MigrateOptions()
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     plan = plan_entries(sites, existing, registry_path, domain, base, root)
@@ -477,7 +477,7 @@ def build_report(
     )
 
 
-def _print_report(report: MigrationReport, options: ReportOptions) -> int | None:
+def _print_report(report: MigrationReport, options: MigrateOptions) -> int | None:
     """The summary on stderr, and the markdown file if asked; an exit code if that cannot be written."""
     for line in text_lines(report, stat=options.stat):
         click.echo(line, err=True)
