@@ -17,9 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-
 from fuzz_properties import check_properties, hypothesmith_sources, mutated_fixtures  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
 SOURCES = {"mutated": mutated_fixtures, "generated": hypothesmith_sources}
 

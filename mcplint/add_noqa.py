@@ -24,10 +24,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mcplint.atomic import write_atomically
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
-from mcplint.engine.suppressions import MCPLINT_DIRECTIVE
 from mcplint.finding import Finding
 from mcplint.rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
+from mcplint.source import UndecodableSource, decode_with_encoding
+from mcplint.suppressions import MCPLINT_DIRECTIVE
+
+# Imports inside functions: the fixer (LibCST) is imported only when a file gets a comment to verify.
 
 # A syntax error cannot take a comment that the parser will read; a stale suppression's
 # remedy is removing it, not suppressing it.
@@ -64,42 +66,63 @@ def _add_to_file(path: str, display: str, findings: Sequence[Finding], outcome: 
     except (OSError, UndecodableSource) as error:
         outcome.warnings.append(f"{display}: not changed: {getattr(error, 'strerror', None) or error}")
         return
-    lines = text.splitlines(keepends=True)
-    try:
-        open_rows, comments = _line_facts(text)
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        outcome.warnings.append(f"{display}: not changed: the file does not tokenize")
+    added = with_directives(text, display, findings)
+    outcome.warnings += added.warnings
+    if added.comments == 0 or added.text is None:
         return
-    codes_by_row: dict[int, set[str]] = {}
-    suppressed = 0
-    for finding in findings:
-        row = next((r for r in (finding.line, finding.end_line) if r not in open_rows and 0 < r <= len(lines)), None)
-        if row is None:
-            outcome.warnings.append(
-                f"{display}:{finding.line}: {finding.code} not suppressed: its lines continue inside a string"
-            )
-            continue
-        codes_by_row.setdefault(row, set()).add(finding.code)
-        suppressed += 1
-    if not codes_by_row:
-        return
-    for row, codes in codes_by_row.items():
-        lines[row - 1] = _with_directive(lines[row - 1], sorted(codes), comments.get(row))
-    new_text = "".join(lines)
-    from mcplint.engine.fixer import parses
-
-    if not parses(new_text):
-        outcome.warnings.append(f"{display}: not changed: the file would not parse with the comments")
-        return
+    new_text = added.text
     try:
         new_data = new_text.encode(encoding)
     except UnicodeEncodeError:
         outcome.warnings.append(f"{display}: not changed: cannot write the comments in {encoding}")
         return
     write_atomically(path, new_data, mode)
-    outcome.comments += len(codes_by_row)
-    outcome.findings += suppressed
+    outcome.comments += added.comments
+    outcome.findings += added.findings
     outcome.files += 1
+
+
+@dataclass
+class Directives:
+    text: str | None  # the text with the directives; None: left as it was (see warnings)
+    comments: int = 0
+    findings: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def with_directives(text: str, display: str, findings: Sequence[Finding]) -> Directives:
+    """``text`` with a `# mcplint: ignore[...]` directive for each finding (the editor's
+    "Suppress on this line" is this with one finding)."""
+    lines = text.splitlines(keepends=True)
+    try:
+        open_rows, comments = _line_facts(text)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return Directives(None, warnings=[f"{display}: not changed: the file does not tokenize"])
+    added = Directives(None)
+    codes_by_row: dict[int, set[str]] = {}
+    for finding in findings:
+        row = next((r for r in (finding.line, finding.end_line) if r not in open_rows and 0 < r <= len(lines)), None)
+        if row is None:
+            added.warnings.append(
+                f"{display}:{finding.line}: {finding.code} not suppressed: its lines continue inside a string"
+            )
+            continue
+        codes_by_row.setdefault(row, set()).add(finding.code)
+        added.findings += 1
+    if not codes_by_row:
+        return added
+    for row, codes in codes_by_row.items():
+        lines[row - 1] = _with_directive(lines[row - 1], sorted(codes), comments.get(row))
+    new_text = "".join(lines)
+    from mcplint.engine.fixer import parses
+
+    if not parses(new_text):
+        added.warnings.append(f"{display}: not changed: the file would not parse with the comments")
+        added.findings = 0
+        return added
+    added.text = new_text
+    added.comments = len(codes_by_row)
+    return added
 
 
 def _line_facts(text: str) -> tuple[set[int], dict[int, int]]:

@@ -27,12 +27,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mcplint.catalogue import known_codes
+from mcplint.settings import FileSettings
 from mcplint.toml_depth import MAX_NESTING, too_deep
 
+# Imports inside functions: the rules (to validate `[tool.mcplint.rules]` options) and pathspec are imported
+# only by a config that uses them.
+
 if sys.version_info >= (3, 11):
-    import tomllib
+    import tomllib as tomllib  # re-exported: what every TOML reader of mcplint uses
 else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # re-exported
 
 DEFAULT_EXCLUDE = (
     ".bzr",
@@ -173,21 +178,6 @@ class CliOverrides:
     extend_exclude: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class FileSettings:
-    """Everything the per-file engine needs; small and picklable for the pool."""
-
-    codes: frozenset[str]
-    rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    handler_decorators: tuple[str, ...] = ()
-    handler_functions: tuple[str, ...] = ()
-    registry: str | None = None  # the error registry's path (MCP003, MCP004 read it)
-    default_symbol: str | None = None
-    # Codes `mcplint migrate` is assigning to the entries it adds: numbers the project never
-    # sent, so a raise's own code (`McpError(ErrorData(code=1001, ...))`) must not match them.
-    assigned_codes: frozenset[int] = frozenset()
-
-
 # -- loading -----------------------------------------------------------------
 def load_config(path: Path, _extended_by: tuple[Path, ...] = ()) -> Config:
     """The config in ``path``, over the files it extends; ``_extended_by``: the files that
@@ -224,8 +214,9 @@ def _read_table(path: Path) -> tuple[str, Mapping[str, Any], str]:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None) or _line_from_message(str(error), text)
-        raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, line) from None
+        lineno = getattr(error, "lineno", None)  # Python 3.14+ and recent tomli
+        found = lineno if isinstance(lineno, int) and lineno else _line_from_message(str(error), text)
+        raise ConfigError(f"invalid TOML: {str(error).split(' (at')[0]}", path, found) from None
     if path.name == "pyproject.toml":
         return text, document.get("tool", {}).get("mcplint", {}), "[tool.mcplint]"
     return text, document, path.name
@@ -376,9 +367,8 @@ def _line_of_key(text: str, key: str) -> int | None:
 # -- rule selection ------------------------------------------------------------
 def resolve_selectors(selectors: Iterable[str]) -> set[str]:
     """Codes named by selectors: ``ALL``, a full code, or a code prefix (``MCP00``, ``REG``)."""
-    from mcplint.codes import ALL_CODES
 
-    known = ALL_CODES
+    known = sorted(known_codes())
     codes: set[str] = set()
     for selector in selectors:
         wanted = selector.strip().upper()

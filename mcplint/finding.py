@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-SAFE, UNSAFE = "safe", "unsafe"
+# Whether a fix may be applied by `--fix` alone, or needs `--unsafe-fixes` (ruff's model).
+Applicability = Literal["safe", "unsafe"]
+SAFE: Applicability = "safe"
+UNSAFE: Applicability = "unsafe"
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    applicability: str  # SAFE or UNSAFE (ruff's model)
+    applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
     # (module, name) pairs the fixed code imports; added with LibCST's AddImportsVisitor.
@@ -58,6 +61,6 @@ class Finding:
         fix = fields.get("fix")
         if fix is not None:
             edits = tuple(Edit(**edit) for edit in fix["edits"])
-            imports = tuple(tuple(pair) for pair in fix.get("imports", ()))
-            fields = {**fields, "fix": Fix(fix["applicability"], fix["message"], edits, imports)}  # type: ignore[arg-type]
+            imports = tuple((module, name) for module, name in fix.get("imports", ()))
+            fields = {**fields, "fix": Fix(fix["applicability"], fix["message"], edits, imports)}
         return cls(**fields)

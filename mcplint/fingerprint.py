@@ -18,7 +18,7 @@ from pathlib import Path
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
-from mcplint.engine.walk import children
+from mcplint.analysis.walk import children
 from mcplint.finding import Finding
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})

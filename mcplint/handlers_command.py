@@ -10,7 +10,7 @@ from mcplint.check import fail
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.runner import FileTask, default_jobs, run
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 
 def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
@@ -52,6 +52,6 @@ def list_handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> int:
     return 0
 
 
-def _described(bindings: dict) -> list[str]:
+def _described(bindings: dict[str, tuple[str, str]]) -> list[str]:
     """`billing (high-level, mcp1)` for each name bound to a server (or a server class)."""
     return [f"{name} ({level}-level, {framework})" for name, (level, framework) in sorted(bindings.items())]

@@ -19,6 +19,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -27,6 +28,7 @@ from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigRe
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
+from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
 from mcplint.migrate_report import (
     Domain,
     LeftSite,
@@ -46,8 +48,11 @@ from mcplint.registry.codegen import (
     write_text_atomically,
 )
 from mcplint.registry.load import load_registry, parse_registry
-from mcplint.registry.match import CATEGORY_BY_MESSAGE, placeholders
+from mcplint.registry.match import placeholders
 from mcplint.registry.model import Registry, RegistryError
+
+if TYPE_CHECKING:
+    from mcplint.migrate_boundary import Boundary
 
 SITE_CODES = ("MCP001", "MCP002", "MCP005", "MCP006", "MCP007")
 FIX_CODES = (*SITE_CODES, "MCP008")
@@ -63,11 +68,22 @@ class NewEntry:
     symbol: str
     code: int
     message: str
+    dependency: bool = False  # a site of the shape hides a failed call (MCP005)
+    hints: tuple[str, ...] = ()  # the guidance a site's own payload gives (never invented)
 
     @property
     def category(self) -> str | None:
-        """`Invalid parameters` (from a raise's INVALID_PARAMS) is an invalid-input entry."""
-        return CATEGORY_BY_MESSAGE.get(self.message)
+        """From what the sites are and say (`migrate_envelope`): `Invalid parameters` is invalid
+        input, a hidden failed call an outage, "not found" a missing resource ..."""
+        return category_for(self.message, self.dependency)
+
+    @property
+    def retryable(self) -> bool:
+        return retryable_for(self.category)
+
+    @property
+    def recovery(self) -> str:
+        return recovery_for(self.category)
 
     @property
     def metadata(self) -> list[str]:
@@ -117,14 +133,22 @@ def domain_for(path: str) -> str:
 
 
 def plan_entries(
-    sites: list[Finding], existing: Registry | None, registry_path: Path, domain: str | None, base: int, root: Path
+    sites: list[Finding],
+    existing: Registry | None,
+    registry_path: Path,
+    domain: str | None,
+    base: int,
+    root: Path,
+    helpers_module: str | None = None,
 ) -> Plan:
     taken_symbols = {entry.symbol for entry in existing.errors} if existing else set()
     taken_codes = {entry.code for entry in existing.errors if entry.code is not None} if existing else set()
     ranges = {d.name: d.range for d in existing.domains if d.range} if existing else {}
     reserved = [r.range for r in existing.reserved if r.range] if existing else []
     plan = Plan(
-        registry_path, _helpers_module(existing, sites, root), existing is not None and not existing.helpers_module
+        registry_path,
+        helpers_module or _helpers_module(existing, sites, root),
+        existing is not None and not existing.helpers_module,
     )
     # A fix matches a message by its constant text alone (placeholder names aside), and only a
     # unique match counts: one entry per shape, across domains.
@@ -148,8 +172,15 @@ def plan_entries(
         taken_codes.add(code)
         taken_symbols.add(symbol)
         by_shape[_shape(message)] = NewEntry(site_domain, symbol, code, message)
-    plan.entries = [entry for entry in by_shape.values() if entry is not None]
+    plan.entries = [_with_envelope(entry, sites) for entry in by_shape.values() if entry is not None]
     return plan
+
+
+def _with_envelope(entry: NewEntry, sites: list[Finding]) -> NewEntry:
+    """What every site of the entry's shape tells about it: a hidden failed call, hints."""
+    own = [site for site in sites if _shape(_sentence(site.error_template or "")) == _shape(entry.message)]
+    hints = tuple(dict.fromkeys(hint for site in own for hint in source_hints(site)))
+    return replace(entry, dependency=any(site.code in DEPENDENCY_CODES for site in own), hints=hints)
 
 
 def _sentence(message: str) -> str:
@@ -198,6 +229,11 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     `mcp_errors_2`, ... where the project has a module of that name of its own."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
+    from mcplint.packaging.placement import place_helpers
+
+    placed = place_helpers(root, sorted({Path(site.path) for site in sites}), replaceable)  # in the wheel
+    if placed is not None:
+        return placed.module
     packages = {module_of(Path(site.path))[1].split(".")[0] for site in sites}
     single = next(iter(packages)) if len(packages) == 1 else None
     if single is not None and any("." in module_of(Path(site.path))[1] for site in sites):
@@ -239,9 +275,10 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
         lines += ["", f"[domains.{domain}]", f"range = [{low}, {high}]"]
     for entry in plan.entries:
         lines += ["", f"[domains.{entry.domain}.errors.{entry.symbol}]", f"code = {entry.code}"]
-        lines += [f"message = {_toml_string(entry.message)}", "retryable = false"]
+        lines += [f"message = {_toml_string(entry.message)}", f"retryable = {str(entry.retryable).lower()}"]
         if entry.category is not None:
             lines.append(f"category = {_toml_string(entry.category)}")
+        lines += _envelope_lines(entry)
         if entry.metadata:
             lines.append(f"metadata = [{', '.join(_toml_string(name) for name in entry.metadata)}]")
     if existing_text is None:
@@ -249,6 +286,14 @@ def registry_text(plan: Plan, existing_text: str | None, namespace: str) -> str:
     if plan.adds_helpers_module:
         existing_text = _with_top_level_key(existing_text, f'helpers-module = "{plan.helpers_module}"')
     return existing_text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def _envelope_lines(entry: NewEntry) -> list[str]:
+    """`recovery` (from the category: see `migrate_envelope`) and `hints`, when the source gave some."""
+    lines = [f"recovery = {_toml_string(entry.recovery)}"]
+    if entry.hints:
+        lines.append(f"hints = [{', '.join(_toml_string(hint) for hint in entry.hints)}]")
+    return lines
 
 
 def _with_top_level_key(text: str, line: str) -> str:
@@ -305,8 +350,8 @@ def run_migrate(
     except (OSError, UnicodeDecodeError, RegistryError) as error:
         return fail(f"cannot extend the registry: {error}")
     unusable = next((p for p in existing.problems if p.path == ("helpers-module",)), None) if existing else None
-    if unusable is not None:  # a `helpers-module` set to a name the helpers cannot have
-        line = existing.positions.span(("helpers-module",)).line  # type: ignore[union-attr]
+    if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
+        line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
@@ -339,27 +384,59 @@ def _migrate(
     options = options or MigrateOptions()
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
-    plan = plan_entries(sites, existing, registry_path, domain, base, root)
+    from mcplint.check import fail
+    from mcplint.packaging.placement import NoPlace, unshipped_reason
+
+    try:  # where the built wheel ships the helpers, decided once, before anything is written
+        helpers_module = _helpers_module(existing, sites, root)
+    except NoPlace as error:
+        return fail(f"cannot place the helpers module: {error}")
+    unshipped = unshipped_reason(root, helpers_module) if existing is not None and existing.helpers_module else None
+    if unshipped is not None:
+        return fail(f"cannot place the helpers module: {registry_path}: {unshipped}")
+    plan = plan_entries(sites, existing, registry_path, domain, base, root, helpers_module)
     namespace = project_namespace(root)
+    framework = detect_framework(root)
+    from mcplint.migrate_boundary import mapped_texts, patched, plan_boundary
+
+    # Library modules (no MCP import, no handler) are never rewritten; their raises are mapped
+    # in the tools that call them, where that is clearly right.
+    boundary = plan_boundary(tasks, before, sites, framework)
+    library = boundary.library_paths
     with tempfile.TemporaryDirectory() as scratch:
-        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
-        # Keep only the entries a rewrite uses, and number them again without gaps.
-        used = {(f.path, f.line) for f in trial.fixed}
-        used_plan = plan_entries([f for f in sites if (f.path, f.line) in used], existing, registry_path, domain, base, root)
+        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+        # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
+        used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
+        used_sites = [f for f in sites if (f.path, f.line) in used]
+        used_plan = plan_entries(used_sites, existing, registry_path, domain, base, root, helpers_module)
         final = trial
         if used_plan.entries != plan.entries:
             plan = used_plan
-            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False)
+            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
-        framework = detect_framework(root)
         helpers_file = helpers_path(registry, root)
         helpers_text = generate_helpers(registry, framework) if plan.entries or existing else None
+
+    def call_for(site: Finding) -> tuple[str, str] | None:
+        return _registry_call(registry, site)
+
+    def rewritten(path: str) -> str:  # the handler module as the rules' fixes leave it
+        result = final.results.get(path)
+        return patched(boundary.handlers[path].text, result.diff if result is not None else "")
+
+    mapped = mapped_texts(boundary, call_for, plan.helpers_module, rewritten)
+    final = _with_boundary(final, boundary, {site for _, _, sites in mapped.values() for site in sites})
     if helpers_text is not None and not replaceable(helpers_file):
         from mcplint.check import fail
 
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
-    report = build_report(before, final, plan, helpers_file, _reasons(trial), options.codes)
+    by_path = {path: result.diff for path, result in final.results.items() if result.diff}
+    by_path.update(
+        {path: unified_diff(boundary.handlers[path].text, new, display) for path, (display, new, _) in mapped.items()}
+    )
+    diffs = sorted(by_path.values())
+    report = build_report(before, final, plan, helpers_file, _reasons(trial), options.codes, diffs)
     if not plan.entries and not final.fixed:
         if (failed := _print_report(report, options)) is not None:
             return failed
@@ -375,7 +452,7 @@ def _migrate(
             elif current != helpers_text:
                 click.echo(_generated_summary(helpers_file, current, helpers_text, registry), err=True)
         if not options.stat:
-            click.echo("".join(final.diffs), nl=False)
+            click.echo("".join(diffs), nl=False)
         # After the diff, so it does not scroll away above it.
         if (failed := _print_report(report, options)) is not None:
             return failed
@@ -393,9 +470,17 @@ def _migrate(
             write_text_atomically(target, text)
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
-    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True)
+    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True, library=library)
     for write_error in applied.write_errors:
         fail(write_error)
+    # The tools' calls into library code, mapped in the files as the fixes left them.
+    mapped = mapped_texts(boundary, call_for, plan.helpers_module, lambda path: Path(path).read_text(encoding="utf-8"))
+    for path, (_, new, _) in mapped.items():
+        try:
+            write_text_atomically(Path(path), new)
+        except OSError as error:
+            fail(f"{path}: cannot write: {error.strerror or error}")
+            return 2
     return 2 if applied.write_errors else 0
 
 
@@ -408,8 +493,10 @@ def _fix_with(
     jobs: int | None,
     *,
     apply: bool,
+    library: frozenset[str] = frozenset(),
 ) -> RunResult:
-    """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry."""
+    """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
+    ``library`` modules are analysed (the project model needs them), never fixed."""
     if scratch is None:
         registry = str(plan.registry_path)
     else:
@@ -418,7 +505,7 @@ def _fix_with(
     assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
         replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
-                fix_mode="apply" if apply else "diff", unsafe_fixes=True)
+                fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
     from mcplint.progress import progress_bar
@@ -447,6 +534,7 @@ def build_report(
     helpers: Path,
     reasons: dict[_SiteKey, str],
     codes: tuple[str, ...] = FIX_CODES,
+    diffs: list[str] | None = None,  # the files' diffs (default: the final run's)
 ) -> MigrationReport:
     found = Counter(f.code for f in before.findings if f.code in codes)
     left = sorted(f for f in final.findings if f.code in codes)
@@ -466,7 +554,7 @@ def build_report(
             Domain(name, plan.new_domains.get(name), [Symbol(e.symbol, e.code, e.message) for e in entries])
             for name, entries in domains.items()
         ],
-        files=file_changes([f.path for f in final.fixed], final.diffs),
+        files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
         left=[
             LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f))
             for f in left
@@ -521,3 +609,31 @@ def _reason(finding: Finding) -> str:
     if finding.code == "MCP001":
         return "a payload in a local that is returned elsewhere too (it may hold a success)"
     return "no registry entry matches its message uniquely"
+
+
+def _registry_call(registry: Registry, site: Finding) -> tuple[str, str] | None:
+    """(helper, symbol) of the registry entry a site's message is."""
+    from mcplint.registry.codegen import helper_name
+
+    shape = _shape(_sentence(site.error_template or ""))
+    for domain in registry.domains:
+        for entry in domain.errors:
+            if entry.status != "retired" and _shape(entry.message or "") == shape:
+                return helper_name(domain), entry.symbol
+    return None
+
+
+def _with_boundary(final: RunResult, boundary: Boundary, mapped: set[tuple[str, int]]) -> RunResult:
+    """The final run's findings as the migration leaves them: library sites mapped at the
+    boundary resolved, the other library sites left with the reason."""
+    findings = []
+    for finding in final.findings:
+        key = (finding.path, finding.line)
+        if key in mapped:
+            continue
+        if finding.path in boundary.library_paths and finding.code in SITE_CODES:
+            from mcplint.migrate_boundary import LIBRARY
+
+            finding = replace(finding, unfixed_reason=boundary.left.get(key, LIBRARY))
+        findings.append(finding)
+    return replace(final, findings=findings)

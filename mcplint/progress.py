@@ -12,6 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from mcplint.terminal import color_enabled
+
+# Imports inside functions: rich is imported only when a bar is drawn (a terminal, a long run).
+
 PROGRESS_BAR_MINIMUM = 50  # files to lint (cache misses) before a bar is worth showing
 
 
@@ -27,7 +31,6 @@ class ProgressBar:
         from rich.console import Console
         from rich.progress import Progress
 
-        from mcplint.terminal import color_enabled
 
         self.stop()
         console = Console(stderr=True, no_color=not color_enabled(self._color, sys.stderr))

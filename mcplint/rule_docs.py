@@ -12,7 +12,8 @@ import re
 import sys
 from pathlib import Path
 
-from mcplint.catalogue import CodeDoc, catalogue, code_doc, parse_sections
+from mcplint.catalogue import CodeDoc, catalogue, code_doc
+from mcplint.doc_sections import parse_sections
 from mcplint.rules.base import Rule
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
@@ -38,7 +39,7 @@ def render_doc(document: CodeDoc) -> str:
         f"# {document.code} {document.name}",
         "",
         f"<!-- Generated from {document.source} by `python -m mcplint.rule_docs`; "
-        "edit the docstring, not this file. -->",
+        f"edit {'the docstring' if document.source.endswith('.py') else 'that file'}, not this one. -->",
         "",
     ]
     for title in SECTIONS:

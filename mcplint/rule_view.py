@@ -15,6 +15,8 @@ from typing import IO
 from mcplint.catalogue import CodeDoc
 from mcplint.rule_docs import render_doc
 
+# Imports inside functions: rich is imported only to render on a colour terminal.
+
 _HTML_COMMENT = re.compile(r"[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 

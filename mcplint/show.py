@@ -15,9 +15,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from mcplint.config import Config, ConfigResolver, resolve_selectors
-from mcplint.engine.discovery import DiscoveredFile, SkippedPath, discover, display_path
-from mcplint.engine.source import GENERATED_HEADER_LINES, GENERATED_MARKER, is_generated
+from mcplint.config import Config, ConfigResolver, PathPatterns, resolve_selectors
+from mcplint.engine.cache import ENVIRONMENT_VARIABLE, cache_directory
+from mcplint.engine.discovery import DiscoveredFile, SkippedPath, discover, display_path, project_root
+from mcplint.source import GENERATED_HEADER_LINES, GENERATED_MARKER, is_generated
 
 
 def show_files(paths: Sequence[str], resolver: ConfigResolver, *, force_exclude: bool) -> str:
@@ -100,9 +101,6 @@ def _value(config: Config, attribute: str, key: str, resolver: ConfigResolver) -
     if key == "registry":
         return _toml(_shown_path(value, resolver.cwd) if value is not None else None)
     if key == "cache-dir":
-        from mcplint.check import cache_directory
-        from mcplint.engine.discovery import project_root
-
         return _toml(_shown_path(cache_directory(resolver, project_root(resolver.cwd)), resolver.cwd))
     return _toml(value)
 
@@ -113,8 +111,6 @@ def _source(config: Config, key: str, cwd: Path) -> str:
     if key == "registry" and config.registry is not None:
         return f"default: {Path(config.registry).name} beside the config"
     if key == "cache-dir":
-        from mcplint.engine.cache import ENVIRONMENT_VARIABLE
-
         return f"${ENVIRONMENT_VARIABLE}" if os.environ.get(ENVIRONMENT_VARIABLE) else "default"
     return "default"
 
@@ -136,8 +132,6 @@ def _command_line(resolver: ConfigResolver) -> list[str]:
 
 
 def _per_file_ignored(config: Config, path: Path) -> set[str]:
-    from mcplint.config import PathPatterns
-
     return {
         code
         for glob, codes in config.per_file_ignores.items()

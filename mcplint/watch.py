@@ -15,6 +15,10 @@ from pathlib import PurePath
 
 import click
 
+from mcplint.check import fail
+
+# Imports inside functions: watchfiles is the optional `watch` extra: imported, and missed, only by --watch.
+
 WATCHED_SUFFIXES = (".py", ".pyi")
 WATCHED_NAMES = ("pyproject.toml", "mcplint.toml", "mcp-errors.toml")
 MISSING = "--watch needs the watchfiles package: pip install 'mcplint[watch]'"
@@ -31,8 +35,6 @@ def watch(paths: Sequence[str], check_once: Callable[[], int]) -> int:
     try:
         import watchfiles
     except ImportError:
-        from mcplint.check import fail
-
         return fail(MISSING)
     _banner("Starting mcplint in watch mode...")
     check_once()

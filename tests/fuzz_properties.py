@@ -24,10 +24,10 @@ import libcst as cst
 from hypothesis import event
 from hypothesis import strategies as st
 
-from mcplint.config import FileSettings
 from mcplint.engine.fixer import fix_path, fix_text, unified_diff
 from mcplint.engine.lint import forget_walked_modules, lint_text
 from mcplint.rules import ALL_RULES
+from mcplint.settings import FileSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_FILES = sorted(path for path in FIXTURES.rglob("*.py") if path.parts[-2] != "fixes")

@@ -6,9 +6,9 @@ import os
 import textwrap
 
 import libcst as cst
+from test_cli import BAD_TOOL, json_findings, run_cli
 
 from mcplint import add_noqa as add_noqa_module
-from test_cli import BAD_TOOL, json_findings, run_cli
 
 HEADER = 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("demo")\n\n\n@mcp.tool()\n'
 

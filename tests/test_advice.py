@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from mcplint.rules.advice import RAISE_INSTEAD
 from test_cli import json_findings, run_cli
+
+from mcplint.rules.advice import RAISE_INSTEAD
 
 SERVER = textwrap.dedent(
     """\

@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
+from test_cli import BAD_TOOL, json_findings, run_cli
 
 from mcplint.engine import runner as engine_runner
-from test_cli import BAD_TOOL, json_findings, run_cli
 
 
 @pytest.fixture
@@ -27,14 +27,15 @@ def check(project, *extra):
 
 
 def count_lint_calls(monkeypatch) -> list[str]:
+    """The files given to the workers (which are other processes: counted here, in the parent)."""
     calls: list[str] = []
-    original = engine_runner._lint_task
+    original = engine_runner._Workers.lint
 
-    def counting(task):
-        calls.append(task.display)
-        return original(task)
+    def counting(self, tasks):
+        calls.extend(task.display for task in tasks)
+        return original(self, tasks)
 
-    monkeypatch.setattr(engine_runner, "_lint_task", counting)
+    monkeypatch.setattr(engine_runner._Workers, "lint", counting)
     return calls
 
 

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
-
-from mcplint.rules import RULES_BY_CODE
 from test_cli import BAD_TOOL, run_cli
 from test_report_formats import assert_valid_sarif
+
+from mcplint.rules import RULES_BY_CODE
 
 REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"
 

@@ -7,12 +7,11 @@ import os
 import sys
 
 from click.testing import CliRunner
+from test_cli import BAD_TOOL, json_findings, run_cli
 
 from mcplint.check import CheckOptions, _progress_bar
-from mcplint.config import CliOverrides
-
 from mcplint.cli import main
-from test_cli import BAD_TOOL, json_findings, run_cli
+from mcplint.config import CliOverrides
 
 
 def test_stdin_with_a_filename(tmp_path):

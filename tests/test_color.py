@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from test_cli import BAD_TOOL, run_cli
 
 from mcplint.terminal import color_enabled
-from test_cli import BAD_TOOL, run_cli
 
 ESCAPE = "\x1b["
 

@@ -6,7 +6,6 @@ import json
 import textwrap
 
 import pytest
-
 from test_cli import BAD_TOOL, json_findings, run_cli
 
 

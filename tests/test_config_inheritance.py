@@ -5,8 +5,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from mcplint.config import CliOverrides, ConfigResolver
 from test_cli import BAD_TOOL, json_findings, run_cli
+
+from mcplint.config import CliOverrides, ConfigResolver
 
 
 def _write(path: Path, text: str) -> Path:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
-from mcplint.engine import runner as engine_runner
+from fixture_expectations import FIXTURES, silent_cases
+from fixture_expectations import project_expectations as expected
 from test_cli import BAD_TOOL, json_findings, run_cli
+
+from mcplint.engine import runner as engine_runner
 
 PROJECT = FIXTURES / "projects" / "crossmodule"
 
@@ -128,8 +129,12 @@ def test_a_worker_that_dies_costs_its_task_only():
         pool.close()
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, monkeypatch, jobs):
+@pytest.mark.parametrize(
+    ("jobs", "crash_lines"),
+    [("1", 50_000), ("2", 50_000), ("1", 1), ("2", 1)],
+    ids=["big-jobs-1", "big-jobs-2", "pre-commit-jobs-1", "pre-commit-jobs-2"],
+)
+def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, monkeypatch, jobs, crash_lines):
     from mcplint.engine import runner
 
     original = runner._lint_task
@@ -143,12 +148,29 @@ def test_a_crashed_worker_is_an_mcp000_finding_and_the_run_goes_on(tmp_path, mon
         return original(task)
 
     monkeypatch.setattr(runner, "_lint_task", crashing)
-    (tmp_path / "crash.py").write_text("x = 1\n" * 50_000)  # big enough for a pool
+    # 50,000 lines: over MIN_BYTES_FOR_POOL (--jobs workers); one line: a pre-commit run (one worker)
+    (tmp_path / "crash.py").write_text("x = 1\n" * crash_lines)
     (tmp_path / "server.py").write_text(BAD_TOOL)
     result = run_cli("check", "--no-cache", "--jobs", jobs, "--format", "concise", str(tmp_path))
     assert result.exit_code == 1
     assert "crash.py:1:1: MCP000 the process analysing this file crashed (signal SIGSEGV)" in result.output
     assert "server.py:9:9: MCP002" in result.output
+
+
+def test_a_crash_in_a_one_file_run_is_an_mcp000_finding(tmp_path, monkeypatch):
+    from mcplint.engine import runner
+
+    def crashing(task):
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+    monkeypatch.setattr(runner, "_lint_task", crashing)
+    (tmp_path / "crash.py").write_text("x = 1\n")
+    result = run_cli("check", "--no-cache", "--format", "concise", str(tmp_path / "crash.py"))
+    assert result.exit_code == 1
+    assert "crash.py:1:1: MCP000 the process analysing this file crashed (signal SIGSEGV)" in result.output
 
 
 def _sleeps_on_slow(task):

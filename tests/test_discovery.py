@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
 from test_cli import BAD_TOOL, json_findings, run_cli
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mcplint.rules import RULES_BY_CODE
 from test_cli import json_findings, run_cli
+
+from mcplint.rules import RULES_BY_CODE
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "notes_server"
 REGISTRY = EXAMPLE.parent / "mcp-errors.toml"

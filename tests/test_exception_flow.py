@@ -6,15 +6,15 @@ import textwrap
 
 import libcst as cst
 import pytest
-
 from fixture_expectations import expected_findings, fixture_files, silent_cases
+
 from mcplint.analysis.empty_values import clause_returns, is_empty_value, never_returns
 from mcplint.analysis.exception_flow import ExceptionFlow, StdioDetector, caught_names, reraises
 from mcplint.analysis.imports import ImportTable
-from mcplint.config import FileSettings
+from mcplint.analysis.walk import Walker
 from mcplint.engine.lint import lint_text
-from mcplint.engine.walk import Walker
 from mcplint.rules import RULES_BY_CODE
+from mcplint.settings import FileSettings
 
 MINIMUM_CASES = 20
 

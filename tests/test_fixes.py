@@ -10,13 +10,13 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-
 from fixture_expectations import FIXTURES
-from mcplint.config import FileSettings
+from test_cli import json_findings, run_cli
+
 from mcplint.engine.fixer import add_imports, fix_text, without_imports_made_unused
 from mcplint.finding import SAFE, Edit, Fix
 from mcplint.rules import RULES_BY_CODE
-from test_cli import json_findings, run_cli
+from mcplint.settings import FileSettings
 
 ALL = FileSettings(codes=frozenset(RULES_BY_CODE))
 

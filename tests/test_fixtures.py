@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from fixture_expectations import FIXTURES, expected_findings, fixture_files, silent_cases
-from mcplint.config import FileSettings
+
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
+from mcplint.settings import FileSettings
 
 FIXTURE_FILES = [path for directory in sorted(p.name for p in FIXTURES.iterdir()) for path in fixture_files(directory)]
 MINIMUM_CASES = 15

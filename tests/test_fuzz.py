@@ -8,9 +8,8 @@ the slow tier 3,000 and 1,000; ``benchmarks/fuzz.py`` runs as many as you like.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from fuzz_properties import check_properties, hypothesmith_sources, mutated_fixtures
+from hypothesis import HealthCheck, given, settings
 
 FAST = settings(
     max_examples=60, derandomize=True, deadline=None, database=None,

@@ -11,7 +11,6 @@ import json
 import re
 
 import pytest
-
 from test_cli import BAD_TOOL, json_findings, run_cli
 
 DEEP = "[" * 3000 + "]" * 3000

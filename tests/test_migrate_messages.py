@@ -16,9 +16,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from test_cli import run_cli
 
 from mcplint.registry.load import load_registry
-from test_cli import run_cli
 
 SERVER = """\
 from mcp.server.fastmcp import FastMCP

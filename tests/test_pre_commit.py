@@ -11,7 +11,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from test_cli import BAD_TOOL
 
 CHECKOUT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from fixture_expectations import FIXTURES, project_expectations as expected, silent_cases
+from fixture_expectations import FIXTURES, silent_cases
+from fixture_expectations import project_expectations as expected
 from test_cli import json_findings, run_cli
 
 MODEL = FIXTURES / "projects" / "model"

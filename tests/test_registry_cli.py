@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from test_cli import BAD_TOOL, json_findings, run_cli
 
 REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"

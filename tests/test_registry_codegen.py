@@ -153,8 +153,8 @@ def test_tool_errors_never_subclass_the_sdk_error_on_mcp2():
 
 
 def test_tool_results_use_camel_case_keywords_on_mcp1_and_is_error_on_fastmcp():
-    assert "structuredContent=payload,\n            isError=True," in valid_source("mcp1")
-    assert "structured_content=payload,\n            is_error=True," in valid_source("fastmcp")
+    assert "structuredContent=payload,\n        isError=is_error," in valid_source("mcp1")
+    assert "structured_content=payload,\n        is_error=is_error," in valid_source("fastmcp")
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
@@ -457,7 +457,7 @@ def test_resource_and_prompt_errors_carry_the_sdk_error_data(errors):
 CAUGHT_AS_CLASSES = sorted(
     name
     for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, BaseExceptionGroup)
+    if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, getattr(builtins, "BaseExceptionGroup", ()))
 )
 
 
@@ -804,3 +804,81 @@ def test_domain_defaults_reach_the_generated_entries(tmp_path, monkeypatch, stub
 def test_the_hash_of_a_registry_without_the_envelope_is_unchanged():
     # Pinned before the envelope existed: helpers generated then are stale only by the template.
     assert registry_hash(load_registry(str(VALID))) == VALID_HASH_BEFORE_THE_ENVELOPE
+
+
+# -- the partial-failure result of a batch tool ---------------------------------------------------
+def test_a_batch_result_lists_every_item_and_the_failures_in_its_text(probe_errors):
+    batch = probe_errors.BatchResult()
+    batch.applied(0, {"id": "w-1"})
+    batch.failed(1, probe_errors.widget_error("WIDGETS_LOCKED", widgetId="w-7"))
+    batch.skipped(2, "Not attempted after item 1 failed.")
+    assert batch.text() == (
+        "3 items: 1 applied, 1 failed, 1 skipped.\n"
+        "[1] failed: WIDGETS_LOCKED (4004): Widget w-7 is pinned.\n"
+        "  Hint: Unpin widget w-7 first, or work on a copy.\n"
+        "  Recovery: try-alternative.\n"
+        "  User message: Widget w-7 is pinned; unpin it in the app.\n"
+        "[2] skipped: Not attempted after item 1 failed."
+    )
+    assert batch.payload({"saved": 1}) == {
+        "total": 3,
+        "applied": 1,
+        "failed": 1,
+        "skipped": 1,
+        "items": [
+            {"index": 0, "status": "applied", "result": {"id": "w-1"}},
+            {
+                "index": 1,
+                "status": "failed",
+                "symbol": "WIDGETS_LOCKED",
+                "code": 4004,
+                "message": "Widget w-7 is pinned.",
+                "retryable": False,
+                "recovery": "try-alternative",
+                "hints": ["Unpin widget w-7 first, or work on a copy."],
+            },
+            {"index": 2, "status": "skipped", "message": "Not attempted after item 1 failed."},
+        ],
+        "result": {"saved": 1},
+    }
+    result = batch.tool_result({"saved": 1})
+    assert result.isError is False  # one item succeeded
+    assert [block.text for block in result.content] == [batch.text(), json.dumps(batch.payload({"saved": 1}))]
+    assert result.structuredContent == batch.payload({"saved": 1})
+
+
+def test_a_batch_is_an_error_only_when_there_were_items_and_none_was_applied(probe_errors):
+    batch = probe_errors.BatchResult()
+    assert batch.tool_result().isError is False
+    assert batch.text() == "0 items: 0 applied, 0 failed, 0 skipped."
+    batch.failed("a.txt", probe_errors.widget_error("WIDGETS_BUSY"))
+    batch.skipped("b\ntxt")
+    assert batch.tool_result().isError is True
+    assert batch.text() == (
+        "2 items: 0 applied, 1 failed, 1 skipped.\n"
+        '["a.txt"] failed: WIDGETS_BUSY (4005): The widget store is busy.\n'
+        "  Recovery: retry-later, after 1500 ms.\n"
+        '["b\\ntxt"] skipped.'
+    )
+    assert batch.items[0] == {
+        "key": "a.txt",
+        "status": "failed",
+        "symbol": "WIDGETS_BUSY",
+        "code": 4005,
+        "message": "The widget store is busy.",
+        "retryable": True,
+        "recovery": "retry-later",
+        "retryAfterMs": 1500,
+    }
+
+
+def test_a_failed_item_stays_failed(probe_errors):
+    batch = probe_errors.BatchResult()
+    batch.failed(0, probe_errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-1"))
+    batch.applied(0)  # a later step's `else:` of the same item
+    batch.applied(1)
+    assert [(item["index"], item["status"]) for item in batch.items] == [(0, "failed"), (1, "applied")]
+    assert batch.text() == (
+        "2 items: 1 applied, 1 failed, 0 skipped.\n"
+        "[0] failed: WIDGETS_NOT_FOUND (4001): Widget w-1 not found.\n  Recovery: check-input."
+    )

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from test_cli import json_findings, run_cli
 
 REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"

@@ -18,8 +18,8 @@ from mcplint.registry.diff import (
     diff_registries,
     is_breaking,
     load_revision,
-    run_diff,
 )
+from mcplint.registry_diff_command import run_diff
 
 REGISTRIES = Path(__file__).resolve().parent / "fixtures" / "registry"
 CASES = REGISTRIES / "diff"

@@ -8,7 +8,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from test_cli import json_findings, run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cli import run_cli
 
 from mcplint.registry.envelope import envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import RegistryError
-from test_cli import run_cli
 
 FAST = settings(
     max_examples=100, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
@@ -207,8 +207,8 @@ def _strings_and_codes(module: ast.Module) -> tuple[str | None, set[tuple]]:
         if isinstance(node, ast.Assign) and [target.id for target in node.targets if isinstance(target, ast.Name)] == ["NAMESPACE"]:
             namespace = ast.literal_eval(node.value)
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "_ENTRIES":
-            for domain_key, domain_table in zip(node.value.keys, node.value.values):
-                for symbol_key, call in zip(domain_table.keys, domain_table.values):
+            for domain_key, domain_table in zip(node.value.keys, node.value.values, strict=True):
+                for symbol_key, call in zip(domain_table.keys, domain_table.values, strict=True):
                     fields = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords}
                     domain, symbol = ast.literal_eval(domain_key), ast.literal_eval(symbol_key)
                     envelope = (
@@ -303,6 +303,6 @@ def test_a_registry_that_cannot_load_is_not_a_crash_of_the_fuzz_harness():
 
 
 def test_errors_escape_what_would_break_or_move_the_line():
-    from mcplint.report.terminal import printable
+    from mcplint.terminal import printable
 
     assert printable("error `\r` in\nx\u2028y \u202eevil\x1b[2J é ✓") == "error `\\x0d` in\\x0ax\\u2028y \\u202eevil\\x1b[2J é ✓"

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-
 from fixture_expectations import FIXTURES, expected_findings, fixture_files, silent_cases
+from test_cli import run_cli
+
 from mcplint.config import CliOverrides, ConfigResolver, FileSettings
 from mcplint.engine import lint
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
 from mcplint.rules.base import configured_registry
-from test_cli import run_cli
 
 MINIMUM_CASES = 15
 REGISTRY_RULES = ("MCP003", "MCP004")

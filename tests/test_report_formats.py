@@ -13,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint import __version__
+from mcplint.catalogue import CodeDoc, catalogue
 from mcplint.cli import main
+from mcplint.doc_sections import parse_sections
 from mcplint.engine.discovery import project_root
 from mcplint.finding import Finding
 from mcplint.fingerprint import fingerprints
@@ -22,7 +24,6 @@ from mcplint.report.github import escape_data, escape_property, render_github
 from mcplint.report.junit import render_junit
 from mcplint.report.sarif import region, render_sarif, rule_descriptor
 from mcplint.report.text import render_grouped
-from mcplint.catalogue import CodeDoc, catalogue, parse_sections
 from mcplint.rules import ALL_RULES
 from mcplint.rules.base import Rule
 
@@ -141,7 +142,7 @@ def test_sarif_empty_run_is_valid_and_describes_every_rule(tmp_path):
 def test_sarif_rule_descriptors_carry_the_rule_docs(tmp_path):
     rules = only_run(sarif([], tmp_path))["tool"]["driver"]["rules"]
     assert len(rules) == len(catalogue())
-    for document, descriptor in zip(catalogue(), rules):
+    for document, descriptor in zip(catalogue(), rules, strict=True):
         assert descriptor["name"] == document.name
         assert descriptor["shortDescription"] == {"text": document.summary}
         what = document.sections["What it does"]
@@ -194,7 +195,7 @@ def test_sarif_results_are_valid_and_point_at_their_rule(tmp_path):
     run = only_run(log)
     rules = run["tool"]["driver"]["rules"]
     assert [result["ruleId"] for result in run["results"]] == ["MCP000", "MCP002", "MCP001"]
-    for finding, result in zip(findings, run["results"]):
+    for finding, result in zip(findings, run["results"], strict=True):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         assert result["level"] == "error"
         assert result["message"] == {"text": finding.message}
@@ -220,7 +221,7 @@ def test_sarif_uris_are_relative_to_the_root_and_percent_encoded(tmp_path, monke
     log = sarif(findings, root)
     assert_valid_sarif(log)
     run = only_run(log)
-    by_path = {finding.path: result for finding, result in zip(findings, run["results"])}
+    by_path = {finding.path: result for finding, result in zip(findings, run["results"], strict=True)}
     for path, uri in paths.items():
         assert artifact(by_path[path]) == {"uri": uri, "uriBaseId": "%SRCROOT%"}
         assert resolved_path(run, by_path[path]) == os.path.abspath(path)
@@ -308,7 +309,7 @@ def test_cli_sarif_on_the_example_server():
     results = run["results"]
     as_json = json.loads(run_cli("check", "--format", "json", "examples/notes_server", cwd=ROOT).stdout)
     assert len(results) == len(as_json) > 0
-    for result, plain in zip(results, as_json):
+    for result, plain in zip(results, as_json, strict=True):
         assert result["ruleId"] == plain["code"]
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         location = artifact(result)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from test_cli import run_cli
 
 from mcplint.catalogue import catalogue, code_doc
 from mcplint.rules import ALL_RULES
-from test_cli import run_cli
 
 
 def test_rule_in_a_pipe_is_markdown_without_internal_comments():

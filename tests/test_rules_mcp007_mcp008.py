@@ -5,12 +5,12 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from fixture_expectations import expected_findings, fixture_files, silent_cases
-from mcplint.config import FileSettings
+
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
 from mcplint.rules.mcp008_unmasked_error_details import UnmaskedErrorDetails
+from mcplint.settings import FileSettings
 
 MINIMUM_CASES = 15
 

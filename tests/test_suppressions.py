@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from mcplint.config import FileSettings
 from mcplint.engine.lint import lint_text
+from mcplint.settings import FileSettings
 
 HEADER = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('s')\n\n@mcp.tool()\ndef tool(x):\n"
 ALL = FileSettings(codes=frozenset({"MCP000", "MCP001", "MCP002"}))

@@ -11,10 +11,10 @@ import time
 import types
 
 import pytest
-
-from mcplint.watch import relevant
 from test_cli import BAD_TOOL, run_cli
 from test_interrupt import default_sigint
+
+from mcplint.watch import relevant
 
 
 def test_without_watchfiles_it_is_a_one_line_usage_error(tmp_path, monkeypatch):

@@ -13,11 +13,11 @@ import stat
 from pathlib import Path
 
 import pytest
+from test_cli import run_cli
+from test_fixes import FIXED, STALE
 
 from mcplint import atomic
 from mcplint.atomic import FileChanged, content_digest, write_atomically
-from test_cli import run_cli
-from test_fixes import FIXED, STALE
 
 EDITED = STALE.replace("NOTES = {}", "NOTES = {'a': 'b'}")
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from enum import IntEnum
+from typing import Any
 
 from mcp.types import CallToolResult
 
-from .errors import notes_error
+from .errors import BatchResult, notes_error
 from .server import mcp, store
 
 
@@ -22,7 +24,7 @@ MAX_PINNED = 10
 
 
 @mcp.tool()
-def pin_note(note_id: int) -> CallToolResult | str:
+def pin_note(note_id: int) -> Any:  # mcp 1.x refuses `CallToolResult | str`; `Any` passes both
     """Pin a note so it stays on top of every listing."""
     if store.find(note_id) is None:
         return notes_error("NOTE_NOT_FOUND", note_id=note_id).tool_result()
@@ -33,9 +35,31 @@ def pin_note(note_id: int) -> CallToolResult | str:
 
 
 @mcp.tool()
-def unpin_note(note_id: int) -> CallToolResult | str:
+def unpin_note(note_id: int) -> Any:
     """Unpin a note."""
     if store.find(note_id) is None:
         return notes_error("NOTE_NOT_FOUND", note_id=note_id).tool_result()
     store.update(note_id, pinned=False)
     return f"Unpinned note {note_id}"
+
+
+@mcp.tool()
+def pin_notes(note_ids: list[int]) -> CallToolResult:
+    """Pin several notes; the result says, note by note, what happened."""
+    batch = BatchResult()
+    for index, note_id in enumerate(note_ids):
+        try:
+            found = store.find(note_id) is not None
+            if found:
+                store.update(note_id, pinned=True)
+        except sqlite3.Error:
+            # The store is down: this note failed, the others were not attempted.
+            batch.failed(index, notes_error("STORE_UNAVAILABLE"))
+            for later in range(index + 1, len(note_ids)):
+                batch.skipped(later, "Not attempted: the notes store is unavailable.")
+            break
+        if found:
+            batch.applied(index)
+        else:
+            batch.failed(index, notes_error("NOTE_NOT_FOUND", note_id=note_id))
+    return batch.tool_result()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
-from mcplint.engine.walk import children  # reads the fields directly: `CSTNode.children` is slow
+from mcplint.analysis.walk import children  # reads the fields directly: `CSTNode.children` is slow
 
 EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
 EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})
@@ -165,8 +165,9 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
         if exit_path == _END:
             yield replace(base, falls_through=True, empty=True)
         elif isinstance(exit_path, tuple):
-            returned = exit_path[-1].units[exit_path[-1].index]
-            assert isinstance(returned, cst.Return)
+            fallen_into = exit_path[-1].units[exit_path[-1].index]
+            assert isinstance(fallen_into, cst.Return)
+            returned = fallen_into
             if returned not in own_returns:
                 end_of_clause = (*path, Frame(body, len(body), "handler", unit))
                 empty = is_empty_value(returned.value, _local_values(end_of_clause))
@@ -380,7 +381,7 @@ def _value_before(name: str, path: Path) -> object:
         if frame.kind == "loop" and _touches(frame.owner, name):
             return _UNKNOWN  # a value carried over from an earlier iteration
         # Crossing from a clause to its `try`: the body failed somewhere, after filling the local?
-        if frame.kind == "handler" and not _try_body_keeps(units_of(frame.owner.body), name):
+        if frame.kind == "handler" and isinstance(frame.owner, (cst.Try, cst.TryStar)) and not _try_body_keeps(units_of(frame.owner.body), name):
             return _UNKNOWN
     return _UNKNOWN  # a parameter, a global, or bound where it cannot be told
 

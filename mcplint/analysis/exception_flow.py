@@ -41,7 +41,7 @@ from mcplint.analysis.empty_values import MUTATORS, own_nodes, units_of
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.engine.walk import children
+from mcplint.analysis.walk import children
 
 _TRACEBACK_NAMES = ("format_exc", "format_exception", "format_exception_only", "format_tb", "format_stack")
 TRACEBACK_FUNCTIONS = frozenset(
@@ -88,7 +88,7 @@ def reraises(handler: cst.ExceptHandler) -> bool:
     return any(isinstance(node, cst.Raise) for node in own_nodes(handler.body))
 
 
-def bound_name(handler: cst.ExceptHandler) -> str | None:
+def bound_name(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> str | None:
     if handler.name is not None and isinstance(handler.name.name, cst.Name):
         return handler.name.name.value
     return None
@@ -113,7 +113,11 @@ class _Marker:
 
 
 _CAUGHT = _Marker()
-_CLEAN: frozenset = frozenset()  # taints are frozensets of Origin (and _Marker, for names)
+# A taint: the origins a value's text may come from; a name holds one, or its first marker.
+Taint = frozenset["Origin"]
+Environment = dict[str, frozenset["Origin | _Marker"]]  # what each local name holds
+Arguments = list[tuple[cst.Arg, Taint]]  # a call's arguments with their taints
+_CLEAN: Taint = frozenset()
 
 
 @dataclass(frozen=True)
@@ -254,7 +258,7 @@ class ExceptionFlow:
                 return self.functions[candidate][-1]
         return None
 
-    def is_project_exception(self, handler: cst.ExceptHandler) -> bool:
+    def is_project_exception(self, handler: cst.ExceptHandler | cst.ExceptStarHandler) -> bool:
         """Every caught class is the project's own: defined in the module, or imported relatively.
 
         Their text is written for the client; where one wraps a cause
@@ -262,8 +266,8 @@ class ExceptionFlow:
         """
         if handler.type is None:
             return False
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        written = [dotted_name(t.value if isinstance(t, cst.Element) else t) or "" for t in types]
+        types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+        written = [dotted_name(t) or "" for t in types]
         return all(name in self.project_classes or name.split(".")[0] in self.project_imports for name in written)
 
     def is_sanitiser(self, call: cst.Call) -> bool:
@@ -307,7 +311,7 @@ class _FunctionRun:
         self.context_names = CONTEXT_NAMES | self._typed_context_parameters()
 
     def run(self) -> None:
-        environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
+        environment: Environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
         self._block(units_of(self.source.node.body), environment)
 
     def _typed_context_parameters(self) -> set[str]:
@@ -320,11 +324,11 @@ class _FunctionRun:
         return found
 
     # -- statements --------------------------------------------------------------------
-    def _block(self, units: Sequence[cst.CSTNode], environment: dict) -> None:
+    def _block(self, units: Sequence[cst.CSTNode], environment: Environment) -> None:
         for unit in units:
             self._statement(unit, environment)
 
-    def _statement(self, node: cst.CSTNode, environment: dict) -> None:
+    def _statement(self, node: cst.CSTNode, environment: Environment) -> None:
         if isinstance(node, cst.Assign):
             taint = self._taint(node.value, environment)
             for target in node.targets:
@@ -347,7 +351,7 @@ class _FunctionRun:
         else:
             self._compound(node, environment)
 
-    def _compound(self, node: cst.CSTNode, environment: dict) -> None:
+    def _compound(self, node: cst.CSTNode, environment: Environment) -> None:
         if isinstance(node, cst.If):
             self._taint(node.test, environment)
             otherwise = dict(environment)
@@ -375,7 +379,7 @@ class _FunctionRun:
                 self._block(units_of(case.body), branch)
                 _merge_into(environment, branch)
 
-    def _loop(self, node: cst.For | cst.While, environment: dict) -> None:
+    def _loop(self, node: cst.For | cst.While, environment: Environment) -> None:
         # Twice, so that what one iteration taints reaches the next one's uses.
         iterated = self._taint(node.iter, environment) if isinstance(node, cst.For) else _CLEAN
         for _ in range(2):
@@ -389,7 +393,7 @@ class _FunctionRun:
         if node.orelse is not None:
             self._block(units_of(node.orelse.body), environment)
 
-    def _try(self, node: cst.Try | cst.TryStar, environment: dict) -> None:
+    def _try(self, node: cst.Try | cst.TryStar, environment: Environment) -> None:
         before = dict(environment)
         self._block(units_of(node.body), environment)
         # The exception may come from any statement of the body: both states are possible.
@@ -412,7 +416,7 @@ class _FunctionRun:
         if node.finalbody is not None:
             self._block(units_of(node.finalbody.body), environment)
 
-    def _raise(self, node: cst.Raise, environment: dict) -> None:
+    def _raise(self, node: cst.Raise, environment: Environment) -> None:
         if node.exc is None:
             return
         taint = self._taint(node.exc, environment)
@@ -423,7 +427,7 @@ class _FunctionRun:
         shown = f"`raise {name}(...)`" if isinstance(node.exc, cst.Call) and name else "the raised exception"
         self._sink(taint, Sink(node, f"the message of {shown}", False))
 
-    def _bind(self, target: cst.BaseExpression, taint: frozenset, environment: dict, weak: bool = False) -> None:
+    def _bind(self, target: cst.BaseExpression, taint: Taint, environment: Environment, weak: bool = False) -> None:
         if isinstance(target, cst.Name):
             previous = environment.get(target.value, _CLEAN) if weak else _CLEAN
             environment[target.value] = previous | taint
@@ -438,7 +442,7 @@ class _FunctionRun:
             if root is not None and root not in ("self", "cls") and taint:
                 environment[root] = environment.get(root, _CLEAN) | taint
 
-    def _sink(self, taint: Iterable, sink: Sink) -> None:
+    def _sink(self, taint: Iterable[object], sink: Sink) -> None:
         for origin in taint:
             if not isinstance(origin, Origin):
                 continue
@@ -450,7 +454,7 @@ class _FunctionRun:
                 self.summary.sinks.setdefault(origin.parameter, sink)
 
     # -- expressions -------------------------------------------------------------------
-    def _taint(self, node: cst.CSTNode | None, environment: dict) -> frozenset:
+    def _taint(self, node: cst.CSTNode | None, environment: Environment) -> Taint:
         if node is None:
             return _CLEAN
         if isinstance(node, cst.Name):
@@ -487,13 +491,13 @@ class _FunctionRun:
         # Strings, containers, boolean operations, slices, starred values: the union of the parts.
         return self._parts(node, environment)
 
-    def _parts(self, node: cst.CSTNode, environment: dict) -> frozenset:
+    def _parts(self, node: cst.CSTNode, environment: Environment) -> Taint:
         taint = _CLEAN
         for child in children(node):
             taint |= self._taint(child, environment)
         return taint
 
-    def _attribute(self, node: cst.Attribute, environment: dict) -> frozenset:
+    def _attribute(self, node: cst.Attribute, environment: Environment) -> Taint:
         base = self._taint(node.value, environment)
         exception = frozenset(origin for origin in base if origin.raw)
         text = base - exception
@@ -502,16 +506,18 @@ class _FunctionRun:
             text |= _as_text(exception, node, kind)
         return text  # `e.code`, `e.__class__`: not the message
 
-    def _formatted(self, node: cst.FormattedString, environment: dict) -> frozenset:
+    def _formatted(self, node: cst.FormattedString, environment: Environment) -> Taint:
         taint = _CLEAN
         for part in node.parts:
             if isinstance(part, cst.FormattedStringExpression):
                 taint |= _as_text(self._taint(part.expression, environment), part)
         return taint
 
-    def _comprehension(self, node: cst.CSTNode, environment: dict) -> frozenset:
+    def _comprehension(
+        self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, environment: Environment
+    ) -> Taint:
         inner = dict(environment)
-        clause = node.for_in
+        clause: cst.CompFor | None = node.for_in
         while clause is not None:
             self._bind(clause.target, self._taint(clause.iter, inner), inner)
             clause = clause.inner_for_in
@@ -519,7 +525,7 @@ class _FunctionRun:
             return self._taint(node.key, inner) | self._taint(node.value, inner)
         return self._taint(node.elt, inner)
 
-    def _call(self, call: cst.Call, environment: dict) -> frozenset:
+    def _call(self, call: cst.Call, environment: Environment) -> Taint:
         func = call.func
         qualified = self.imports.qualified_name(func)
         name = qualified or dotted_name(func) or ""
@@ -552,7 +558,7 @@ class _FunctionRun:
             return receiver | self._method(call, func, environment, everything)
         return receiver
 
-    def _stringified(self, call: cst.Call, name: str, arguments: list) -> frozenset:
+    def _stringified(self, call: cst.Call, name: str, arguments: Arguments) -> Taint:
         if name == "getattr" and len(arguments) >= 2:
             attribute = arguments[1][0].value
             wanted = attribute.evaluated_value if isinstance(attribute, cst.SimpleString) else None
@@ -562,7 +568,7 @@ class _FunctionRun:
             return _as_text(arguments[0][1], call) | default
         return _as_text(_union(taint for _, taint in arguments), call)
 
-    def _method(self, call: cst.Call, func: cst.Attribute, environment: dict, arguments: frozenset) -> frozenset:
+    def _method(self, call: cst.Call, func: cst.Attribute, environment: Environment, arguments: Taint) -> Taint:
         owner = self._taint(func.value, environment)
         # A parameter may hold text already: its methods (`text.replace(...)`) keep the taint.
         exception = frozenset(origin for origin in owner if origin.raw and origin.parameter is None)
@@ -573,7 +579,7 @@ class _FunctionRun:
             text |= _as_text(arguments, call)
         return text
 
-    def _through_function(self, call: cst.Call, callee: FunctionSource, arguments: list) -> frozenset:
+    def _through_function(self, call: cst.Call, callee: FunctionSource, arguments: Arguments) -> Taint:
         summary = self.flow.summary(callee.key)
         result = _CLEAN
         for parameter, taint in _parameter_arguments(call, callee.node, arguments):
@@ -587,7 +593,7 @@ class _FunctionRun:
                 self._sink(origins, Sink(call, f"{inner.description} in `{callee.key}`", False))
         return result
 
-    def _through_imported(self, call: cst.Call, helper: TextHelper, arguments: list) -> frozenset:
+    def _through_imported(self, call: cst.Call, helper: TextHelper, arguments: Arguments) -> Taint:
         """A function of another module whose summary says which parameters' text it returns."""
         positional, keyword_only, returned = helper
         if positional[:1] in (("self",), ("cls",)):
@@ -605,7 +611,7 @@ class _FunctionRun:
                 result |= _as_text(taint, call)
         return result
 
-    def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: frozenset) -> None:
+    def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: Taint) -> None:
         if not taint:
             return
         func = call.func
@@ -631,7 +637,7 @@ def _materialise(item: Origin | _Marker, use: cst.Name) -> Origin:
     return item
 
 
-def _as_text(taint: frozenset, node: cst.CSTNode, kind: str | None = None) -> frozenset:
+def _as_text(taint: Taint, node: cst.CSTNode, kind: str | None = None) -> Taint:
     """The exception object turned into text at ``node``: the origin moves there."""
     return frozenset(
         Origin(node, kind or origin.kind, raw=False, parameter=origin.parameter) if origin.raw else origin
@@ -639,14 +645,14 @@ def _as_text(taint: frozenset, node: cst.CSTNode, kind: str | None = None) -> fr
     )
 
 
-def _union(taints: Iterable[frozenset]) -> frozenset:
+def _union(taints: Iterable[Taint]) -> Taint:
     result = _CLEAN
     for taint in taints:
         result |= taint
     return result
 
 
-def _merge_into(environment: dict, other: Mapping) -> None:
+def _merge_into(environment: Environment, other: Mapping[str, frozenset[Origin | _Marker]]) -> None:
     for name, taint in other.items():
         environment[name] = environment.get(name, _CLEAN) | taint
 
@@ -706,8 +712,8 @@ def _parameters(function: cst.FunctionDef) -> _Parameters:
 
 
 def _parameter_arguments(
-    call: cst.Call, function: cst.FunctionDef, arguments: list
-) -> Iterator[tuple[str | None, frozenset]]:
+    call: cst.Call, function: cst.FunctionDef, arguments: Arguments
+) -> Iterator[tuple[str | None, Taint]]:
     """(parameter, taint) per argument; None when the parameter cannot be told."""
     parameters = _parameters(function)
     positional = list(parameters.positional)

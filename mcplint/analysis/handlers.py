@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeGuard, TypeVar
+from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
 
@@ -61,7 +61,24 @@ LOW_LEVEL_DECORATORS = {
     "unsubscribe_resource": "other",
     "set_logging_level": "other",
 }
-LOW_LEVEL_2 = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
+# What a client reaches a handler as.
+HandlerKind = Literal["tool", "resource", "prompt", "list", "completion", "other"]
+HANDLER_KINDS = frozenset(get_args(HandlerKind))
+
+
+def as_handler_kind(text: str) -> HandlerKind:
+    """A kind read from a table or from the run's join, checked."""
+    if text not in HANDLER_KINDS:
+        raise ValueError(f"not a handler kind: {text!r}")
+    return cast(HandlerKind, text)
+
+
+# How a server registers handlers: "high" (FastMCP/MCPServer decorators), "low" (the low-level
+# `Server`), "low-2" (mcp 2.x's low-level `Server(on_call_tool=f)`, `add_request_handler`),
+# "any" (an untyped parameter: either).
+ServerLevel = Literal["high", "low", "low-2", "any"]
+SERVER_LEVELS = frozenset(get_args(ServerLevel))
+LOW_LEVEL_2: ServerLevel = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
 # mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
 LOW_LEVEL_KEYWORDS = {
     "on_call_tool": "tool",
@@ -119,8 +136,15 @@ MAX_PATH_STATES = 8
 
 @dataclass(frozen=True)
 class ServerBinding:
-    level: str  # "high" (FastMCP/MCPServer), "low" (Server), "any" (untyped parameter)
+    level: ServerLevel
     framework: str
+
+    @classmethod
+    def read(cls, level: str, framework: str) -> ServerBinding:
+        """A binding read from a table or from the run's join, its level checked."""
+        if level not in SERVER_LEVELS:
+            raise ValueError(f"not a server level: {level!r}")
+        return cls(cast(ServerLevel, level), framework)
 
 
 UNTYPED_SERVER = ServerBinding("any", "unknown")
@@ -154,7 +178,7 @@ class FunctionInfo:
 @dataclass(frozen=True)
 class Handler:
     key: str
-    kind: str  # tool, resource, prompt, list, completion, other
+    kind: HandlerKind
     # Registered on a low-level `Server`: what it raises is not a tool error there (mcp 1.x sends
     # only the text, mcp 2.x a JSON-RPC -32603), so fixes return a result instead.
     low_level: bool = False
@@ -173,7 +197,12 @@ class Handler:
     @classmethod
     def from_join(cls, label: str, joined_kind: str) -> Handler:
         kind = joined_kind.removesuffix(cls._PROTOCOL_MARK)
-        return cls(label, kind, raise_is_protocol_error=kind != joined_kind)
+        return cls(label, as_handler_kind(kind), raise_is_protocol_error=kind != joined_kind)
+
+
+# What is registered, as a handler of (kind, level), and where: the expression, and the
+# function and class it is written in.
+_Registered = tuple[cst.BaseExpression, str, str, "str | None", "str | None"]
 
 
 @dataclass(frozen=True)
@@ -302,12 +331,14 @@ class HandlerFactsCollector:
         item = node.value
         if isinstance(item, (cst.Dict, cst.DictComp)):  # `return {n: getattr(obj, n) for n in NAMES}`
             self.returned_dicts.setdefault(info.key, []).append(item)
-        if isinstance(item, cst.Subscript) or (
-            isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get"
-        ):  # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
-            table = dotted_name(_table_of(item) if isinstance(item, cst.Subscript) else item.func.value)  # type: ignore[union-attr]
-            if table is not None:
-                self.returned_tables.setdefault(info.key, []).append(table)
+        # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
+        table = None
+        if isinstance(item, cst.Subscript):
+            table = dotted_name(_table_of(item))
+        elif isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get":
+            table = dotted_name(item.func.value)
+        if table is not None:
+            self.returned_tables.setdefault(info.key, []).append(table)
         callees, names = _carried_values(node.value)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
@@ -522,7 +553,7 @@ class HandlerScope:
         """Whether on some call path from the handler a `try` stops one of ``original`` and
         ``replacement`` but not the other (`except McpError` around a call, for a raise that
         becomes a `ToolError`)."""
-        states = self.paths.get((function_key or "", handler.key)) or []
+        states = self.paths.get((function_key or "", handler.key), set())
         return any(
             any(stops_encoded(guards, original) for guards in state)
             != any(stops_encoded(guards, replacement) for guards in state)
@@ -550,13 +581,13 @@ class _Resolver:
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
         self.project = project
-        self.imported_servers = {name: ServerBinding(level, framework) for name, level, framework in project.imported_servers}
+        self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
         self.imported_server_classes = {
-            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_classes
+            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_classes
         }
         self.imported_server_factories = {
-            name: ServerBinding(level, framework) for name, level, framework in project.imported_server_factories
+            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories
         }
         self.imports_framework = any(
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
@@ -588,7 +619,7 @@ class _Resolver:
         self.local_registry_decorators: dict[str, str] = {}
         # (function key, parameter name or position) -> the server a caller passes there.
         self.server_parameters: dict[tuple[str, str], ServerBinding] = {
-            (function, slot): ServerBinding(level, framework)
+            (function, slot): ServerBinding.read(level, framework)
             for function, slot, level, framework in project.server_parameters
         }
         self.server_subclasses = self._server_subclasses()
@@ -610,7 +641,7 @@ class _Resolver:
             return self.server_subclasses[dotted]
         qualified = self.imports.qualify(dotted)
         if qualified in SERVER_CLASSES:
-            return ServerBinding(*SERVER_CLASSES[qualified])
+            return ServerBinding.read(*SERVER_CLASSES[qualified])
         return self.imported_server_classes.get(qualified or "")
 
     def _server_subclasses(self) -> dict[str, ServerBinding]:
@@ -853,7 +884,7 @@ class _Resolver:
         of another module (`outgoing_registrations`). A registration of something that names
         no function (`mcp.tool()(info["func"])` in a loop over a registry) is kept in
         ``dynamic_registrations``."""
-        pending = [
+        pending: list[_Registered] = [
             (expression, kind, level, registration.context_key, registration.context_class)
             for registration in self.facts.registrations
             for expression, kind, level in self._registered_arguments(registration)
@@ -903,7 +934,7 @@ class _Resolver:
             yield from self.facts.aliases.get((scope, name), ())
 
     def _registered_through(
-        self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list
+        self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list[_Registered]
     ) -> bool:
         """A registered expression that is a parameter, a loop over a list, or an import."""
         name = dotted_name(expression)
@@ -945,10 +976,10 @@ class _Resolver:
         self.outgoing_registrations.update((target, kind, level) for target in found)
         return bool(found)
 
-    def _registered_elsewhere(self) -> list:
+    def _registered_elsewhere(self) -> list[_Registered]:
         """What other modules register here: a function, a list of them (`read_tools[]`), or
         the arguments of calls to another module's registrar."""
-        pending: list = []
+        pending: list[_Registered] = []
         for target, kind, level in self.project.registered_here:
             name = target.removesuffix("[]")
             if target.endswith("[]"):
@@ -1100,12 +1131,12 @@ class _Resolver:
             return list(
                 dict.fromkeys(key for value, *where in entries for key in self._entry_functions(value, *where))
             )
-        targets = []  # HANDLERS[name].run(...): the method of each entry's class
+        targets: list[str] = []  # HANDLERS[name].run(...): the method of each entry's class
         for value, *_ in entries:
             class_name = dotted_name(value.func if isinstance(value, cst.Call) else value)
-            found = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
-            if found is not None:
-                targets.append(found)
+            method_key = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
+            if method_key is not None:
+                targets.append(method_key)
         return targets
 
     def _table_entries(
@@ -1322,8 +1353,8 @@ class _Resolver:
                 if container is not None:
                     self._collected.setdefault(container, []).append(class_name)
             for callee, class_name, context_key in self._instances_passed():
-                function = self.resolve_function(callee, context_key, None)
-                container = self.facts.parameter_containers.get(function or "")
+                target = self.resolve_function(callee, context_key, None)
+                container = self.facts.parameter_containers.get(target or "")
                 if container is not None and class_name not in self._collected.get(container, []):
                     self._collected.setdefault(container, []).append(class_name)
         return self._collected
@@ -1630,18 +1661,18 @@ def resolve_handler_scope(
 
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
         if key not in scope.handlers:
-            scope.handlers[key] = Handler(key, kind, level != "high", level == LOW_LEVEL_2)
+            scope.handlers[key] = Handler(key, as_handler_kind(kind), level != "high", level == LOW_LEVEL_2)
             roots[key] = [key]
         roots[key].extend(wrappers)
 
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
             context = (decorator.decorator, parent_function(info.key), info.class_key)
-            kind = resolver.decorator_kind(*context)
-            if kind is not None:
+            decorated_kind = resolver.decorator_kind(*context)
+            if decorated_kind is not None:
                 below = info.decorators[index + 1 :]
                 level = "low" if resolver.is_low_level_decorator(*context) else "high"
-                add_handler(info.key, kind, _wrappers(resolver, below, info), level)
+                add_handler(info.key, decorated_kind, _wrappers(resolver, below, info), level)
                 external_wrappers[info.key] = _imported_decorators(resolver, below)
                 break
         if info.key not in scope.handlers and any(
@@ -1661,11 +1692,11 @@ def resolve_handler_scope(
     for key, handler in scope.handlers.items():
         _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
         _reach(resolver, scope.returns_to, roots[key], handler, True)
-        for decorator in external_wrappers.get(key, ()):
+        for wrapper in external_wrappers.get(key, ()):
             # An imported wrapper's inner function runs per call and returns to the client.
-            target = f"{decorator}.<locals>.*"
+            target = f"{wrapper}.<locals>.*"
             for table in (scope.outgoing_calls, scope.outgoing_returns):
-                _add(table.setdefault(target, []), handler)
+                _add(table, target, handler)
             scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
     # Functions that handlers of other modules reach (the run's join says which).
     for entries, table, through_return in (
@@ -1681,7 +1712,7 @@ def resolve_handler_scope(
                 keys = resolver.resolve_callee(pattern, None, None)
                 if not keys:
                     for target in _call_externals(resolver, pattern, None, None):
-                        _add(outgoing.setdefault(target, []), handler)
+                        _add(outgoing, target, handler)
                         if not through_return:
                             scope.outgoing_states.setdefault((target, handler.key), set()).add(initial)
             if through_return:
@@ -1716,7 +1747,7 @@ def _reach(
     resolver: _Resolver, table: dict[str, list[Handler]], roots: Sequence[str], handler: Handler, through_return: bool
 ) -> None:
     for function in _reachable(resolver, roots, through_return=through_return):
-        _add(table.setdefault(function, []), handler)
+        _add(table, function, handler)
 
 
 def _reach_paths(
@@ -1735,7 +1766,7 @@ def _reach_paths(
                 continue
             state = frozenset()
         states.add(state)
-        _add(scope.reached_by.setdefault(key, []), handler)
+        _add(scope.reached_by, key, handler)
         info = functions[key]
         for callee in set(info.calls):
             targets = resolver.resolve_callee(callee, key, info.class_key)
@@ -1746,9 +1777,25 @@ def _reach_paths(
                 pending.extend((target, next_state) for target in targets)
 
 
-def _add(handlers: list[Handler], handler: Handler) -> None:
-    # The same Handler object comes back again and again: identity first, equality only then.
-    if handler not in handlers:
+class _Handlers(list[Handler]):
+    """The handlers of a table's entry, in the order they came, with a set of them beside:
+    `_add` runs for every step of every reach, and `in` on a list compares each element
+    (a function many handlers reach made it 11 % of a run)."""
+
+    __slots__ = ("members",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.members: set[Handler] = set()
+
+
+def _add(table: dict[str, list[Handler]], key: str, handler: Handler) -> None:
+    handlers = table.get(key)
+    if handlers is None:
+        handlers = table[key] = _Handlers()
+    assert isinstance(handlers, _Handlers)  # only _add fills these tables
+    if handler not in handlers.members:
+        handlers.members.add(handler)
         handlers.append(handler)
 
 
@@ -1770,7 +1817,7 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
             info = resolver.facts.functions.get(function)
             for callee, target in _external_calls(resolver, function, through_return):
                 for handler in handlers:
-                    _add(outgoing.setdefault(target, []), handler)
+                    _add(outgoing, target, handler)
                     if through_return or info is None:
                         continue
                     states = scope.outgoing_states.setdefault((target, handler.key), set())
@@ -1833,8 +1880,8 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
                     if caller not in seen:
                         seen.add(caller)
                         pending.append(caller)
-        for key, targets in reached.items():
-            table[key] = sorted(targets)
+        for key, reached_targets in reached.items():
+            table[key] = sorted(reached_targets)
 
 
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:

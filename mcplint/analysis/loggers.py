@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import ScopeTracker
-from mcplint.analysis.empty_values import own_nodes
 
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
 LOGGER_OBJECTS = frozenset({"loguru.logger"})

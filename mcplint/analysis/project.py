@@ -17,7 +17,10 @@ from pathlib import Path
 
 # An entry point: (function key or "<key>.<locals>.*", the reaching handler's label, its kind,
 # the guards of the call path so far: the `try`s around its calls, see analysis/catching.py).
-EntryPoint = tuple[str, str, str, tuple]
+EntryPoint = tuple[str, str, str, tuple[str, ...]]
+# Another module's text helper: (qualified name, positional parameters, keyword-only
+# parameters, the parameters whose text it returns).
+TextHelperEntry = tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class ProjectContext:
     imported_unmasked_classes: tuple[tuple[str, str], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
-    imported_text_helpers: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
+    imported_text_helpers: tuple[TextHelperEntry, ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from mcplint.atomic import mode_for, write_atomically
 from mcplint.config import ConfigError
-from mcplint.fingerprint import fingerprints, relative_path
 from mcplint.finding import Finding
+from mcplint.fingerprint import fingerprints, relative_path
 
 FORMAT_VERSION = 1
 
@@ -38,7 +38,7 @@ def write_baseline(path: Path, findings: Sequence[Finding], root: Path) -> int:
             "fingerprint": fingerprint,
             "message": finding.message,
         }
-        for finding, fingerprint in zip(findings, fingerprints(findings, root))
+        for finding, fingerprint in zip(findings, fingerprints(findings, root), strict=True)
     ]
     entries.sort(key=lambda entry: (entry["path"], entry["code"], entry["context"], entry["fingerprint"]))
     document = {"mcplint-baseline": FORMAT_VERSION, "findings": entries}
@@ -69,7 +69,7 @@ def load_baseline(path: Path) -> set[str]:
 def apply_baseline(findings: Sequence[Finding], baseline: set[str], root: Path) -> BaselineResult:
     new: list[Finding] = []
     matched: set[str] = set()
-    for finding, fingerprint in zip(findings, fingerprints(findings, root)):
+    for finding, fingerprint in zip(findings, fingerprints(findings, root), strict=True):
         if fingerprint in baseline:
             matched.add(fingerprint)
         else:

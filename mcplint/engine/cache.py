@@ -25,13 +25,15 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 from mcplint import __version__
 from mcplint.analysis.project import ProjectContext
-from mcplint.config import FileSettings
-from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.atomic import write_atomically
+from mcplint.config import ConfigResolver
+from mcplint.engine.result import JOIN_FIELDS, FileResult
 from mcplint.finding import Finding
+from mcplint.settings import FileSettings
 
 DEFAULT_DIRECTORY = ".mcplint_cache"
 ENVIRONMENT_VARIABLE = "MCPLINT_CACHE_DIR"
@@ -84,10 +86,14 @@ def context_key(project: ProjectContext) -> str:
     return hashlib.sha256(repr(project).encode("utf-8")).hexdigest()[:20]
 
 
+# A file's entry in an index, as JSON: its stamp and its analyses per project context.
+Entry = dict[str, Any]
+
+
 class ResultCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._indexes: dict[str, dict[str, dict]] = {}
+        self._indexes: dict[str, dict[str, Entry]] = {}
         self._dirty: set[str] = set()
         self._remembered_runs: dict[str, dict[str, str]] | None = None
         self._runs_dirty = False
@@ -113,7 +119,7 @@ class ResultCache:
             **_unpacked_outgoing(analysis),
         )
 
-    def _unchanged(self, path: str, entry: dict, digest: str) -> bool:
+    def _unchanged(self, path: str, entry: Entry, digest: str) -> bool:
         try:
             status = os.stat(path)
         except OSError:
@@ -179,7 +185,7 @@ class ResultCache:
     def _index_path(self, digest: str) -> Path:
         return self.directory / __version__ / f"{digest}.json"
 
-    def _index(self, digest: str) -> dict[str, dict]:
+    def _index(self, digest: str) -> dict[str, Entry]:
         if digest not in self._indexes:
             try:
                 loaded = json.loads(self._index_path(digest).read_text(encoding="utf-8"))
@@ -235,9 +241,9 @@ def _packed_outgoing(result: FileResult) -> dict[str, object]:
     return packed
 
 
-def _unpacked_outgoing(analysis: dict) -> dict[str, dict[str, list[tuple[str, str, tuple[str, ...]]]]]:
+def _unpacked_outgoing(analysis: Entry) -> dict[str, Any]:
     labels = analysis["labels"]
-    unpacked = {}
+    unpacked: dict[str, dict[str, list[tuple[str, str, tuple[str, ...]]]]] = {}
     for name in PACKED_FIELDS:
         table = unpacked[name] = {}
         for target, groups in analysis[name].items():
@@ -257,3 +263,13 @@ def clean(directory: Path) -> bool:
         return False
     shutil.rmtree(directory)
     return True
+
+
+def cache_directory(resolver: ConfigResolver, root: Path) -> Path:
+    """The working directory's config `cache-dir`, else $MCPLINT_CACHE_DIR, else <root>/.mcplint_cache."""
+    configured = resolver.config_for(resolver.cwd / "__init__.py").cache_dir
+    if configured is not None:
+        return configured
+    if os.environ.get(ENVIRONMENT_VARIABLE):
+        return Path(os.environ[ENVIRONMENT_VARIABLE])
+    return root / DEFAULT_DIRECTORY

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mcplint.config import Config, ConfigResolver
+from mcplint.config import Config, ConfigResolver, PathPatterns
+
+# Imports inside functions: pathspec is imported when a `.gitignore` or a pattern needs it.
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -49,7 +51,7 @@ def discover(
     skipped: list[SkippedPath] | None = None,
 ) -> list[DiscoveredFile]:
     """The files to lint; ``skipped``, when given, collects what was left out and why."""
-    found: dict[Path, DiscoveredFile] = {}
+    found: dict[str, DiscoveredFile] = {}  # by _identity
     cwd = resolver.cwd
     for argument in paths:
         path = Path(argument)
@@ -90,8 +92,6 @@ def _skip(path: Path, config: Config, is_dir: bool, cwd: Path, skipped: list[Ski
 
 def skip_reason(path: Path, config: Config, *, is_dir: bool, cwd: Path | None = None) -> str:
     """Which setting (and pattern) or which .gitignore leaves ``path`` out."""
-    from mcplint.config import PathPatterns
-
     setting = config.excluded_by(path, is_dir=is_dir)
     if setting is None:
         return "ignored by .gitignore"
@@ -157,7 +157,7 @@ def project_root(cwd: Path) -> Path:
     return _repository_root(cwd.absolute()) or cwd.absolute()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _repository_root(directory: Path) -> Path | None:
     for candidate in (directory, *directory.parents):
         if (candidate / ".git").exists():
@@ -165,7 +165,7 @@ def _repository_root(directory: Path) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gitignore_spec(directory: Path) -> Any:
     lines: list[str] = []
     for name in (".gitignore", ".git/info/exclude"):

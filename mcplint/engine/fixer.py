@@ -19,6 +19,7 @@ as it is: the result then describes the file on disk and carries the reason
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import hashlib
@@ -33,11 +34,14 @@ import libcst as cst
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
-from mcplint.config import FileSettings
-from mcplint.engine.result import FileResult
 from mcplint.engine.positions import LineIndex
-from mcplint.engine.source import UndecodableSource, decode_with_encoding
+from mcplint.engine.result import FileResult
 from mcplint.finding import SAFE, Finding
+from mcplint.settings import FileSettings
+from mcplint.source import UndecodableSource, decode_with_encoding
+
+# Imports inside functions: the linter and LibCST's codemod machinery (about 280 ms to import) are
+# imported by the fixes that use them; `is_applicable` serves a warm run without either.
 
 MAX_PASSES = 10
 _WORDS = re.compile(r"\w+")  # a name's mentions: the runs of word characters equal to it
@@ -145,9 +149,9 @@ def fix_text(
             break
         # Fixes into registry helpers first, alone in their pass: they can make another rule's
         # finding moot (a raise no longer uses `message`, so MCP006 need not blank it for the logs).
-        fixable = [finding for finding in fixable if finding.fix.imports] or fixable  # type: ignore[union-attr]
+        fixable = [finding for finding in fixable if finding.fix is not None and finding.fix.imports] or fixable
         updated, applied = apply_edits(current, fixable)
-        imports = tuple(sorted({pair for finding in applied for pair in finding.fix.imports}))  # type: ignore[union-attr]
+        imports = tuple(sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports}))
         if imports:
             updated = _with_imports(current, updated, imports)
         if updated == current:
@@ -302,7 +306,6 @@ def without_imports_made_unused(before: str, after: str) -> str:
     A name is a candidate when the edits took away its last mention besides the import (a
     word count, cheap: most passes have none); LibCST's RemoveImportsVisitor then removes it
     only if its scope analysis finds no use either."""
-    import ast
 
     try:
         tree = ast.parse(after)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
 from mcplint.engine.module_index import ModuleIndex
@@ -109,7 +109,7 @@ def join(
         if "|" in target:
             choices = [found for found in (names.resolve(t, importer) for t in target.split("|")) if found]
             defined = [found for found in choices if names.defines(*found)]
-            return (defined or choices or [None])[0]
+            return (defined or choices)[0] if defined or choices else None
         found = names.resolve(target.removesuffix(".<locals>.*"), importer)
         if found is None:
             return None
@@ -157,8 +157,8 @@ def join(
 
     # Instances given to another module's function that keeps them (`register(ExportTool())`).
     collected: dict[str, set[tuple[str, str]]] = {path: set() for path in results}
-    for path, other, key, classes in names.resolved("outgoing_instances"):
-        collected[other].update((key, names.canonical(class_name, path)) for class_name in classes)
+    for path, other, key, instance_classes in names.resolved("outgoing_instances"):
+        collected[other].update((key, names.canonical(class_name, path)) for class_name in instance_classes)
 
     # Functions (and lists of them) registered on a server by another module.
     registered_here: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
@@ -181,7 +181,13 @@ def join(
     joined = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))
-        servers, classes, factories, error_helpers, text_helpers, decorators, registrars = [], [], [], [], [], [], []
+        servers: list[tuple[str, str, str]] = []
+        classes: list[tuple[str, str, str]] = []
+        factories: list[tuple[str, str, str]] = []
+        error_helpers: list[tuple[str, str]] = []
+        text_helpers: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = []
+        decorators: list[tuple[str, str]] = []
+        registrars: list[tuple[str, str, str, str, str]] = []
         unmasked: list[tuple[str, str]] = []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
@@ -193,7 +199,8 @@ def join(
             if key in results[other].unmasked_classes:
                 unmasked.append((name, results[other].unmasked_classes[key]))
             if key in results[other].registrars:
-                registrars.append((name, *results[other].registrars[key]))
+                position, registered, kind, level = results[other].registrars[key]
+                registrars.append((name, position, registered, kind, level))
             if key in results[other].error_helpers:
                 error_helpers.append((name, results[other].error_helpers[key]))
             if key in results[other].text_helpers:
@@ -233,7 +240,7 @@ def join(
             parameter_classes=tuple(sorted(parameter_classes[path])),
             collected_instances=tuple(sorted(collected[path])),
             imported_unmasked_classes=tuple(sorted(unmasked)),
-            imported_registrars=tuple(sorted(tuple(entry) for entry in registrars)),
+            imported_registrars=tuple(sorted(registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
             entry_points=tuple(sorted(calls[path])),

@@ -28,7 +28,9 @@ on an 8 MiB stack), taking every other file's findings with it. So:
 
 A crash these bounds do not foresee still costs only its file when a worker
 process analyses it (``engine/pool.py``: an MCP000 finding naming the signal);
-with ``--jobs 1`` the run is in-process, so the bounds are all there is.
+every run on Linux is analysed in worker processes (``--jobs 1`` and small runs
+in one). Where ``fork`` is missing, a small run is in-process and the bounds are
+all there is.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ import ast
 import re
 import sys
 from dataclasses import dataclass
+
+# Imports inside functions: LibCST's positions are imported only to place a refusal, so the token scan stays
+# light on the `ast`-only path.
 
 MAX_PARSED_BYTES = 2 * 1024 * 1024
 MAX_BRACKET_DEPTH = 200  # CPython's tokenizer refuses more ("too many nested parentheses")

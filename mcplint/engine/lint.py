@@ -16,26 +16,28 @@ import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.handlers import Handler, HandlerScope, resolve_handler_scope
+from mcplint.analysis.handlers import Handler, HandlerScope, PathState, resolve_handler_scope
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.engine.result import FileResult
-from mcplint.config import FileSettings
+from mcplint.analysis.walk import Walker
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
-from mcplint.engine.source import UndecodableSource, decode_source, is_generated, source_lines
+from mcplint.engine.result import FileResult
 from mcplint.engine.suppress import apply_suppressions
-from mcplint.engine.syntax import parse_failure, syntax_check_only, syntax_findings
-from mcplint.engine.walk import Walker
+from mcplint.engine.syntax import parse_failure, syntax_check_only
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import node_shape, shape_digest
 from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
+from mcplint.rules.mcp000_syntax_error import syntax_findings
+from mcplint.settings import FileSettings
+from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
@@ -144,7 +146,7 @@ class _Walked:
     walk_candidates: list[Candidate]
     ranges: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # by id(node), once placed
     # Per rule (its index): the project inputs of its last finish(), what it reported and exported.
-    finished: dict[int, tuple[object, list[Candidate], dict[str, dict]]] = field(default_factory=dict)
+    finished: dict[int, tuple[object, list[Candidate], dict[str, dict[str, Any]]]] = field(default_factory=dict)
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -265,13 +267,14 @@ def _handler_pairs(
     scope: HandlerScope,
     table: dict[str, list[Handler]],
     project: ProjectContext,
-    states: dict[tuple[str, str], set] | None = None,
-) -> dict:
+    states: dict[tuple[str, str], set[PathState]] | None = None,
+) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:
     """(handler, kind, call path's guards) as other modules will name them: this module's
     handlers are module-qualified, those that reached here from other modules already are."""
-    pairs: dict[str, list] = {}
+    pairs: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
     for target, handlers in table.items():
-        found = pairs[target] = []
+        found: list[tuple[str, str, tuple[str, ...]]] = []
+        pairs[target] = found
         for handler in handlers:
             label = project.label(handler.key) if handler.key in scope.handlers else handler.key
             paths = (states or {}).get((target, handler.key)) or {frozenset()}
@@ -477,7 +480,7 @@ def _fix(
     spec: FixSpec | None,
     function: str | None,
     reaching: Sequence[Handler],
-    ranges: dict,
+    ranges: dict[int, tuple[int, int, int, int]],
 ) -> Fix | None:
     """The rule's node replacement as text edits: the first of its forms that every
     reaching handler allows."""
@@ -485,7 +488,14 @@ def _fix(
         spec = spec.fallback
     if spec is None:
         return None
-    edits = [Edit(*ranges[id(spec.target)], module.code_for_node(spec.replacement))]
+    replacement = module.code_for_node(spec.replacement)
+    if isinstance(spec.replacement, cst.BaseStatement):
+        # A whole statement's code carries the blank lines above it and its newline; its range
+        # (whitespace excluded) does not. A compound one is a module-level statement, rendered
+        # at its own indentation (none).
+        replacement = replacement.strip()
+    line, column, end_line, end_column = ranges[id(spec.target)]
+    edits = [Edit(line, column, end_line, end_column, replacement)]
     if spec.log_line is not None and spec.statement is not None:
         line, column = ranges[id(spec.statement)][:2]
         indentation = lines[line - 1][: column - 1] if line <= len(lines) else ""

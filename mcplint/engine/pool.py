@@ -27,7 +27,7 @@ Task = TypeVar("Task")
 class _Worker:
     process: Any
     connection: Connection
-    queued: deque = field(default_factory=deque)  # (index, task) not yet sent, in order
+    queued: deque[tuple[int, Any]] = field(default_factory=deque)  # (index, task) not yet sent, in order
     running: tuple[int, Any] | None = None  # the one task sent and not answered
     started: float = 0.0  # when it was sent (time.monotonic)
 
@@ -98,7 +98,7 @@ class PinnedPool(Generic[Task]):
             busy = [slot for slot, worker in enumerate(self._workers) if worker.running is not None]
             if not busy:
                 raise RuntimeError("no task is running")  # pragma: no cover - map's count is exact
-            waiting = {}
+            waiting: dict[Any, int] = {}  # a connection or a process sentinel -> its slot
             for slot in busy:
                 waiting[self._workers[slot].connection] = slot
                 waiting[self._workers[slot].process.sentinel] = slot
@@ -136,6 +136,7 @@ class PinnedPool(Generic[Task]):
         why, and a new worker takes over what was queued for the slot."""
         dead = self._workers[slot]
         dead.process.join()
+        assert dead.running is not None  # only a busy slot is replaced
         index, task = dead.running
         dead.connection.close()
         if self._lost is None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from mcplint.engine.source import LINE_BREAK
+from mcplint.source import LINE_BREAK
 
 
 class _AllRecorded(Exception):

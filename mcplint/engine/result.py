@@ -24,8 +24,9 @@ class FileResult:
     # For the run's cross-module join (see mcplint.analysis.project).
     module_servers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (level, framework)
     imported_names: list[str] = field(default_factory=list)  # qualified names the module imports
-    outgoing_calls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (label, kind)
-    outgoing_returns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # target -> (handler label, kind, the guards of the call path: see analysis/catching.py)
+    outgoing_calls: dict[str, list[tuple[str, str, tuple[str, ...]]]] = field(default_factory=dict)
+    outgoing_returns: dict[str, list[tuple[str, str, tuple[str, ...]]]] = field(default_factory=dict)
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
     # What other modules may import from this one: its names bound by imports (re-exports),

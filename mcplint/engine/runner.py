@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.config import FileSettings
+from mcplint.engine import pool
 from mcplint.engine.cache import ResultCache, settings_digest
+from mcplint.engine.join import initial_contexts, join
+from mcplint.engine.module_index import ModuleIndex
+from mcplint.engine.result import FileResult
+from mcplint.settings import FileSettings
 
 if TYPE_CHECKING:
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
+    from mcplint.finding import Finding
 
-# Below this much source a pool costs more to start than it saves
-# (a pre-commit run on a handful of files stays in-process).
+# Imports inside functions: the join, the pool, LibCST's lint and fix paths are imported where they are used:
+# a run replayed from the cache needs none of them.
+
+# Below this much source more than one worker costs more to start than it saves
+# (a pre-commit run on a handful of files gets one).
 MIN_BYTES_FOR_POOL = 256 * 1024
 # A worker analysing one file (one round) longer than this is stopped and the file gets an
 # MCP000 finding. The bounds of engine/limits.py keep files far below it: a 1.4 MB module
-# with a handler takes 20 s (the 2 MiB they allow, about 30 s). Only workers have a budget:
-# with --jobs 1 the run is in-process.
+# with a handler takes 20 s (the 2 MiB they allow, about 30 s).
 FILE_TIME_BUDGET_SECONDS = 300.0
 
 
@@ -35,26 +43,37 @@ class FileTask:
     fix_mode: str | None = None  # None, "apply" (--fix) or "diff" (--diff)
     unsafe_fixes: bool = False
     project: ProjectContext = NO_PROJECT
+    # An editor's unsaved buffer of ``path``: analysed instead of the file on disk, never
+    # looked up in or stored to the cache (`mcplint server`).
+    text: str | None = None
 
 
 @dataclass
 class RunResult:
-    findings: list
+    findings: list[Finding]
     warnings: list[str]
     internal_errors: int
     files: int
-    fixed: list = field(default_factory=list)  # findings whose fixes were applied (or would be)
+    fixed: list[Finding] = field(default_factory=list)  # findings whose fixes were applied (or would be)
     diffs: list[str] = field(default_factory=list)
     # Modules that import an MCP server framework, when no handler was found anywhere.
     unseen_framework_modules: list[str] = field(default_factory=list)
-    results: dict = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
+    results: dict[str, FileResult] = field(default_factory=dict)  # path -> FileResult, for `mcplint handlers`
     # With --fix: one line per file whose fixes were not written (FileResult.write_error).
     write_errors: list[str] = field(default_factory=list)
+    # path -> the ProjectContext of its last analysis (empty when the run was replayed from the cache)
+    contexts: dict[str, ProjectContext] = field(default_factory=dict)
 
 
 def _lint_task(task: FileTask) -> FileResult:
     # Imported here, not at the top: with a pool, the workers import LibCST in
     # parallel instead of the parent importing it before they start.
+    if task.text is not None:
+        from mcplint.engine.lint import lint_text
+
+        return lint_text(
+            task.text, task.display, task.settings, skip_generated=task.skip_generated, project=task.project
+        )
     if task.fix_mode is not None:
         from mcplint.engine.fixer import fix_path
 
@@ -82,41 +101,52 @@ def run(
     tasks: Sequence[FileTask],
     jobs: int,
     cache: ResultCache | None = None,
-    progress: Callable[[int], Callable[[], None]] | None = None,
+    progress: Callable[[int], Callable[[], None] | None] | None = None,
+    start: Mapping[str, ProjectContext] | None = None,
+    small_rounds_in_process: bool = False,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
-    it settles; ``progress(total)`` may return a callback called per linted file."""
+    it settles; ``progress(total)`` may return a callback called per linted file.
+
+    ``start``: the contexts to start the rounds from instead of the empty ones (the last
+    run's, in the editor: a small change then settles in a round). The rounds reach the
+    same result unless a stale fact sustains itself through a call cycle across modules
+    (a removed tool still reaching f -> g -> f), so a caller that starts warm must run
+    cold again to be exact (`mcplint server` does, once the edits pause).
+
+    ``small_rounds_in_process``: a round too small for more than one worker runs in this
+    process instead of a forked one (the language server's edits: no fork per keystroke;
+    there only the token scan's bounds guard against a native crash)."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
     try:
-        return _run(tasks, jobs, cache, progress)
+        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {})
     finally:
         forget_walked_modules()
 
 
 def _run(
     tasks: Sequence[FileTask],
-    jobs: int,
+    workers: _Workers,
     cache: ResultCache | None,
-    progress: Callable[[int], Callable[[], None]] | None,
+    progress: Callable[[int], Callable[[], None] | None] | None,
+    start: Mapping[str, ProjectContext],
 ) -> RunResult:
-    from mcplint.engine.join import initial_contexts, join
-    from mcplint.engine.module_index import ModuleIndex
-
     results: dict[str, FileResult] = {}
-    fixed: dict[str, list] = {}
+    fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
-    run_key = _run_key(tasks, digests) if cache is not None and all(t.fix_mode is None for t in tasks) else None
+    replayable = all(task.fix_mode is None and task.text is None for task in tasks)
+    run_key = _run_key(tasks, digests) if cache is not None and replayable else None
     replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
+    analysed_with: dict[str, ProjectContext] = {}
     if replayed is not None:
         results = replayed
     else:
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
+        contexts.update((path, start[path]) for path in contexts if path in start)
         pending = [replace(task, project=contexts[task.path]) for task in tasks]
-        analysed_with: dict[str, ProjectContext] = {}
-        workers = _Workers(jobs)
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
@@ -155,7 +185,9 @@ def _run(
         displays = {task.path: task.display for task in tasks}
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
-    return RunResult(findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors)
+    return RunResult(
+        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with
+    )
 
 
 def _lint_round(
@@ -163,11 +195,12 @@ def _lint_round(
     workers: _Workers,
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
-    progress: Callable[[int], Callable[[], None]] | None,
+    progress: Callable[[int], Callable[[], None] | None] | None,
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
-        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache else None
+        cached = cache is not None and task.text is None
+        hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache and cached else None
         if hit is None or _has_applicable_fix(task, hit.findings):
             misses.append(task)
         else:
@@ -183,7 +216,6 @@ def _lint_round(
 
 def _run_key(tasks: Sequence[FileTask], digests: dict[tuple[int, bool], str]) -> str | None:
     """What a run's outcome depends on: the files (path, size, mtime) and their settings."""
-    import hashlib
 
     parts = []
     for task in tasks:
@@ -212,7 +244,7 @@ def _replay(
     return results
 
 
-def _has_applicable_fix(task: FileTask, findings: list) -> bool:
+def _has_applicable_fix(task: FileTask, findings: list[Finding]) -> bool:
     """With --fix/--diff, a cached result with something to fix must run again."""
     if task.fix_mode is None:
         return False
@@ -233,21 +265,20 @@ def _digest_key(task: FileTask) -> tuple[int, bool]:
     return id(task.settings), task.skip_generated
 
 
-def _worth_a_pool(tasks: Sequence[FileTask], jobs: int) -> bool:
-    """Whether a round runs in worker processes: for any run big enough, `--jobs 1` included
-    (one worker), so that a native crash in LibCST costs its file an MCP000 finding, not the
-    run (small runs stay in-process: the token scan's bounds are their protection)."""
-    if len(tasks) < 2:
-        return False
+def _workers_for(tasks: Sequence[FileTask], jobs: int) -> int:
+    """How many worker processes a round gets: every run is analysed outside this process, so
+    that a native crash in LibCST (a shape the token scan's bounds do not foresee) costs its
+    file an MCP000 finding, not the run; a run too small to gain from more gets one worker
+    (forking one costs ~50 ms of a 0.46 s run on the example server)."""
     total = 0
     for task in tasks:
         try:
             total += os.path.getsize(task.path)
         except OSError:
             continue
-        if total >= MIN_BYTES_FOR_POOL:
-            return True
-    return False
+        if total >= MIN_BYTES_FOR_POOL and len(tasks) > 1:
+            return jobs
+    return 1
 
 
 class _Workers:
@@ -255,24 +286,31 @@ class _Workers:
     first round big enough starts and every later round of the run reuses (each file stays
     with its worker, which keeps what it walked)."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, small_rounds_in_process: bool = False) -> None:
         self._jobs = jobs
+        self._small_rounds_in_process = small_rounds_in_process
         self._pool: PinnedPool[FileTask] | None = None
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
-        if self._pool is None and _worth_a_pool(tasks, self._jobs):
-            from mcplint.engine import pool
-
+        if self._pool is None and tasks:
+            workers = _workers_for(tasks, self._jobs)
+            if workers == 1 and self._small_rounds_in_process:
+                for task in tasks:
+                    yield task, _lint_task(task)
+                return
             if not pool.available():
-                yield from _lint_all(tasks, self._jobs)
+                # Without fork a worker re-imports the engine (~1 s): only a big run pays it.
+                if workers > 1:
+                    yield from _lint_all(tasks, self._jobs)
+                else:
+                    for task in tasks:
+                        yield task, _lint_task(task)
                 return
             self._pool = pool.PinnedPool(
-                self._jobs, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS
+                workers, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS
             )
         if self._pool is None:
-            for task in tasks:
-                yield task, _lint_task(task)
             return
         yield from self._pool.map(tasks, size=lambda task: _size(task.path))
 
@@ -288,8 +326,7 @@ class _Workers:
 def _lost(task: FileTask, why: str) -> FileResult:
     """The result of a file whose worker was lost analysing it (a native crash, or past the
     time budget): an MCP000 finding for that file; the run goes on."""
-    from mcplint.engine.result import FileResult
-    from mcplint.engine.syntax import syntax_findings
+    from mcplint.rules.mcp000_syntax_error import syntax_findings
 
     message = f"the process analysing this file {why}; the file is not analysed"
     return FileResult(findings=syntax_findings(task.display, task.settings, message, 1, 1))
@@ -306,7 +343,7 @@ def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, 
     # Biggest files first so one large file does not finish alone at the end.
     ordered = sorted(tasks, key=lambda task: -_size(task.path))
     with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
-        yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1))
+        yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1), strict=True)
 
 
 def _size(path: str) -> int:

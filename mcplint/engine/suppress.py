@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from mcplint.catalogue import all_codes
-from mcplint.config import FileSettings
-from mcplint.engine.source import source_lines
-from mcplint.engine.suppressions import parse_suppressions
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
 from mcplint.rules.mcp009_unused_suppression import unused_suppressions
+from mcplint.settings import FileSettings
+from mcplint.source import source_lines
+from mcplint.suppressions import parse_suppressions
 
 
 def apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:

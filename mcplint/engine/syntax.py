@@ -16,28 +16,10 @@ import libcst as cst
 
 from mcplint.analysis.handlers import CONTAINER_ADDERS
 from mcplint.analysis.project import ProjectContext
-from mcplint.config import FileSettings
 from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
-from mcplint.fingerprint import snippet_digest
-from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR
-
-
-def syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:
-    if SYNTAX_ERROR not in settings.codes:
-        return []
-    finding = Finding(
-        path=display,
-        line=line,
-        column=column,
-        code=SYNTAX_ERROR,
-        end_line=line,
-        end_column=column,
-        name=RULES_BY_CODE[SYNTAX_ERROR].name,
-        message=message,
-        snippet_digest=snippet_digest(message),
-    )
-    return [finding]
+from mcplint.rules.mcp000_syntax_error import SyntaxErrorRule, syntax_findings
+from mcplint.settings import FileSettings
 
 
 @dataclass
@@ -58,7 +40,7 @@ def syntax_check_only(
     try:
         tree = cpython_parse(text)
     except (SyntaxError, ValueError) as error:
-        if SYNTAX_ERROR not in settings.codes:
+        if SyntaxErrorRule.code not in settings.codes:
             return [], ModuleFacts()
         if isinstance(error, SyntaxError) and is_cpython_limit(error):  # no Python accepts it
             message = f"SyntaxError: {error.msg}"

@@ -40,11 +40,15 @@ from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Problem, Registry, RegistryError
 from mcplint.registry.positions import TomlPath
+from mcplint.terminal import printable
 
 FRAMEWORK_CHOICES = (*FRAMEWORKS, "auto")
 LINE_LENGTH = 88  # black's default: single-line forms are used only when they fit
 INDENT = "    "
 _PUBLIC_NAMES = (
+    "BatchItem",
+    "BatchResult",
+    "BatchStatus",
     "ErrorStats",
     "JsonValue",
     "MetadataValue",
@@ -94,9 +98,14 @@ def generate_helpers(registry: Registry, framework: str) -> str:
             registry_hash_literal=string_literal(digest),
             tool_result=flavor.tool_result,
             families=flavor.families,
+            result_type=flavor.result_type,
         ),
         *(_domain_section(plan) for plan in plans),
-        RUNTIME_FUNCTIONS.substitute(entries=_entries_table(plans), retired=_retired_table(registry)),
+        RUNTIME_FUNCTIONS.substitute(
+            entries=_entries_table(plans),
+            retired=_retired_table(registry),
+            result_builder=flavor.result_builder,
+        ),
     ]
     # The header comments sit right above the docstring; then one blank line, and
     # two between the sections (black's spacing around top-level definitions).
@@ -189,7 +198,10 @@ def _envelope_arguments(envelope: Envelope) -> list[str]:
     lines = []
     if envelope.recovery_path is not None:
         lines.append(f"{INDENT * 3}sends_recovery=True,")
-    if envelope.hints:
+    one_hint = f"{INDENT * 3}hints=({string_literal(envelope.hints[0])},)," if len(envelope.hints) == 1 else ""
+    if one_hint and display_width(one_hint) <= LINE_LENGTH:  # black joins a one-element tuple that fits
+        lines.append(one_hint)
+    elif envelope.hints:
         lines.append(f"{INDENT * 3}hints=(")
         lines += [f"{INDENT * 4}{string_literal(hint)}," for hint in envelope.hints]
         lines.append(f"{INDENT * 3}),")
@@ -318,7 +330,7 @@ _ENVELOPE_FIELDS = ("recovery", "hints", "retry_after_ms", "user_message")
 
 
 def _domain_content(domain: Domain) -> dict[str, object]:
-    fields = ("code", "message", "retryable", "category", "metadata", "status")
+    fields: tuple[str, ...] = ("code", "message", "retryable", "category", "metadata", "status")
     fields += ("deprecated_since", "replaced_by", "retired_since", "retry_note")
     return {
         "name": domain.name,
@@ -358,6 +370,14 @@ def helpers_path(registry: Registry, project_root: Path | str) -> Path:
 
 
 def module_path(module: str, project_root: Path) -> Path:
+    """Where the wheel the project's build configuration describes takes ``module`` from
+    (`pkg.errors` of hatch's `packages = ["lib/pkg"]` is `lib/pkg/errors.py`); without one,
+    ``<root>/src/...`` for a src layout, else ``<root>/...``."""
+    from mcplint.packaging.placement import shipped_module_file  # reads pyproject/setup.*: only when placing
+
+    shipped = shipped_module_file(module, project_root)
+    if shipped is not None:
+        return shipped
     parts = module.split(".")
     relative = Path(*parts[:-1], parts[-1] + ".py")
     package = parts[0]
@@ -417,7 +437,7 @@ def detect_framework(project_root: Path | str) -> str:
     """``fastmcp``, ``mcp2``, ``mcp1`` or ``lowlevel`` (a low-level ``Server`` only) from
     the imports of the project's ``*.py`` files (a regex, no parsing); ``mcp1`` when
     nothing tells."""
-    found: set[str] = set()
+    found: set[int] = set()  # indexes into _FRAMEWORK_IMPORTS
     for path in _python_files(Path(project_root)):
         try:
             with open(path, "rb") as file:
@@ -529,7 +549,5 @@ def _say(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    from mcplint.report.terminal import printable
-
     print(f"mcplint: error: {printable(message)}", file=sys.stderr)
     return 2

@@ -28,6 +28,8 @@ class Framework:
     imports: str
     tool_result: str  # the `tool_result` method of RegisteredError
     families: str  # the three exception classes
+    result_type: str  # what a tool returns: `CallToolResult`, or fastmcp's `ToolResult`
+    result_builder: str  # `_call_tool_result(text, payload, is_error)`: every tool result
 
 
 _MCP1_IMPORTS = """\
@@ -58,32 +60,44 @@ _MCP1_TOOL_RESULT = '''\
         schema: annotate such a tool ``-> CallToolResult`` (or ``-> dict``), not
         ``-> str`` or a model, whose schemas reject the error payload.
         """
-        payload = self.tool_payload()
-        # camelCase keywords: mcp 1.x models accept unknown snake_case ones silently.
-        return CallToolResult(
-            content=[
-                TextContent(type="text", text=self.text()),
-                TextContent(type="text", text=_json_text(payload)),
-            ],
-            structuredContent=payload,
-            isError=True,
-        )'''
+        return _call_tool_result(self.text(), self.tool_payload(), True)'''
+
+_MCP1_RESULT_BUILDER = '''\
+def _call_tool_result(
+    text: str, payload: dict[str, object], is_error: bool
+) -> CallToolResult:
+    """The text form, then the JSON of ``payload``, which is also the structured content."""
+    # camelCase keywords: mcp 1.x models accept unknown snake_case ones silently.
+    return CallToolResult(
+        content=[
+            TextContent(type="text", text=text),
+            TextContent(type="text", text=_json_text(payload)),
+        ],
+        structuredContent=payload,
+        isError=is_error,
+    )'''
 
 _MCP2_TOOL_RESULT = '''\
     def tool_result(self) -> CallToolResult:
         """This error as a tool's ``isError`` result, ``structuredContent`` included."""
-        payload = self.tool_payload()
-        # mcp 2.x's own field names (it accepts the camelCase aliases too, but type
-        # checkers only know these); this module cannot import on mcp 1.x, where
-        # snake_case keywords would be dropped.
-        return CallToolResult(
-            content=[
-                TextContent(type="text", text=self.text()),
-                TextContent(type="text", text=_json_text(payload)),
-            ],
-            structured_content=payload,
-            is_error=True,
-        )'''
+        return _call_tool_result(self.text(), self.tool_payload(), True)'''
+
+_MCP2_RESULT_BUILDER = '''\
+def _call_tool_result(
+    text: str, payload: dict[str, object], is_error: bool
+) -> CallToolResult:
+    """The text form, then the JSON of ``payload``, which is also the structured content."""
+    # mcp 2.x's own field names (it accepts the camelCase aliases too, but type
+    # checkers only know these); this module cannot import on mcp 1.x, where
+    # snake_case keywords would be dropped.
+    return CallToolResult(
+        content=[
+            TextContent(type="text", text=text),
+            TextContent(type="text", text=_json_text(payload)),
+        ],
+        structured_content=payload,
+        is_error=is_error,
+    )'''
 
 _FASTMCP_TOOL_RESULT = '''\
     def tool_result(self) -> ToolResult:
@@ -91,15 +105,21 @@ _FASTMCP_TOOL_RESULT = '''\
 
         Needs fastmcp >= 3.4, whose ``ToolResult`` has ``is_error``.
         """
-        payload = self.tool_payload()
-        return ToolResult(
-            content=[
-                TextContent(type="text", text=self.text()),
-                TextContent(type="text", text=_json_text(payload)),
-            ],
-            structured_content=payload,
-            is_error=True,
-        )'''
+        return _call_tool_result(self.text(), self.tool_payload(), True)'''
+
+_FASTMCP_RESULT_BUILDER = '''\
+def _call_tool_result(
+    text: str, payload: dict[str, object], is_error: bool
+) -> ToolResult:
+    """The text form, then the JSON of ``payload``, which is also the structured content."""
+    return ToolResult(
+        content=[
+            TextContent(type="text", text=text),
+            TextContent(type="text", text=_json_text(payload)),
+        ],
+        structured_content=payload,
+        is_error=is_error,
+    )'''
 
 _MCP1_FAMILIES = '''\
 class RegisteredToolError(RegisteredError, ToolError):
@@ -220,18 +240,24 @@ _LOWLEVEL_TOOL_RESULT = '''\
     def tool_result(self) -> CallToolResult:
         """This error as a tool's ``isError`` result, ``structuredContent`` included:
         what a low-level ``call_tool`` handler returns (a raise loses the code)."""
-        payload = self.tool_payload()
-        # By the wire names: mcp 1.x's field names and mcp 2.x's aliases alike.
-        return CallToolResult.model_validate(
-            {
-                "content": [
-                    {"type": "text", "text": self.text()},
-                    {"type": "text", "text": _json_text(payload)},
-                ],
-                "structuredContent": payload,
-                "isError": True,
-            }
-        )'''
+        return _call_tool_result(self.text(), self.tool_payload(), True)'''
+
+_LOWLEVEL_RESULT_BUILDER = '''\
+def _call_tool_result(
+    text: str, payload: dict[str, object], is_error: bool
+) -> CallToolResult:
+    """The text form, then the JSON of ``payload``, which is also the structured content."""
+    # By the wire names: mcp 1.x's field names and mcp 2.x's aliases alike.
+    return CallToolResult.model_validate(
+        {
+            "content": [
+                {"type": "text", "text": text},
+                {"type": "text", "text": _json_text(payload)},
+            ],
+            "structuredContent": payload,
+            "isError": is_error,
+        }
+    )'''
 
 # The SDK error's constructor differs between majors: set the `error` both read instead.
 _LOWLEVEL_FAMILIES = '''\
@@ -270,10 +296,40 @@ class RegisteredPromptError(
         self._wire = wire'''
 
 FRAMEWORKS: dict[str, Framework] = {
-    "mcp1": Framework("mcp1", "mcp 1.x, mcp.server.fastmcp", _MCP1_IMPORTS, _MCP1_TOOL_RESULT, _MCP1_FAMILIES),
-    "mcp2": Framework("mcp2", "mcp 2.x, mcp.server.mcpserver", _MCP2_IMPORTS, _MCP2_TOOL_RESULT, _MCP2_FAMILIES),
-    "fastmcp": Framework("fastmcp", "fastmcp >= 3.4", _FASTMCP_IMPORTS, _FASTMCP_TOOL_RESULT, _FASTMCP_FAMILIES),
+    "mcp1": Framework(
+        "mcp1",
+        "mcp 1.x, mcp.server.fastmcp",
+        _MCP1_IMPORTS,
+        _MCP1_TOOL_RESULT,
+        _MCP1_FAMILIES,
+        "CallToolResult",
+        _MCP1_RESULT_BUILDER,
+    ),
+    "mcp2": Framework(
+        "mcp2",
+        "mcp 2.x, mcp.server.mcpserver",
+        _MCP2_IMPORTS,
+        _MCP2_TOOL_RESULT,
+        _MCP2_FAMILIES,
+        "CallToolResult",
+        _MCP2_RESULT_BUILDER,
+    ),
+    "fastmcp": Framework(
+        "fastmcp",
+        "fastmcp >= 3.4",
+        _FASTMCP_IMPORTS,
+        _FASTMCP_TOOL_RESULT,
+        _FASTMCP_FAMILIES,
+        "ToolResult",
+        _FASTMCP_RESULT_BUILDER,
+    ),
     "lowlevel": Framework(
-        "lowlevel", "mcp 1.x or 2.x, low-level Server", _LOWLEVEL_IMPORTS, _LOWLEVEL_TOOL_RESULT, _LOWLEVEL_FAMILIES
+        "lowlevel",
+        "mcp 1.x or 2.x, low-level Server",
+        _LOWLEVEL_IMPORTS,
+        _LOWLEVEL_TOOL_RESULT,
+        _LOWLEVEL_FAMILIES,
+        "CallToolResult",
+        _LOWLEVEL_RESULT_BUILDER,
     ),
 }

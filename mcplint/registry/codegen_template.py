@@ -49,6 +49,11 @@ The envelope's keys are in ``data`` (and the structured error) when the
 registry or the call sets them: ``recovery``, ``hints``, ``retryAfterMs`` and
 ``userMessage``; a recovery derived from the category is in the text only.
 
+A batch tool records each item with ``BatchResult`` (``applied``, ``failed`` with a
+registry error, ``skipped``) and returns ``batch.tool_result()``: every item's status in
+the structured content, the failed and skipped ones in the text, ``isError`` only
+when nothing succeeded.
+
 No exception text or traceback reaches the wire. ``MCP_ERRORS_VERBOSE=N|full``
 adds the innermost N (or all) sanitized frames as ``data.stack``;
 ``MCP_ERROR_METRICS=1`` counts the errors created, for ``error_stats()``.
@@ -243,6 +248,137 @@ $tool_result
 $families
 
 
+BatchStatus: TypeAlias = Literal["applied", "failed", "skipped"]
+
+
+class BatchItem(TypedDict, total=False):
+    """One item of a batch: ``index`` (an int) or ``key`` (a str), its ``status``; a
+    failed item has its error's ``symbol``, ``code``, ``message``, ``retryable`` and
+    ``recovery`` (and ``hints``, ``retryAfterMs`` when set); a skipped item the
+    ``message`` it was given; an applied item the ``result`` it was given."""
+
+    index: int
+    key: str
+    status: BatchStatus
+    symbol: str
+    code: int
+    message: str
+    retryable: bool
+    recovery: str
+    hints: list[str]
+    retryAfterMs: int
+    result: JsonValue
+
+
+class BatchResult:
+    """The result of a batch tool, one status per item: a partial failure is never hidden.
+
+    Record each item (``index`` or key) as ``applied``, ``failed`` (with the registry
+    error) or ``skipped``, then ``return batch.tool_result()``: an ``isError`` result
+    only when there were items and none was applied; its text is ``text()``, then the
+    JSON of its structured content, ``payload()``. An item recorded as failed stays
+    failed: a later ``applied`` for it does not hide the failure.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, int | str], BatchItem] = {}
+        self._texts: dict[tuple[str, int | str], str | None] = {}
+
+    def applied(self, item: int | str, result: JsonValue = None) -> None:
+        """``item`` succeeded; ``result`` (when given) is what it gave."""
+        entry = self._entry(item, "applied")
+        if result is not None:
+            entry["result"] = _wire_json(result)
+        self._record(entry)
+
+    def failed(self, item: int | str, error: RegisteredError) -> None:
+        """``item`` failed with ``error``, a registry error (``<domain>_error(...)``)."""
+        entry = self._entry(item, "failed")
+        wire = error.to_wire()
+        data = wire["data"]
+        entry["symbol"] = data["symbol"]
+        entry["code"] = wire["code"]
+        entry["message"] = wire["message"]
+        entry["retryable"] = data["retryable"]
+        entry["recovery"] = _recovery(wire)
+        if "hints" in data:
+            entry["hints"] = list(data["hints"])
+        if "retryAfterMs" in data:
+            entry["retryAfterMs"] = data["retryAfterMs"]
+        self._record(entry, _text_form(wire))
+
+    def skipped(self, item: int | str, message: str | None = None) -> None:
+        """``item`` was not attempted; ``message`` says why."""
+        entry = self._entry(item, "skipped")
+        if message is not None:
+            entry["message"] = str(message)
+        self._record(entry, message)
+
+    @property
+    def items(self) -> list[BatchItem]:
+        return [copy.deepcopy(entry) for entry in self._items.values()]
+
+    def count(self, status: BatchStatus) -> int:
+        return sum(entry["status"] == status for entry in self._items.values())
+
+    @property
+    def is_error(self) -> bool:
+        """Nothing succeeded: there were items and none was applied."""
+        return bool(self._items) and self.count("applied") == 0
+
+    def text(self) -> str:
+        """``N items: A applied, F failed, S skipped.``, then one part per failed or
+        skipped item: ``[index] failed: <the error's text form>`` (``["key"]`` for a
+        key), ``[index] skipped: message``; an item's further lines are indented."""
+        counts = ", ".join(
+            f"{self.count(status)} {status}" for status in _BATCH_STATUSES
+        )
+        parts = [f"{len(self._items)} items: {counts}."]
+        for (kind, item), entry in self._items.items():
+            if entry["status"] == "applied":
+                continue
+            label = json.dumps(item, ensure_ascii=False)
+            detail = self._texts.get((kind, item))
+            line = f"[{label}] {entry['status']}" + (f": {detail}" if detail else ".")
+            parts.append(line.replace("\\n", "\\n  "))
+        return "\\n".join(parts)
+
+    def payload(self, result: JsonValue = None) -> dict[str, object]:
+        """``{total, applied, failed, skipped, items}``, and ``result`` when given: the
+        ``structuredContent`` of ``tool_result()``."""
+        payload: dict[str, object] = {"total": len(self._items)}
+        payload.update({status: self.count(status) for status in _BATCH_STATUSES})
+        payload["items"] = self.items
+        if result is not None:
+            payload["result"] = _wire_json(result)
+        return payload
+
+    def tool_result(self, result: JsonValue = None) -> $result_type:
+        """The tool's result: ``text()``, then the JSON of ``payload(result)``, which is
+        also its ``structuredContent``; ``isError`` when nothing succeeded. ``result``
+        is what the tool returned besides the per-item status (``{"notes": notes}``)."""
+        return _call_tool_result(self.text(), self.payload(result), self.is_error)
+
+    def _entry(self, item: int | str, status: BatchStatus) -> BatchItem:
+        if isinstance(item, int) and not isinstance(item, bool):
+            return {"index": item, "status": status}
+        return {"key": str(item), "status": status}
+
+    def _record(self, entry: BatchItem, text: str | None = None) -> None:
+        kind, item = (
+            ("index", entry["index"]) if "index" in entry else ("key", entry["key"])
+        )
+        current = self._items.get((kind, item))
+        if current is not None and current["status"] == "failed":
+            if entry["status"] != "failed":
+                return  # a failure stays visible
+        self._items[(kind, item)] = entry
+        self._texts[(kind, item)] = text
+
+
+_BATCH_STATUSES: tuple[BatchStatus, ...] = ("applied", "failed", "skipped")
+
+
 # `caught_as`'s classes, one per (family, original class): made once, so every raise of a
 # site is an instance of the same class.
 def _state_copied_after(self: BaseException, *args: object) -> None:
@@ -259,6 +395,10 @@ _CAUGHT_AS: dict[_CaughtAsKey, type[RegisteredError]] = {}
 RUNTIME_FUNCTIONS = Template(
     '''\
 _ENTRIES: dict[str, dict[str, _Entry]] = $entries
+
+
+$result_builder
+
 
 # Retired symbols are no longer offered, but their codes stay taken.
 RETIRED_CODES: dict[str, int] = $retired

@@ -21,6 +21,7 @@ The default recovery (documented in the README's registry section):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mcplint.registry.model import Domain, ErrorEntry, Registry
 from mcplint.registry.positions import TomlPath
@@ -72,7 +73,7 @@ def envelope_of(entry: ErrorEntry, domain: Domain | None) -> Envelope:
     )
 
 
-def _own_or_default(entry: ErrorEntry, domain: Domain | None, field: str, key: str) -> tuple:
+def _own_or_default(entry: ErrorEntry, domain: Domain | None, field: str, key: str) -> tuple[Any, TomlPath | None]:
     own = getattr(entry, field)
     if own is not None:
         return own, entry.key_path(key)

@@ -14,10 +14,10 @@ import json
 import sys
 from typing import Any
 
-from mcplint.report.terminal import printable
 from mcplint.registry.envelope import Envelope, envelope_of
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Domain, ErrorEntry, Registry, RegistryError, Reserved
+from mcplint.terminal import printable
 
 EXPORT_FORMATS = ("markdown", "json")
 _NONE = "—"

@@ -13,7 +13,7 @@ import keyword
 import re
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from mcplint.registry.model import (
     RECOVERIES,
@@ -86,7 +86,7 @@ def parse_registry(text: str, path: str) -> Registry:
 
 def _error_line(error: tomllib.TOMLDecodeError, text: str) -> int:
     line = getattr(error, "lineno", None)  # Python 3.14+ and recent tomli
-    if line:
+    if isinstance(line, int) and line:
         return line
     match = _TOML_POSITION.search(str(error))
     if match:
@@ -376,7 +376,7 @@ def shadowed_module(module: str) -> str | None:
     return None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -81,8 +81,8 @@ def _source(expression: cst.BaseExpression) -> list[str | cst.BaseExpression] | 
     parts: list[str | cst.BaseExpression] = [""]
     for part in expression.parts:
         if isinstance(part, cst.FormattedStringText):
-            parts[-1] = f"{parts[-1]}{literal_text(part.value, expression.prefix)}"  # type: ignore[str-bytes-safe]
-        elif part.conversion is None and part.format_spec is None:
+            parts[-1] = f"{parts[-1]}{literal_text(part.value, expression.prefix)}"
+        elif isinstance(part, cst.FormattedStringExpression) and part.conversion is None and part.format_spec is None:
             parts += [part.expression, ""]
         else:
             return None
@@ -107,8 +107,8 @@ def match_message(registry: Registry, message: cst.BaseExpression) -> Match | No
                 for index in range(0, len(template), 2)
             )
             if texts_agree:
-                arguments = tuple((template[index], source[index]) for index in range(1, len(template), 2))
-                found.append(Match(entry, helper_name(domain), arguments))  # type: ignore[arg-type]
+                holes = [part for part in source[1::2] if isinstance(part, cst.BaseExpression)]
+                found.append(Match(entry, helper_name(domain), tuple(zip(template[1::2], holes, strict=True))))
     return found[0] if len(found) == 1 else None
 
 
@@ -178,7 +178,7 @@ def site_message(
     parts: list[cst.BaseFormattedStringContent] = []
     dropped = False
     for part in message.parts:
-        if isinstance(part, cst.FormattedStringText):
+        if not isinstance(part, cst.FormattedStringExpression):
             parts.append(part)
         elif _is_exception_part(part.expression, exception_names):
             dropped = True  # the exception's text (and its attributes: `e.stderr`) is for the logs
@@ -201,8 +201,9 @@ def site_message(
     }  # fmt: skip
     if words <= _SAYS_NOTHING:
         return cst.SimpleString(repr(failure_text(function)))
-    if all(isinstance(part, cst.FormattedStringText) for part in parts):
-        text = "".join(part.value for part in parts)  # type: ignore[attr-defined]
+    texts = [part.value for part in parts if isinstance(part, cst.FormattedStringText)]
+    if len(texts) == len(parts):
+        text = "".join(texts)
         return cst.SimpleString(repr(literal_text(text, message.prefix)))
     return message.with_changes(parts=parts)
 
@@ -214,6 +215,7 @@ _ORPHAN_SEPARATOR = re.compile(r"\s*[:;,\-]\s*(?=[.!?)\]])")  # "in {tool}: {e}.
 def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
     """`("Unknown mode. " f"Use {modes}")` (implicit concatenation) and `"Cannot resolve: " + names`
     as one f-string."""
+    pieces: list[cst.BaseExpression]
     if isinstance(message, cst.ConcatenatedString):
         pieces = [message.left, message.right]
     elif (
@@ -225,8 +227,8 @@ def _flattened(message: cst.BaseExpression) -> cst.BaseExpression:
     else:
         return message
     parts: list[cst.BaseFormattedStringContent] = []
-    for piece in pieces:
-        piece = _flattened(piece)
+    for written in pieces:
+        piece = _flattened(written)
         if isinstance(piece, cst.SimpleString) and isinstance(piece.evaluated_value, str):
             parts.append(cst.FormattedStringText(source_text(piece.evaluated_value)))
         elif isinstance(piece, cst.FormattedString) and "r" not in piece.prefix.lower():
@@ -256,9 +258,10 @@ def _without_conversion(part: cst.FormattedStringExpression) -> cst.FormattedStr
     if part.conversion is not None:
         expression = cst.Call(cst.Name(_CONVERSIONS[part.conversion]), [cst.Arg(expression)])
     if part.format_spec is not None:
-        if not all(isinstance(spec, cst.FormattedStringText) for spec in part.format_spec):
+        specs = [spec for spec in part.format_spec if isinstance(spec, cst.FormattedStringText)]
+        if len(specs) != len(part.format_spec):
             return None
-        spec = "".join(spec.value for spec in part.format_spec)  # type: ignore[union-attr]
+        spec = "".join(spec.value for spec in specs)
         expression = cst.Call(cst.Name("format"), [cst.Arg(expression), cst.Arg(cst.SimpleString(repr(spec)))])
     return part.with_changes(expression=expression, conversion=None, format_spec=None, equal=None)
 
@@ -319,13 +322,13 @@ def template_of(expression: cst.BaseExpression) -> str | None:
         return None
     names: list[str] = []
     parts = []
-    for index, part in enumerate(source):
-        if index % 2 == 0:
-            parts.append(str(part).replace("{", "{{").replace("}", "}}"))
+    for part in source:  # text and the expressions between, alternately
+        if isinstance(part, str):
+            parts.append(part.replace("{", "{{").replace("}", "}}"))
             continue
-        if _is_exception_text(part):  # type: ignore[arg-type]
+        if _is_exception_text(part):
             return None
-        name = _placeholder_name(part, len(names))  # type: ignore[arg-type]
+        name = _placeholder_name(part, len(names))
         while name in names:
             name = f"{name}_{len(names)}"
         names.append(name)

@@ -12,25 +12,12 @@ import re
 import string
 from collections.abc import Callable, Iterable
 
+from mcplint.protocol_codes import band_problem
 from mcplint.registry.envelope import envelopes
-from mcplint.registry.model import ErrorEntry, Problem, Registry
+from mcplint.registry.model import Domain, ErrorEntry, Problem, Registry, Reserved
 from mcplint.registry.positions import TomlPath
 
 SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
-
-JSONRPC_BAND = (-32768, -32000)
-# The five codes JSON-RPC 2.0 defines, and words that show an entry uses one with that meaning.
-STANDARD_CODES: dict[int, tuple[str, tuple[str, ...]]] = {
-    -32700: ("Parse error", ("parse",)),
-    -32600: ("Invalid Request", ("request",)),
-    -32601: ("Method not found", ("method",)),
-    # MCP also sends -32602 for an unknown tool or prompt and (from 2026-07-28) a missing resource.
-    -32602: ("Invalid params", ("param", "argument", "invalid", "missing", "unknown", "not found")),
-    -32603: ("Internal error", ("internal",)),
-}
-MCP_RETIRED_CODES = {-32002: "resource not found", -32042: "URL elicitation required"}
-MCP_LEGACY_BAND = (-32019, -32000)
-MCP_SPEC_BAND = (-32099, -32020)
 
 # google.rpc.Code names, and what AIP-194 says about retrying each.
 NEVER_RETRY = frozenset(
@@ -55,7 +42,7 @@ CATEGORIES = NEVER_RETRY | RARELY_RETRY | ALWAYS_RETRY | {"OK"}
 Check = Callable[[Registry], Iterable[Problem]]
 
 
-def _line(registry: Registry, path: tuple) -> int:
+def _line(registry: Registry, path: TomlPath) -> int:
     return registry.positions.span(path).line
 
 
@@ -101,6 +88,7 @@ def duplicate_symbols(registry: Registry) -> Iterable[Problem]:
 def duplicate_codes(registry: Registry) -> Iterable[Problem]:
     first: dict[int, ErrorEntry] = {}
     for entry in _by_line(registry, (entry for entry in registry.errors if entry.code is not None), "code"):
+        assert entry.code is not None
         earlier = first.setdefault(entry.code, entry)
         if earlier is not entry:
             retired = " (retired; its number is never reused)" if earlier.status == "retired" else ""
@@ -109,7 +97,8 @@ def duplicate_codes(registry: Registry) -> Iterable[Problem]:
 
 
 def reversed_ranges(registry: Registry) -> Iterable[Problem]:
-    for owner in (*registry.domains, *registry.reserved):
+    owners: tuple[Domain | Reserved, ...] = (*registry.domains, *registry.reserved)
+    for owner in owners:
         if owner.range is not None and not _valid_range(owner.range):
             message = f"range {_show(owner.range)} is reversed: the low bound comes first"
             yield Problem("invalid-range", (*owner.path, "range"), message)
@@ -134,9 +123,9 @@ def overlapping_ranges(registry: Registry) -> Iterable[Problem]:
 
 def codes_outside_ranges(registry: Registry) -> Iterable[Problem]:
     for domain in registry.domains:
-        if not _valid_range(domain.range):
+        if domain.range is None or not _valid_range(domain.range):
             continue
-        low, high = domain.range  # type: ignore[misc]
+        low, high = domain.range
         for entry in domain.errors:
             if entry.code is not None and not low <= entry.code <= high:
                 where = f"domain `{domain.name}`'s range {_show((low, high))}"
@@ -152,8 +141,8 @@ def reserved_in_use(registry: Registry) -> Iterable[Problem]:
         for reserved in registry.reserved:
             reason = f": {reserved.reason}" if reserved.reason else ""
             where = f"(line {_line(registry, reserved.path)}{reason})"
-            if entry.code is not None and _valid_range(reserved.range):
-                low, high = reserved.range  # type: ignore[misc]
+            if entry.code is not None and reserved.range is not None and _valid_range(reserved.range):
+                low, high = reserved.range
                 if low <= entry.code <= high:
                     message = f"code {entry.code} of `{entry.symbol}` is reserved by {_show((low, high))} {where}"
                     yield Problem("reserved-used", entry.key_path("code"), message)
@@ -173,24 +162,9 @@ def protocol_codes(registry: Registry) -> Iterable[Problem]:
 def _protocol_code_problem(entry: ErrorEntry) -> str | None:
     code = entry.code
     assert code is not None
-    outside = "allocate application codes outside -32768..-32000"
     if code == 0:
         return "code 0 is what the MCP SDKs send for an unmapped exception; a registered error needs its own code"
-    if not JSONRPC_BAND[0] <= code <= JSONRPC_BAND[1]:
-        return None
-    if code in STANDARD_CODES:
-        title, words = STANDARD_CODES[code]
-        text = f"{entry.symbol} {entry.message or ''}".replace("_", " ").lower()
-        if any(word in text for word in words):
-            return None
-        return f'code {code} is JSON-RPC\'s "{title}"; `{entry.symbol}` does not use it with that meaning'
-    if code in MCP_RETIRED_CODES:
-        return f"code {code} is a retired MCP spec code ({MCP_RETIRED_CODES[code]}) that must not be sent; {outside}"
-    if MCP_LEGACY_BAND[0] <= code <= MCP_LEGACY_BAND[1]:
-        return f"code {code} is in MCP's legacy band -32000..-32019, where new codes must not be allocated; {outside}"
-    if MCP_SPEC_BAND[0] <= code <= MCP_SPEC_BAND[1]:
-        return f"code {code} is in -32020..-32099, reserved for the MCP specification; {outside}"
-    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; allocate application codes outside it"
+    return band_problem(code, entry.symbol, f"{entry.symbol} {entry.message or ''}".replace("_", " ").lower())
 
 
 # -- categories and retries -----------------------------------------------------------
@@ -368,14 +342,20 @@ _QUOTED_VALUE = re.compile(
 _ASSIGNED_VALUE = re.compile(r"\b[A-Za-z_]\w*\s*=\s*[^\s=]")
 
 
+def quoted_value(hint: str) -> str | None:
+    """The value a hint quotes or assigns (`"draft"`, `limit=10`), if any: then it prescribes."""
+    quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)
+    return quoted.group(0) if quoted else None
+
+
 def prescriptive_hints(registry: Registry) -> Iterable[Problem]:
-    owners = [*registry.domains, *registry.errors]
+    owners: list[Domain | ErrorEntry] = [*registry.domains, *registry.errors]
     for owner in owners:
         for position, hint in enumerate(owner.hints or ()):
-            quoted = _QUOTED_VALUE.search(hint) or _ASSIGNED_VALUE.search(hint)
+            quoted = quoted_value(hint)
             if quoted:
                 message = (
-                    f"the hint quotes the value {quoted.group(0)!r}: hints give general guidance "
+                    f"the hint quotes the value {quoted!r}: hints give general guidance "
                     "(what to check, what to try), never the argument to send"
                 )
                 yield Problem("prescriptive-hint", (*owner.path, "hints", position), message, part="value")

@@ -6,7 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcplint.finding import Finding
-from mcplint.report.text import Summary
+from mcplint.report.json_format import render_json
+from mcplint.report.text import Summary, render_full, render_grouped
+
+# Imports inside functions: each format's module is imported when that format is asked for: SARIF's and
+# GitHub's import the rule catalogue (the rules, LibCST), which the text formats do not need.
 
 FORMATS = ("full", "concise", "grouped", "json", "sarif", "github", "junit")
 
@@ -38,8 +42,6 @@ def render(
     # Each format's module is imported only when chosen, so ``mcplint check``
     # pays for neither ``json`` nor ``xml`` unless it prints them.
     if format_name == "json":
-        from mcplint.report.json_format import render_json
-
         return render_json(findings)
     if format_name == "sarif":
         from mcplint.report.sarif import render_sarif
@@ -54,12 +56,8 @@ def render(
 
         return render_junit(findings)
     if format_name == "grouped":
-        from mcplint.report.text import render_grouped
-
         return render_grouped(findings, color=color, summary=summary)
     if format_name in ("full", "concise"):
-        from mcplint.report.text import render_full
-
         if show_source is None:
             show_source = format_name == "full"
         return render_full(findings, color=color, show_source=show_source, summary=summary)

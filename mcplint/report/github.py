@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mcplint.finding import Finding
 from mcplint.fingerprint import relative_path
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 
 def escape_data(text: str) -> str:

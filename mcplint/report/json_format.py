@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from mcplint.finding import Finding, Fix
 
 
-def finding_to_json(finding: Finding) -> dict:
+def finding_to_json(finding: Finding) -> dict[str, Any]:
     return {
         "code": finding.code,
         "name": finding.name,
@@ -21,7 +22,7 @@ def finding_to_json(finding: Finding) -> dict:
     }
 
 
-def fix_to_json(fix: Fix) -> dict:
+def fix_to_json(fix: Fix) -> dict[str, Any]:
     """ruff's shape: applicability, message, edits with 1-based row/column."""
     return {
         "applicability": fix.applicability,

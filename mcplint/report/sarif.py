@@ -20,9 +20,9 @@ from typing import Any
 from urllib.parse import quote
 
 from mcplint import __version__
+from mcplint.catalogue import CodeDoc, all_codes, catalogue
 from mcplint.finding import Finding, Fix
 from mcplint.fingerprint import fingerprints
-from mcplint.catalogue import CodeDoc, all_codes, catalogue
 from mcplint.rule_docs import render_doc
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -46,7 +46,7 @@ def render_sarif(findings: Sequence[Finding], *, root: Path) -> str:
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
     results = [
         sarif_result(finding, rule_index[finding.code], fingerprint, root)
-        for finding, fingerprint in zip(findings, fingerprints(findings, root))
+        for finding, fingerprint in zip(findings, fingerprints(findings, root), strict=True)
     ]
     run = {
         "tool": {

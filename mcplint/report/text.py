@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mcplint.finding import SAFE, Finding
-from mcplint.report.terminal import printable
+from mcplint.terminal import printable
 
 _STYLES = {"path": "1", "code": "1;31", "dim": "2", "caret": "1;31", "summary": "1"}
 

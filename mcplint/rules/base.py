@@ -20,17 +20,19 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, clause_of
 from mcplint.analysis.handlers import HandlerFactsCollector
-from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker
+from mcplint.doc_sections import parse_sections
+from mcplint.finding import Applicability
 from mcplint.registry.load import load_registry
 from mcplint.registry.model import Registry, RegistryError
 from mcplint.rules.advice import Advice
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class FixSpec:
     target: cst.CSTNode
     replacement: cst.CSTNode
     message: str
-    applicability: str
+    applicability: Applicability
     imports: tuple[tuple[str, str], ...] = ()
     handler_kinds: frozenset[str] | None = None
     # A line (`logger.exception("...")`) to put before ``statement``, at its indentation.
@@ -108,7 +110,7 @@ class RuleContext:
         self.project = NO_PROJECT
         # Facts about this module's functions that other modules' analyses need (the join
         # hands them to the modules that import them): "error_helpers", "text_helpers".
-        self.exports: dict[str, dict] = {}
+        self.exports: dict[str, dict[str, Any]] = {}
         # The functions a handler reaches (through calls or returns), once the handler scope is
         # resolved; None: not known, judge every function.
         self.reached: frozenset[str] | None = None
@@ -276,7 +278,5 @@ class Rule:
     @classmethod
     def summary(cls) -> str:
         """The first sentence of the "What it does" section."""
-        from mcplint.catalogue import parse_sections
-
         paragraph = " ".join(parse_sections(cls.__doc__ or "").get("What it does", "").split("\n\n")[0].split())
         return paragraph.split(": ")[0].split(". ")[0].rstrip(".") + "."

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from mcplint.finding import Finding
+from mcplint.fingerprint import snippet_digest
 from mcplint.rules.base import Rule
+from mcplint.settings import FileSettings
 
 
 class SyntaxErrorRule(Rule):
@@ -40,3 +43,22 @@ class SyntaxErrorRule(Rule):
     name = "syntax-error"
     handler_scope = False
     engine_reported = True
+
+
+def syntax_findings(display: str, settings: FileSettings, message: str, line: int, column: int) -> list[Finding]:
+    """The MCP000 finding of a file the engine could not analyse (it parses, decodes and
+    bounds the file; this is what it reports when one of those fails), if selected."""
+    if SyntaxErrorRule.code not in settings.codes:
+        return []
+    finding = Finding(
+        path=display,
+        line=line,
+        column=column,
+        code=SyntaxErrorRule.code,
+        end_line=line,
+        end_column=column,
+        name=SyntaxErrorRule.name,
+        message=message,
+        snippet_digest=snippet_digest(message),
+    )
+    return [finding]

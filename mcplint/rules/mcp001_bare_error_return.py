@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -13,14 +15,14 @@ from mcplint.analysis.error_payloads import (
     caught_texts,
     error_payloads,
 )
-from mcplint.finding import UNSAFE
 from mcplint.analysis.exception_flow import bound_name
-from mcplint.engine.walk import children
-from mcplint.registry.match import site_message
-from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.handlers import module_aliases
+from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.locals import element_index
 from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.walk import children
+from mcplint.finding import UNSAFE
+from mcplint.registry.match import site_message
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
@@ -173,8 +175,8 @@ class BareErrorReturn(Rule):
     name = "bare-error-return"
     fix_safety = "unsafe"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._reported: set[int] = set()
         # `result = {...}` as the last statement of an except clause: id(value) -> (assign, clause, try).
         self._clause_results: dict[int, tuple[cst.Assign, cst.ExceptHandler, cst.Try]] = {}
@@ -203,10 +205,11 @@ class BareErrorReturn(Rule):
             for payload in error_payloads(value, self.context.imports, local_values, helper_kind=helper_kind):
                 if id(payload.node) in self._reported:
                     continue
-                from_helper = isinstance(payload.node, cst.Call) and helper_kind(payload.node) is not None
+                call = payload.node if isinstance(payload.node, cst.Call) else None
+                from_helper = call is not None and helper_kind(call) is not None
                 # A module's own helper is reported where it builds the payload (as before);
                 # another module's, where this module returns what it built.
-                if from_helper and _helper_kind(payload.node, {}, self.context, function) is None:
+                if call is not None and from_helper and _helper_kind(call, {}, self.context, function) is None:
                     continue
                 self._reported.add(id(payload.node))
                 if from_helper:
@@ -245,14 +248,10 @@ class BareErrorReturn(Rule):
                     changed = True
                     continue
                 local_values = self._values_in(function)
-                kinds = []
+                kind_of = functools.partial(_helper_kind, helpers=helpers, context=self.context, function=function)
+                kinds: list[str] = []
                 for value in values:
-                    found = list(
-                        error_payloads(
-                            value, self.context.imports, local_values,
-                            helper_kind=lambda call: _helper_kind(call, helpers, self.context, function),
-                        )
-                    )  # fmt: skip
+                    found = list(error_payloads(value, self.context.imports, local_values, helper_kind=kind_of))
                     if not found:
                         break
                     kinds.extend(payload.kind for payload in found)
@@ -421,7 +420,8 @@ class BareErrorReturn(Rule):
         if found is None or not isinstance(statement.value, cst.Name):
             return None
         assign, clause, try_node = found
-        if assign.targets[0].target.value != statement.value.value:  # type: ignore[attr-defined]
+        target = assign.targets[0].target
+        if not isinstance(target, cst.Name) or target.value != statement.value.value:
             return None
         ancestors = self.context.ancestors
         line, block = ancestors[-1], ancestors[-2] if len(ancestors) > 1 else None

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
 
@@ -12,7 +14,7 @@ from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RAISE_INSTEAD
-from mcplint.rules.base import Rule
+from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
 
 BUILTIN_EXCEPTIONS = frozenset(
@@ -106,8 +108,8 @@ class RawExceptionRaise(Rule):
     fix_safety = "safe/unsafe"
     options = {"builtins": sorted(BUILTIN_EXCEPTIONS)}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._raw = frozenset(self.settings["builtins"])
         self._pending: list[tuple[cst.Raise, str, str | None]] = []
 

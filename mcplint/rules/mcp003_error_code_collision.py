@@ -1,36 +1,22 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.prescreen import ImportScreen
+from mcplint.protocol_codes import SPEC_CODES, band_problem
 from mcplint.registry.model import Registry
-from mcplint.registry.validate import (
-    JSONRPC_BAND,
-    MCP_LEGACY_BAND,
-    MCP_RETIRED_CODES,
-    MCP_SPEC_BAND,
-    STANDARD_CODES,
-)
-from mcplint.rules.base import Rule, configured_registry
+from mcplint.rules.base import Rule, RuleContext, configured_registry
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
-# The codes inside the band that have a meaning, and words that show a name uses that meaning:
-# JSON-RPC's five, and the three MCP defines from 2026-07-28.
-SPEC_CODES: dict[int, tuple[str, str, tuple[str, ...]]] = {
-    **{code: ("JSON-RPC", title, words) for code, (title, words) in STANDARD_CODES.items()},
-    -32020: ("MCP", "Header mismatch", ("header",)),
-    -32021: ("MCP", "Missing required client capability", ("capabilit",)),
-    -32022: ("MCP", "Unsupported protocol version", ("version",)),
-}
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})
 # A table's name ends in what it holds: `ErrorCode`, `JsonRpcErrors`, `NotFoundError`, `Errno`.
 TABLE_NAME = re.compile(r"(?:err(?:or)?s?|codes?|errno)$", re.IGNORECASE)
@@ -151,8 +137,8 @@ class ErrorCodeCollision(Rule):
     name = "error-code-collision"
     handler_scope = False
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._module: cst.Module | None = None
         self._calls: list[tuple[cst.Call, str | None]] = []
         self._payload_codes: list[tuple[cst.DictElement, str | None]] = []
@@ -193,7 +179,9 @@ class ErrorCodeCollision(Rule):
     def _collect_codes(self, payload: cst.Dict) -> None:
         function = self.context.scopes.current_function
         for element in payload.elements:
-            is_code = isinstance(element, cst.DictElement) and _string(element.key) == CODE_KEY_NAME
+            if not isinstance(element, cst.DictElement):
+                continue
+            is_code = _string(element.key) == CODE_KEY_NAME
             if is_code and id(element) not in self._seen_payload_codes:
                 self._seen_payload_codes.add(id(element))
                 self._payload_codes.append((element, function))
@@ -262,26 +250,11 @@ def _duplicate(constant: Constant, first: str, table: Table) -> str:
 
 def code_problem(code: int, name: str | None) -> str | None:
     """What is wrong with sending ``code`` (as constant ``name``, if known), or None."""
-    outside = "allocate application codes outside -32768..-32000"
     if code == 0:
         if name is not None and _says_success(name):
             return None
         return "code 0 is what the MCP SDKs send for an unmapped exception; an error needs its own code"
-    if not JSONRPC_BAND[0] <= code <= JSONRPC_BAND[1]:
-        return None
-    if code in SPEC_CODES:
-        spec, title, words = SPEC_CODES[code]
-        text = " ".join(_words(name)).lower() if name else ""
-        if name is None or any(word in text for word in words):
-            return None
-        return f'code {code} is {spec}\'s "{title}"; `{name}` does not use it with that meaning'
-    if code in MCP_RETIRED_CODES:
-        return f"code {code} is a retired MCP spec code ({MCP_RETIRED_CODES[code]}) that must not be sent; {outside}"
-    if MCP_LEGACY_BAND[0] <= code <= MCP_LEGACY_BAND[1]:
-        return f"code {code} is in MCP's legacy band -32000..-32019, where new codes must not be allocated; {outside}"
-    if MCP_SPEC_BAND[0] <= code <= MCP_SPEC_BAND[1]:
-        return f"code {code} is in -32020..-32099, reserved for the MCP specification; {outside}"
-    return f"code {code} is inside JSON-RPC's reserved band -32768..-32000; {outside}"
+    return band_problem(code, name, " ".join(_words(name)).lower() if name else "")
 
 
 def _unregistered(code: int, registry: Registry) -> str | None:
@@ -323,9 +296,9 @@ def _tables(module: cst.Module, qualify: Callable[[str], str | None]) -> Iterato
             else:
                 yield Table(f"enum `{name}`", ()), list(members)
             continue
-        members = [c for c in constants if isinstance(c.value, int) and _is_constant(c)]
-        codes = [c for c in members if c.name.lower() in CODE_ATTRIBUTES]
-        rest = [c for c in members if c not in codes]
+        int_members = [c for c in constants if isinstance(c.value, int) and _is_constant(c)]
+        codes = [c for c in int_members if c.name.lower() in CODE_ATTRIBUTES]
+        rest = [c for c in int_members if c not in codes]
         if any(TABLE_NAME.search(n) or n.endswith("Exception") for n in (name, *bases)):
             coded += [(node, c) for c in codes]
         if PLURAL_TABLE_NAME.search(name) or (TABLE_NAME.search(name) and bases in ([], ["object"])):
@@ -362,12 +335,14 @@ def _constants(body: Sequence[cst.CSTNode]) -> list[Constant]:
         for small in smalls:
             if isinstance(small, cst.Assign):
                 targets = [target.target for target in small.targets]
+                assigned = small.value
             elif isinstance(small, cst.AnnAssign) and small.value is not None:
                 targets = [small.target]
+                assigned = small.value
             else:
                 continue
-            in_tuple = isinstance(small.value, cst.Tuple) and bool(small.value.elements)
-            value = _table_value(small.value.elements[0].value if in_tuple else small.value)
+            in_tuple = isinstance(assigned, cst.Tuple) and bool(assigned.elements)
+            value = _table_value(assigned.elements[0].value if isinstance(assigned, cst.Tuple) and in_tuple else assigned)
             for target in targets:
                 if isinstance(target, cst.Name) and value is not None:
                     annotated = isinstance(small, cst.AnnAssign)

@@ -2,19 +2,20 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
+from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import default_helper, helper_name
 from mcplint.registry.model import ErrorEntry, Registry
-from mcplint.finding import UNSAFE
-from mcplint.rules.base import FixSpec, Rule, configured_registry
+from mcplint.rules.base import FixSpec, Rule, RuleContext, configured_registry
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 SYMBOL_KEYS = frozenset({"error_code", "errorCode"})  # name a symbol in any error payload
 # `"symbol"` names an error only in a structured error (`{domain, symbol, retryable}`): a
@@ -122,8 +123,8 @@ class UnknownErrorSymbol(Rule):
         registry = configured_registry(settings.registry)
         return registry is not None and helpers_of(registry).prescreen.search(text) is not None
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         registry = self.context.registry
         self._helpers = helpers_of(registry) if registry is not None else None
         self._calls: list[tuple[cst.Call, str, str | None]] = []
@@ -167,6 +168,7 @@ class UnknownErrorSymbol(Rule):
         domain = self._helpers.domain_of_helper[helper]
         entry = self._helpers.entries.get(symbol)
         fix = None
+        message: str | None
         if entry is None:
             suggestion = _suggestion(symbol, self._helpers.symbols(domain))
             message = _reserved(symbol, self._helpers) or (

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
 
@@ -17,7 +19,7 @@ from mcplint.analysis.project import ProjectContext
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
 from mcplint.rules.advice import FAILURE_INSTEAD
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
@@ -105,7 +107,10 @@ class SilentEmptyFallback(Rule):
     `raise <helper>("SYMBOL") from e`, where the symbol is `default-symbol` from
     the config (e.g. `DEPENDENCY_FAILED`) when it is set and registered, else the
     registry entry whose message says what failed ("Search notes failed" for
-    `search_notes`; `mcplint migrate` creates it). A resource raises the
+    `search_notes`; `mcplint migrate` creates it as a dependency failure:
+    `category = "UNAVAILABLE"`, `retryable = true`, `recovery = "retry-later"`,
+    so the model waits and calls again instead of reading "nothing found").
+    A resource raises the
     helper's `.for_resource()`, a prompt `.for_prompt()`. When the clause logs
     nothing, `logger.exception(...)` is added before the raise (a module
     without a logger gets one). Whether the empty value was a legitimate answer is for the
@@ -133,8 +138,8 @@ class SilentEmptyFallback(Rule):
         "loop-exceptions": ["JSONDecodeError"],
     }
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._control_flow = _tails(self.settings["control-flow-exceptions"])
         self._lookup = _tails(self.settings["lookup-exceptions"])
         self._loop = _tails(self.settings["loop-exceptions"])
@@ -241,11 +246,12 @@ def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
         message = f"`{caught}` swallows the error and falls through to `return {value}`, an empty-looking success"
     else:
         message = f"`{caught}` returns `{_shown(outcome.return_node.value)}`, an empty-looking success"
-    if outcome.falls_through:
+    node: cst.CSTNode
+    if outcome.falls_through or outcome.return_node is None:
         # The clause is the cause; its `except` line is where to look (and to suppress).
-        node: cst.CSTNode = outcome.handler.type if outcome.handler.type is not None else outcome.handler
+        node = outcome.handler.type if outcome.handler.type is not None else outcome.handler
     else:
-        node = outcome.return_node  # type: ignore[assignment]
+        node = outcome.return_node
     return node, message + why
 
 

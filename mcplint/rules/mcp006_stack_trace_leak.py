@@ -1,15 +1,18 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import libcst as cst
 
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
 from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.imports import dotted_name
-from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.project import ProjectContext, TextHelperEntry
 from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, raised_message, registry_error_fix
 
 
@@ -109,8 +112,8 @@ class StackTraceLeak(Rule):
     fix_safety = "unsafe"
     options = {"sanitizers": []}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         registry = self.context.registry
         self._flow = ExceptionFlow(
             self.context.imports,
@@ -165,7 +168,7 @@ class StackTraceLeak(Rule):
     def project_inputs(self, project: ProjectContext) -> object:
         return project.imported_text_helpers, project.parameter_classes, self.context.reached
 
-    def _judge(self, helpers: tuple) -> tuple[dict[str, list[list[str]]], list[Leak]]:
+    def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
         self._flow.forget()
         self._flow.external_calls = self.context.external_calls

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -9,8 +11,9 @@ from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.finding import UNSAFE
+from mcplint.protocol_codes import CODE_BY_CONSTANT
 from mcplint.registry.match import MESSAGE_BY_STANDARD_CODE, UNEXPECTED_FAILURE, failure_text, site_message
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 from mcplint.rules.registry_fix import ErrorSite, mentions, raised_message, registry_error_fix
 
 # The SDK error class by qualified name: the stack its name belongs to.
@@ -158,8 +161,8 @@ class ProtocolErrorFromTool(Rule):
     name = "protocol-error-from-tool"
     fix_safety = "unsafe"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._pending: list[_Raise] = []
         self._imports_fastmcp = False
 
@@ -326,16 +329,6 @@ class ProtocolErrorFromTool(Rule):
         return lineage
 
 
-# mcp.types' JSON-RPC constants, by name.
-_STANDARD_CODES = {
-    "PARSE_ERROR": -32700,
-    "INVALID_REQUEST": -32600,
-    "METHOD_NOT_FOUND": -32601,
-    "INVALID_PARAMS": -32602,
-    "INTERNAL_ERROR": -32603,
-}
-
-
 def _says_only_what_failed(message: cst.BaseExpression, function: str | None) -> bool:
     """The site message is the fallback (`Serve failed`, `Unexpected error`): the raise said
     nothing of its own besides the caught exception's text."""
@@ -364,7 +357,7 @@ def _integer(expression: cst.BaseExpression, imports: ImportTable) -> int | None
         return -value if value is not None else None
     qualified = imports.qualified_name(expression) or ""
     if qualified.startswith(("mcp.", "mcp_types.")):
-        return _STANDARD_CODES.get(qualified.rpartition(".")[2])
+        return CODE_BY_CONSTANT.get(qualified.rpartition(".")[2])
     return None
 
 

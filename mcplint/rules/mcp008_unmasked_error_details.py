@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -12,10 +11,10 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import Frame
 from mcplint.finding import UNSAFE
-from mcplint.rules.base import FixSpec, Rule
+from mcplint.rules.base import FixSpec, Rule, RuleContext
 
 if TYPE_CHECKING:
-    from mcplint.config import FileSettings
+    from mcplint.settings import FileSettings
 
 # Standalone fastmcp's server classes (mcp's own `mcp.server.fastmcp.FastMCP` has no such option).
 FASTMCP_SERVERS = frozenset(name for name, (_, framework) in SERVER_CLASSES.items() if framework == "fastmcp")
@@ -107,8 +106,8 @@ class UnmaskedErrorDetails(Rule):
     fix_safety = "unsafe"
     handler_scope = False
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._calls: list[tuple[cst.Call, str | None]] = []
         # `super().__init__(...)` / `Base.__init__(self, ...)` by the class they are in.
         self._base_inits: dict[str, list[tuple[cst.Call, str | None]]] = {}

@@ -3,9 +3,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mcplint.engine.suppressions import Directive, Suppressions, rewritten
 from mcplint.finding import SAFE, Edit, Fix
 from mcplint.rules.base import Rule
+from mcplint.suppressions import Directive, Suppressions, rewritten
 
 _OWN_CODE = re.compile(r"MCP[0-9]+")
 

@@ -1,13 +1,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, own_nodes
 from mcplint.analysis.imports import dotted_name
-from mcplint.rules.base import Rule
+from mcplint.rules.base import Rule, RuleContext
+from mcplint.rules.batch_fix import batch_fix
 
+# Handlers whose answer is data the request asked for: a tools/list (or completion) response
+# has no per-item failure to report, and the model asked for no batch.
+ASKED_FOR = frozenset({"tool", "resource", "prompt"})
 # What a result that reports failures names: `{"results": ..., "failed": [...]}`.
 FAILURE_WORDS = re.compile(r"error|fail|skip|status|missing|invalid|rejected|problem", re.IGNORECASE)
 _LOG_RECEIVERS = ("log", "logger", "logging", "_logger", "_log", "LOGGER", "ctx", "context", "warnings")
@@ -33,11 +39,12 @@ class HiddenPartialFailure(Rule):
     if r is not None]`, `filter(None, ...)`). The result must flow into a
     handler's return.
 
-    Silent when the clause collects the failure (`errors.append(...)`, any
-    statement besides logging), raises, returns or breaks; when the `try`
-    returns or breaks, or the loop returns (a retry, a scan for the first
-    candidate that works); when the `try` removes, closes or stops something
-    (`os.remove`, `proc.kill`: a best-effort sweep); and for `StopIteration`.
+    Silent when the clause records the failure (any statement besides
+    logging), raises, returns or breaks; when the `try` or the loop returns
+    or breaks (a retry, a scan); when the `try` removes or stops something (a
+    best-effort sweep); over an environment variable's entries
+    (configuration); for `StopIteration`; and where only list handlers reach
+    it (`tools/list` has no per-item failure to report).
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -78,6 +85,7 @@ class HiddenPartialFailure(Rule):
     import logging
 
     from mcp.server.fastmcp import FastMCP
+    from notes_server.errors import BatchResult, notes_error
 
     logger = logging.getLogger(__name__)
     mcp = FastMCP("notes")
@@ -90,35 +98,92 @@ class HiddenPartialFailure(Rule):
     @mcp.tool()
     def read_notes(note_ids: list[int]) -> dict:
         notes = []
-        failed = []
+        batch = BatchResult()
         for index, note_id in enumerate(note_ids):
             try:
                 notes.append(load_note(note_id))
             except OSError:
                 logger.warning("note %s unreadable", note_id)
-                failed.append({"index": index, "status": "failed", "error_code": "NOTE_UNREADABLE"})
-        return {"notes": notes, "failed": failed}
+                batch.failed(index, notes_error("NOTE_UNREADABLE", note_id=note_id))
+            else:
+                batch.applied(index)
+        return batch.tool_result({"notes": notes})
     ```
 
+    `BatchResult` comes from the helpers generated from the error registry
+    (`mcplint registry generate`): the model reads `2 items: 1 applied, 1
+    failed, 0 skipped.` and `[1] failed: NOTE_UNREADABLE (1003): ...`, and the
+    structured content has every item's status. Without a registry, return
+    the failures yourself: `{"notes": notes, "failed": [{"index": 1,
+    "status": "failed", "error_code": "NOTE_UNREADABLE"}]}`.
+
     ## Fix safety
-    No fix yet: the per-item result helper it would return is not generated
-    yet (issue 15, item 3).
+    Unsafe: the tool's answer changes shape. Where a high-level tool itself
+    runs the loop and ends with `return <a dict or list it builds>`, and its
+    return annotation lets a tool result through (none, `dict`, `Any`,
+    `CallToolResult`), the fix records every item in the generated helpers'
+    `BatchResult`: each dropping `except` records its item as failed with the
+    registry's `item-symbol` (the caught exception says nothing the registry
+    can map, so every such failure gets the one generic symbol; a clause that
+    knows better raises or records its own), the `try`'s `else` records it as
+    applied, and `return value` becomes `return batch.tool_result(value)`:
+    the tool's value under `result`, a status per item beside it, `isError`
+    when no item succeeded. The item is its position (`for note in notes`
+    becomes `for index, note in enumerate(notes)`), or the index of an
+    `enumerate` or the key of an `.items()` loop it already has. No fix without
+    a registry entry for `item-symbol`, for an `async for`, for a tool with two
+    such loops (their indexes would share one result), for a loop in a
+    function the tool calls, and for the comprehension form.
 
     ## Options
-    None.
+    - `item-symbol` (string, default `"BATCH_ITEM_FAILED"`): the registry
+      symbol a dropped item is recorded as failed with, e.g. an entry
+      `message = "The item could not be processed."`,
+      `category = "ABORTED"`.
     """
 
     code = "MCP010"
     name = "hidden-partial-failure"
+    options = {"item-symbol": "BATCH_ITEM_FAILED"}
+    fix_safety = "unsafe"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
+        super().__init__(context, options)
         self._functions: dict[str, cst.FunctionDef] = {}
+        self._module_statements: dict[str, cst.BaseStatement] = {}  # the module-level statement holding each
         self._loops: list[tuple[cst.For, str]] = []
         self._comprehensions: list[tuple[cst.CSTNode, str]] = []
+        # Read during the one walk, not by walking each function again in finish():
+        self._returns: dict[str, list[cst.Return]] = {}  # function -> its own returns
+        self._none_on_failure: set[str] = set()  # functions with an `except` that returns None
+        self._clauses_open: list[int] = [0]  # `except` clauses open in each enclosing function
+        self._returns_failures: dict[str, bool] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._functions[self.context.scopes.qualname_for(node.name.value)] = node
+        qualname = self.context.scopes.qualname_for(node.name.value)
+        self._functions[qualname] = node
+        ancestors = self.context.ancestors  # the module first
+        holder = ancestors[1] if len(ancestors) > 1 else node
+        if isinstance(holder, cst.BaseStatement):
+            self._module_statements[qualname] = holder
+        self._clauses_open.append(0)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._clauses_open.pop()
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._clauses_open[-1] += 1
+
+    def leave_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._clauses_open[-1] -= 1
+
+    def visit_Return(self, node: cst.Return) -> None:
+        function = self.context.scopes.current_function
+        if function is None:
+            return
+        self._returns.setdefault(function, []).append(node)
+        if self._clauses_open[-1] and (node.value is None or _is_none(node.value)):
+            self._none_on_failure.add(function)
 
     def visit_For(self, node: cst.For) -> None:
         function = self.context.scopes.current_function
@@ -144,25 +209,37 @@ class HiddenPartialFailure(Rule):
             self._comprehensions.append((node, function))
 
     def finish(self) -> None:
+        flagged: dict[str, list[tuple[cst.For, list[cst.ExceptHandler]]]] = {}
         for loop, function in self._loops:
+            clauses = _swallowing_clauses(loop)
             definition = self._functions.get(function)
-            if definition is None or _returns_failures(definition) or not _returns_a_value(definition):
+            if not clauses or definition is None or self._says_failures(function) or not self._returns_a_value(function):
                 continue
-            for clause in _swallowing_clauses(loop):
-                message = (
-                    "a failed item is dropped: this `except` skips it while the loop collects the others, "
-                    f"and `{definition.name.value}` returns a result that does not say which items failed; "
-                    "collect the failures (index or key, status, error code) and return them with the results"
-                )
-                self.report(clause, message, function=function, through_return=True)
-        none_on_failure = {
-            qualname.rsplit(".", 1)[-1] for qualname, node in self._functions.items() if _none_on_failure(node)
-        }
+            if _iterates_configuration(loop.iter, _assignments(definition)):
+                continue  # entries of an environment variable: configuration, not requested items
+            flagged.setdefault(function, []).append((loop, clauses))
+        for function, loops in flagged.items():
+            definition = self._functions[function]
+            # One rewrite of the function for all its findings: the first applied fixes them all.
+            statement = self._module_statements.get(function)
+            symbol = str(self.settings["item-symbol"])
+            fix = batch_fix(self.context, statement, definition, loops, symbol) if statement is not None else None
+            for _, clauses in loops:
+                for clause in clauses:
+                    message = (
+                        "a failed item is dropped: this `except` skips it while the loop collects the others, "
+                        f"and `{definition.name.value}` returns a result that does not say which items failed; "
+                        "collect the failures (index or key, status, error code) and return them with the results"
+                    )
+                    self.report(
+                        clause, message, function=function, handler_kinds=ASKED_FOR, through_return=True, fix=fix
+                    )
+        none_on_failure = {qualname.rsplit(".", 1)[-1] for qualname in self._none_on_failure}
         if not none_on_failure:
             return
         for node, function in self._comprehensions:
             definition = self._functions.get(function)
-            if definition is None or _returns_failures(definition):
+            if definition is None or self._says_failures(function):
                 continue
             helper = _filtered_helper(node, none_on_failure, _assignments(definition))
             if helper is not None:
@@ -171,10 +248,43 @@ class HiddenPartialFailure(Rule):
                     "dropped here, so the result does not say which items failed; keep a status per item "
                     "(index or key, status, error code) instead of filtering"
                 )
-                self.report(node, message, function=function, through_return=True)
+                self.report(node, message, function=function, handler_kinds=ASKED_FOR, through_return=True)
+
+
+    def _returns_a_value(self, function: str) -> bool:
+        return any(node.value is not None and not _is_none(node.value) for node in self._returns.get(function, ()))
+
+    def _says_failures(self, function: str) -> bool:
+        """A returned value names failures (`"failed": failed`, `errors`, a `status`)."""
+        if function not in self._returns_failures:
+            module = cst.Module(body=[])
+            self._returns_failures[function] = any(
+                node.value is not None and FAILURE_WORDS.search(module.code_for_node(node.value))
+                for node in self._returns.get(function, ())
+            )
+        return self._returns_failures[function]
 
 
 # -- the loop form -------------------------------------------------------------------
+_CONFIGURATION = frozenset({"getenv", "environ"})
+
+
+def _iterates_configuration(
+    source: cst.BaseExpression, assignments: dict[str, cst.BaseExpression], depth: int = 3
+) -> bool:
+    """The loop goes over what an environment variable says (`os.getenv("ROOTS").split(...)`,
+    through the function's locals): configuration the server reads, not items a request sent."""
+    for node in [source, *own_nodes(source)]:
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            name = (dotted_name(node) or "").rsplit(".", 1)[-1]
+            if name in _CONFIGURATION:
+                return True
+            if isinstance(node, cst.Name) and depth > 0 and node.value in assignments:
+                if _iterates_configuration(assignments[node.value], assignments, depth - 1):
+                    return True
+    return False
+
+
 def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others."""
@@ -273,37 +383,11 @@ def _is_logging(call: cst.Call) -> bool:
 
 
 # -- the function's result ---------------------------------------------------------
-def _returns(function: cst.FunctionDef) -> list[cst.Return]:
-    return [node for node in own_nodes(function.body) if isinstance(node, cst.Return)]
-
-
-def _returns_a_value(function: cst.FunctionDef) -> bool:
-    return any(node.value is not None and not _is_none(node.value) for node in _returns(function))
-
-
-def _returns_failures(function: cst.FunctionDef) -> bool:
-    """A returned value names failures (`"failed": failed`, `errors`, a `status`)."""
-    module = cst.Module(body=[])
-    return any(
-        node.value is not None and FAILURE_WORDS.search(module.code_for_node(node.value)) for node in _returns(function)
-    )
-
-
 def _is_none(expression: cst.BaseExpression) -> bool:
     return isinstance(expression, cst.Name) and expression.value == "None"
 
 
 # -- the comprehension form ----------------------------------------------------------
-def _none_on_failure(function: cst.FunctionDef) -> bool:
-    """A function with an `except` clause that returns None (or nothing)."""
-    for node in own_nodes(function.body):
-        if isinstance(node, cst.ExceptHandler):
-            for inner in own_nodes(node.body):
-                if isinstance(inner, cst.Return) and (inner.value is None or _is_none(inner.value)):
-                    return True
-    return False
-
-
 def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     values: dict[str, cst.BaseExpression] = {}
     for node in own_nodes(function.body):
@@ -325,9 +409,9 @@ def _filtered_helper(node: cst.CSTNode, helpers: set[str], assignments: dict[str
     return _calls_helper(source, helpers) if source is not None else None
 
 
-def _drops_nones(node: cst.CSTNode) -> bool:
+def _drops_nones(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp) -> bool:
     """`if r is not None`, `if r`: the comprehension keeps only what did not fail."""
-    for condition in getattr(node.for_in, "ifs", ()):
+    for condition in node.for_in.ifs:
         test = condition.test
         if isinstance(test, cst.Name):
             return True

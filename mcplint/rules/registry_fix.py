@@ -22,8 +22,11 @@ from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
+from mcplint.finding import Applicability
 from mcplint.registry.codegen import helper_name
+from mcplint.registry.envelope import envelope_of
 from mcplint.registry.match import helper_call, match_message
+from mcplint.registry.model import Registry
 from mcplint.rules.base import FixSpec, RuleContext
 
 TOOLS = frozenset({"tool"})
@@ -51,7 +54,7 @@ class ErrorSite:
 def registry_error_fix(
     context: RuleContext,
     site: ErrorSite,
-    applicability: str,
+    applicability: Applicability,
     *,
     symbol: str | None = None,
     fallback: FixSpec | None = None,
@@ -76,18 +79,21 @@ def registry_error_fix(
     registry = context.registry
     if registry is None or not registry.helpers_module:
         return fallback
-    call = _symbol_call(context, symbol) if symbol is not None else None
+    call = symbol_call(context, symbol) if symbol is not None else None
     if call is None:
         found = match_message(registry, site.message) if site.message is not None else None
         if found is None:
             return fallback
         call, chosen = helper_call(found), found.entry.symbol
     else:
+        assert symbol is not None  # a symbol's call was found
         chosen = symbol
-    if site.details is not None:
-        call = call.with_changes(args=[*call.args, cst.Arg(site.details, keyword=cst.Name("details"), equal=_EQUAL)])
+    details = _without_registry_hints(site.details, _entry_hints(registry, chosen))
+    if details is not None:
+        call = call.with_changes(args=[*call.args, cst.Arg(details, keyword=cst.Name("details"), equal=_EQUAL)])
     log_line, log_imports = _log_line(context, site)
-    imports = ((registry.helpers_module, call.func.value), *log_imports)  # type: ignore[attr-defined]
+    assert isinstance(call.func, cst.Name)  # helper_call and _symbol_call call the helper by name
+    imports = ((registry.helpers_module, call.func.value), *log_imports)
     original = site.raised_class
     if original is not None and _class_name(original) in _NOT_KEPT:
         original = None  # a registry error is an `Exception` already
@@ -100,11 +106,20 @@ def registry_error_fix(
             return error
         return cst.Call(cst.Attribute(error, cst.Name("caught_as")), [cst.Arg(original)])
 
-    def form(edit: tuple[cst.CSTNode, cst.CSTNode], message: str, kinds: frozenset[str], **where: object) -> None:
+    def form(
+        edit: tuple[cst.CSTNode, cst.CSTNode],
+        message: str,
+        kinds: frozenset[str],
+        *,
+        in_handler: bool = False,
+        low_level: bool | None = None,
+        raises: bool = False,
+    ) -> None:
         nonlocal fallback
         fallback = FixSpec(
-            *edit, message, applicability, imports, kinds, log_line, site.statement, fallback=fallback, **where
-        )  # type: ignore[arg-type]
+            *edit, message, applicability, imports, kinds, log_line, site.statement,
+            in_handler=in_handler, low_level=low_level, raises=raises, fallback=fallback,
+        )  # fmt: skip
 
     # A `try` of the same function that would catch a raise here (`except Exception`) answers
     # in its own words: only a returned result keeps the site's error there.
@@ -116,7 +131,7 @@ def registry_error_fix(
         form(_raise_edit(site, raised(call)), f"Raise the registry's `{chosen}` from `{registry.helpers_module}`", TOOLS, raises=True)
     result = cst.Call(cst.Attribute(call, cst.Name("tool_result")), [])
     returned = f"Return the registry's `{chosen}` as an isError result"
-    if not isinstance(site.statement, cst.Raise) and _result_allowed(site.annotation):
+    if not isinstance(site.statement, cst.Raise) and result_allowed(site.annotation):
         form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=False)
     form(_return_edit(site, result), returned, TOOLS, in_handler=True, low_level=True)
     if caught_here and fallback is not None:
@@ -152,13 +167,44 @@ def _class_name(expression: cst.BaseExpression) -> str:
     return (dotted_name(expression) or "").rpartition(".")[2]
 
 
-def _symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
+def symbol_call(context: RuleContext, symbol: str) -> cst.Call | None:
     registry = context.registry
     assert registry is not None
     for domain in registry.domains:
         if any(entry.symbol == symbol and entry.status != "retired" for entry in domain.errors):
             return cst.Call(cst.Name(helper_name(domain)), [cst.Arg(cst.SimpleString(f'"{symbol}"'))])
     return None
+
+
+# Payload keys that give the model guidance (what `mcplint migrate` turns into `hints`).
+HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "recovery_hint", "recovery_hints", "help"})
+
+
+def _entry_hints(registry: Registry, symbol: str) -> frozenset[str]:
+    for entry in registry.errors:
+        if entry.symbol == symbol:
+            domain = next((d for d in registry.domains if d.name == entry.domain), None)
+            return frozenset(envelope_of(entry, domain).hints)
+    return frozenset()
+
+
+def _without_registry_hints(details: cst.BaseExpression | None, hints: frozenset[str]) -> cst.BaseExpression | None:
+    """``details`` without the hint the registry entry already sends in ``data.hints``
+    (`{"hint": "List the notes first."}`: said once, not twice)."""
+    if not isinstance(details, cst.Dict) or not hints:
+        return details
+    kept = [
+        element
+        for element in details.elements
+        if not (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and str(element.key.evaluated_value).lower() in HINT_KEYS
+            and isinstance(element.value, cst.SimpleString)
+            and str(element.value.evaluated_value).strip() in hints
+        )
+    ]
+    return details.with_changes(elements=kept) if kept else None
 
 
 def _raise_edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
@@ -180,16 +226,16 @@ def _return_edit(site: ErrorSite, result: cst.BaseExpression) -> tuple[cst.CSTNo
     return statement, cst.Return(value=result)
 
 
-def _result_allowed(annotation: cst.BaseExpression | None) -> bool:
+def result_allowed(annotation: cst.BaseExpression | None) -> bool:
     if annotation is None:
         return True
     if isinstance(annotation, cst.BinaryOperation):  # X | Y
-        return _result_allowed(annotation.left) and _result_allowed(annotation.right)
+        return result_allowed(annotation.left) and result_allowed(annotation.right)
     if isinstance(annotation, cst.Subscript):
         base = dotted_name(annotation.value) or ""
         if base.rsplit(".", 1)[-1] in ("Optional", "Union"):
             return all(
-                isinstance(element.slice, cst.Index) and _result_allowed(element.slice.value)
+                isinstance(element.slice, cst.Index) and result_allowed(element.slice.value)
                 for element in annotation.slice
             )
         annotation = annotation.value

@@ -31,7 +31,11 @@ LOW_LEVEL_TOOLS = (
     "tool_raises_envelope_error",
     "tool_raises_error_caught_as_builtin",
     "tool_catches_builtin",
+    "tool_batch_all_applied",
+    "tool_batch_some_failed",
+    "tool_batch_all_failed",
 )
+BATCH_TOOLS = LOW_LEVEL_TOOLS[-3:]
 
 
 def fail_with_secret() -> None:
@@ -143,7 +147,39 @@ def handlers(errors: Any) -> dict[str, Any]:
             raise errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-3").for_prompt() from exc
         return "unreachable"
 
+    # A batch tool's partial-failure result (`BatchResult`): all applied, some failed, all failed.
+    def tool_batch_all_applied():  # annotated per framework when registered
+        batch = errors.BatchResult()
+        for index, widget in enumerate(["w-1", "w-2"]):
+            batch.applied(index, {"id": widget})
+        return batch.tool_result()
+
+    def tool_batch_some_failed():  # annotated per framework when registered
+        batch = errors.BatchResult()
+        batch.applied(0)
+        try:
+            fail_with_secret()
+        except ValueError:
+            batch.failed(1, errors.widget_error("WIDGETS_NOT_FOUND", widgetId="w-2"))
+        batch.skipped(2, "Not attempted after item 1 failed.")
+        return batch.tool_result({"saved": ["w-1"]})
+
+    def tool_batch_all_failed():  # annotated per framework when registered
+        batch = errors.BatchResult()
+        for key in ("a", "b"):
+            try:
+                fail_with_secret()
+            except ValueError:
+                if key == "a":
+                    batch.failed(key, errors.widget_error("WIDGETS_BUSY"))
+                else:
+                    batch.failed(key, errors.widget_error("WIDGETS_LOCKED", widgetId="w-7"))
+        return batch.tool_result()
+
     return {
+        "tool_batch_all_applied": tool_batch_all_applied,
+        "tool_batch_some_failed": tool_batch_some_failed,
+        "tool_batch_all_failed": tool_batch_all_failed,
         "tool_returns_error": tool_returns_error,
         "tool_raises_error": tool_raises_error,
         "tool_raises_error_caught_as_builtin": tool_raises_error_caught_as_builtin,
@@ -192,6 +228,7 @@ async def run_cases(
         "tool_returns_envelope_error": lambda: call_tool("tool_returns_envelope_error"),
         "tool_raises_envelope_error": lambda: call_tool("tool_raises_envelope_error"),
         "resource_raises_envelope_error": lambda: read_resource(LOCKED_URI),
+        **{name: (lambda name=name: call_tool(name)) for name in BATCH_TOOLS},
     }
     records: dict[str, Any] = {}
     for name, call in cases.items():
@@ -370,6 +407,8 @@ def register_high_level(server: Any, functions: dict[str, Any], result_type: Any
     server.tool()(functions["tool_raises_error"])
     server.tool()(tool_returning(functions["tool_returns_envelope_error"], result_type, "tool_returns_envelope_error"))
     server.tool()(functions["tool_raises_envelope_error"])
+    for name in BATCH_TOOLS:
+        server.tool()(tool_returning(functions[name], result_type, name))
     server.tool()(functions["tool_raises_error_caught_as_builtin"])
     server.tool()(functions["tool_catches_builtin"])
     server.resource(RESOURCE_URI)(functions["resource_raises_error"])

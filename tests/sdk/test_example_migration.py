@@ -1,7 +1,8 @@
 """The README's migration walkthrough on the bundled example, proven on the wire.
 
 A copy of `examples/notes_server` (without its registry, helpers and `pins.py`)
-is migrated as the README says (`migrate --write`, then `check` is clean), then both servers of the copy
+is migrated as the README says (`migrate --write`, then `check` finds only storage.py's library
+sites), then both servers of the copy
 run in-process in the mcp 1.x SDK's venv and the SDK's own client calls the
 tools whose errors were rewritten. Before the migration those answers were fake
 successes or bare text; after it they are `isError` results carrying the
@@ -55,7 +56,9 @@ def servers(tmp_path_factory) -> tuple[Path, Path]:
     for name in ("errors.py", "pins.py"):
         (migrated / "notes_server" / name).unlink()
     assert run_cli("migrate", "--write", ".", cwd=migrated).exit_code == 0
-    assert run_cli("check", ".", cwd=migrated).exit_code == 0
+    check = run_cli("check", "--format", "json", ".", cwd=migrated)  # only storage.py's library sites are left
+    assert check.exit_code == 1
+    assert {finding["filename"] for finding in json.loads(check.stdout)} == {"notes_server/storage.py"}
     return original, migrated
 
 

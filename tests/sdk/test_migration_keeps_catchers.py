@@ -1,12 +1,15 @@
 """A migration keeps the server's own callers working (issue 12, item 1), proven on mcp 1.x.
 
-A small FastMCP project validates its input in a module the tool calls
-(`raise ValueError(...)`); another module catches that `ValueError` to skip a
-bad item, and the project's own test asserts `pytest.raises(ValueError)`.
-After `mcplint migrate --write` the raise is the registry's error, and in the
-SDK's venv: the catcher still catches it, the project's test still passes, and
-the SDK's own client gets the registry's error (the same as a plain
-`raise helper(...)`: `.caught_as(ValueError)` does not change the wire form).
+A small FastMCP project validates its input in the server's module, in a
+function the tool calls (`raise ValueError(...)`); another module catches that
+`ValueError` to skip a bad item, and the project's own test asserts
+`pytest.raises(ValueError)`. After `mcplint migrate --write` the raise is the
+registry's error, and in the SDK's venv: the catcher still catches it, the
+project's test still passes, and the SDK's own client gets the registry's error
+(the same as a plain `raise helper(...)`: `.caught_as(ValueError)` does not
+change the wire form). Library code (item 3): `shop/units.py` imports no MCP
+framework; its `ValueError` stays one, and the tool that calls it maps it to
+the registry's error, which the client gets.
 """
 
 from __future__ import annotations
@@ -26,14 +29,14 @@ pytestmark = pytest.mark.slow
 
 FILES = {
     "shop/__init__.py": "",
-    "shop/limits.py": """\
-        def parse_limit(value: str) -> int:
-            if not value.isdigit():
-                raise ValueError(f"Invalid limit: {value}")
-            return int(value)
+    "shop/units.py": """\
+        def to_metres(unit: str) -> float:
+            if unit not in ("m", "km"):
+                raise ValueError(f"Unknown unit: {unit}")
+            return 1000.0 if unit == "km" else 1.0
         """,
     "shop/batch.py": """\
-        from shop.limits import parse_limit
+        from shop.server import parse_limit
 
 
         def valid_limits(values: list[str]) -> list[int]:
@@ -48,25 +51,45 @@ FILES = {
     "shop/server.py": """\
         from mcp.server.fastmcp import FastMCP
 
-        from shop.limits import parse_limit
+        from shop.units import to_metres
 
         mcp = FastMCP("shop")
+
+
+        def parse_limit(value: str) -> int:
+            if not value.isdigit():
+                raise ValueError(f"Invalid limit: {value}")
+            return int(value)
 
 
         @mcp.tool()
         def search(limit: str) -> str:
             return f"{parse_limit(limit)} results"
+
+
+        @mcp.tool()
+        def distance(value: float, unit: str) -> str:
+            factor = to_metres(unit)
+            return f"{value * factor} m"
         """,
     "test_shop.py": """\
         import pytest
 
         from shop.batch import valid_limits
-        from shop.limits import parse_limit
+        from shop.server import distance, parse_limit
+        from shop.units import to_metres
 
 
         def test_a_bad_limit_is_a_value_error():
             with pytest.raises(ValueError):
                 parse_limit("ten")
+
+
+        def test_a_bad_unit_is_a_value_error_in_the_library_and_in_the_tool():
+            with pytest.raises(ValueError):
+                to_metres("mile")
+            with pytest.raises(ValueError):
+                distance(3.0, "mile")
 
 
         def test_a_batch_skips_bad_limits():
@@ -92,7 +115,12 @@ def environment(root: Path) -> dict[str, str]:
 def run_project_tests(root: Path) -> subprocess.CompletedProcess[str]:
     (root / "run_tests.py").write_text(PROJECT_TESTS.format(site=str(Path(pytest.__file__).parents[1])))
     return subprocess.run(
-        [str(venv_python(STACKS_BY_NAME["mcp1"])), "run_tests.py"], cwd=root, env=environment(root), capture_output=True, text=True, timeout=300
+        [str(venv_python(STACKS_BY_NAME["mcp1"])), "run_tests.py"],
+        cwd=root,
+        env=environment(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -108,14 +136,37 @@ def migrated(tmp_path_factory) -> Path:
 
 
 def test_the_raise_became_the_registry_error_kept_a_value_error(migrated):
-    limits = (migrated / "shop" / "limits.py").read_text()
-    assert 'raise shop_error("INVALID_LIMIT", value=value).caught_as(ValueError)' in limits
+    server = (migrated / "shop" / "server.py").read_text()
+    assert 'raise shop_error("INVALID_LIMIT", value=value).caught_as(ValueError)' in server
+    # The library keeps its own error; the tool maps it where it calls the library.
+    assert (migrated / "shop" / "units.py").read_text() == textwrap.dedent(FILES["shop/units.py"])
+    assert 'raise shop_error("UNKNOWN_UNIT", unit=unit).caught_as(ValueError) from error' in server
 
 
 def test_the_project_s_catcher_and_its_pytest_raises_still_pass(migrated):
     completed = run_project_tests(migrated)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
-    assert "2 passed" in completed.stdout
+    assert "3 passed" in completed.stdout
+
+
+def call_tool(root: Path, tool: str, arguments: str) -> dict:
+    completed = subprocess.run(
+        [str(venv_python(STACKS_BY_NAME["mcp1"])), str(CLIENT_SCRIPT), "shop.server:mcp", tool, arguments],
+        cwd=root,
+        env=environment(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    return json.loads(completed.stdout)["record"]
+
+
+def test_the_library_s_error_reaches_the_client_as_the_registry_error(migrated):
+    record = call_tool(migrated, "distance", '{"value": 3, "unit": "mile"}')
+    assert record["isError"] is True
+    assert record["content"][0].startswith("Error executing tool distance: UNKNOWN_UNIT (")
+    assert "): Unknown unit: mile" in record["content"][0]
 
 
 def test_the_client_gets_the_registry_error(migrated):
@@ -131,4 +182,6 @@ def test_the_client_gets_the_registry_error(migrated):
     record = json.loads(completed.stdout)["record"]
     assert record["isError"] is True
     # FastMCP 1.x sends the raised tool error's text: the registry's text form, code and recovery included.
-    assert record["content"] == ["Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: report-to-user."]
+    assert record["content"] == [
+        "Error executing tool search: INVALID_LIMIT (1000): Invalid limit: ten\nRecovery: check-input."
+    ]

@@ -169,6 +169,97 @@ for (_stack, _server), _cases in EXPECTED.items():
     )
     _cases["tool_catches_builtin"] = CAUGHT
 
+# A batch tool's `BatchResult`: every stack's client gets the same text and structure, an
+# isError result only when no item was applied.
+BATCH_ALL_APPLIED = (
+    False,
+    "2 items: 2 applied, 0 failed, 0 skipped.",
+    {
+        "total": 2,
+        "applied": 2,
+        "failed": 0,
+        "skipped": 0,
+        "items": [
+            {"index": 0, "status": "applied", "result": {"id": "w-1"}},
+            {"index": 1, "status": "applied", "result": {"id": "w-2"}},
+        ],
+    },
+)
+BATCH_SOME_FAILED = (
+    False,
+    "3 items: 1 applied, 1 failed, 1 skipped.\n"
+    "[1] failed: WIDGETS_NOT_FOUND (4001): Widget w-2 not found.\n"
+    "  Recovery: check-input.\n"
+    "[2] skipped: Not attempted after item 1 failed.",
+    {
+        "total": 3,
+        "applied": 1,
+        "failed": 1,
+        "skipped": 1,
+        "items": [
+            {"index": 0, "status": "applied"},
+            {
+                "index": 1,
+                "status": "failed",
+                "symbol": "WIDGETS_NOT_FOUND",
+                "code": 4001,
+                "message": "Widget w-2 not found.",
+                "retryable": False,
+                "recovery": "check-input",
+            },
+            {"index": 2, "status": "skipped", "message": "Not attempted after item 1 failed."},
+        ],
+        "result": {"saved": ["w-1"]},
+    },
+)
+BATCH_ALL_FAILED = (
+    True,
+    "2 items: 0 applied, 2 failed, 0 skipped.\n"
+    '["a"] failed: WIDGETS_BUSY (4005): The widget store is busy.\n'
+    "  Recovery: retry-later, after 1500 ms.\n"
+    '["b"] failed: WIDGETS_LOCKED (4004): Widget w-7 is pinned.\n'
+    "  Hint: Unpin widget w-7 first, or work on a copy.\n"
+    "  Recovery: try-alternative.\n"
+    "  User message: Widget w-7 is pinned; unpin it in the app.",
+    {
+        "total": 2,
+        "applied": 0,
+        "failed": 2,
+        "skipped": 0,
+        "items": [
+            {
+                "key": "a",
+                "status": "failed",
+                "symbol": "WIDGETS_BUSY",
+                "code": 4005,
+                "message": "The widget store is busy.",
+                "retryable": True,
+                "recovery": "retry-later",
+                "retryAfterMs": 1500,
+            },
+            {
+                "key": "b",
+                "status": "failed",
+                "symbol": "WIDGETS_LOCKED",
+                "code": 4004,
+                "message": "Widget w-7 is pinned.",
+                "retryable": False,
+                "recovery": "try-alternative",
+                "hints": ["Unpin widget w-7 first, or work on a copy."],
+            },
+        ],
+    },
+)
+BATCH_CASES = {
+    "tool_batch_all_applied": ("batch-result", *BATCH_ALL_APPLIED),
+    "tool_batch_some_failed": ("batch-result", *BATCH_SOME_FAILED),
+    "tool_batch_all_failed": ("batch-result", *BATCH_ALL_FAILED),
+}
+# The errors each batch case creates (the metrics count them).
+BATCH_ERRORS = {"tool_batch_all_applied": 0, "tool_batch_some_failed": 1, "tool_batch_all_failed": 2}
+for _cases in EXPECTED.values():
+    _cases.update(BATCH_CASES)
+
 CASES = [(stack, server, case) for (stack, server), cases in EXPECTED.items() for case in cases]
 SANITIZED_FRAME = re.compile(r"^\w+ \((?!/)[^()]+:\d+\)$")  # `function (relative/file.py:12)`
 
@@ -218,13 +309,15 @@ def test_the_probed_versions_are_the_pinned_ones(probe, stack):
 
 @pytest.mark.parametrize("stack", [stack.name for stack in STACKS])
 def test_metrics_count_every_error_created(probe, stack):
-    """Each case creates exactly one error through a helper; MCP_ERROR_METRICS=1 counts it."""
+    """Each case creates exactly one error through a helper (a batch case as many as it has
+    failed items); MCP_ERROR_METRICS=1 counts them."""
     report, _ = probe(stack)
     cases = [case for result in report["servers"].values() for case in result["cases"]]
+    created = sum(BATCH_ERRORS.get(case, 1) for case in cases)
     stats = report["error_stats"]
-    assert stats["total"] == len(cases)
-    assert stats["byDomain"] == {"widgets": len(cases)}
-    assert sum(stats["bySymbol"].values()) == sum(stats["byCode"].values()) == len(cases)
+    assert stats["total"] == created
+    assert stats["byDomain"] == {"widgets": created}
+    assert sum(stats["bySymbol"].values()) == sum(stats["byCode"].values()) == created
     assert set(stats["byCode"]) == {"4001", "4002", "4004", "4005"}
 
 
@@ -306,6 +399,16 @@ def registered_error(
         assert frames is None
 
 
+def batch_result(record: dict[str, Any], is_error: bool, text: str, structured: dict[str, Any]) -> None:
+    """The summary text, then the same structure as JSON; ``isError`` only when nothing succeeded."""
+    assert record["kind"] == "result"
+    assert record["isError"] is is_error
+    assert record["structuredContent"] == structured
+    first, second = record["content"]
+    assert first == text
+    assert json.loads(second) == structured
+
+
 def plain_error(record: dict[str, Any], code: int, message: str) -> None:
     assert record == {"kind": "error", "code": code, "message": message, "data": None}
 
@@ -320,4 +423,5 @@ CHECKS = {
     "registered-error-with-envelope": registered_error,
     "registered-error-with-stack": lambda record, fields: registered_error(record, fields, stack=True),
     "plain-error": plain_error,
+    "batch-result": batch_result,
 }

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from mcplint.engine.source import source_lines
 from mcplint.finding import Finding
+from mcplint.source import source_lines
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
 MCPLINT_DIRECTIVE = _MCPLINT  # for `--add-noqa`, which merges codes into an existing directive

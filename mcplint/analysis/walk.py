@@ -40,7 +40,7 @@ _SKIPPED_FIELDS = frozenset(
 
 # Decorators, defaults and annotations are evaluated outside the function or
 # class body, so they are walked before it (the scope tracker relies on this).
-_FIELD_ORDER = {
+_FIELD_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
 }
@@ -53,11 +53,25 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     found: list[cst.CSTNode] = []
     for name in child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if kind is list or kind is tuple:
+            found.extend(child for child in value if _is_node(type(child)))
+        elif _is_node(kind):
             found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found.extend(child for child in value if isinstance(child, cst.CSTNode))
     return found
+
+
+# `isinstance(value, cst.CSTNode)` goes through ABCMeta (CSTNode is an ABC): a dict of the
+# types seen answers the same question about ten times faster, and children() asks it for
+# every field of every node.
+_NODE_TYPES: dict[type, bool] = {}
+
+
+def _is_node(kind: type) -> bool:
+    known = _NODE_TYPES.get(kind)
+    if known is None:
+        known = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
+    return known
 
 
 def child_fields(node_type: type) -> tuple[str, ...]:
@@ -107,12 +121,13 @@ class Walker:
         self.ancestors.append(node)
         for name in child_fields(node_type):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                self.walk(value)
-            elif isinstance(value, (list, tuple)):
+            kind = type(value)
+            if kind is list or kind is tuple:
                 for child in value:
-                    if isinstance(child, cst.CSTNode):
+                    if _is_node(type(child)):
                         self.walk(child)
+            elif _is_node(kind):
+                self.walk(value)
         self.ancestors.pop()
         for handler in self._leave.get(node_type, ()):
             handler(node)
