@@ -350,12 +350,30 @@ def _domain_name(context: click.Context, parameter: click.Parameter, value: str 
 @click.option(
     "--show-generated", is_flag=True, help="Dry run: diff the generated helpers module too (default: one summary line)."
 )
+@click.option("--stat", is_flag=True, help="Dry run: the summary, with a line per changed file, instead of the diff.")
+@click.option(
+    "--report", "report_file", type=click.Path(dir_okay=False), help="Also write the summary to this file, as markdown."
+)
+@click.option("--select", multiple=True, help="Migrate only these rules (codes or prefixes, as for check).")
+@click.option("--ignore", multiple=True, help="Do not migrate these rules (codes or prefixes).")
 def migrate(
-    paths: tuple[str, ...], write: bool, domain: str | None, base: int, jobs: int | None, show_generated: bool
+    paths: tuple[str, ...],
+    write: bool,
+    domain: str | None,
+    base: int,
+    jobs: int | None,
+    show_generated: bool,
+    stat: bool,
+    report_file: str | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
 ) -> None:
     """Turn ad-hoc errors into registry entries, helpers and rewritten sites (dry run by default)."""
-    from mcplint.migrate import run_migrate
+    from mcplint.migrate import MigrateOptions, run_migrate
 
+    options = MigrateOptions(stat, report_file, _split_codes(select), _split_codes(ignore))
     sys.exit(
-        run_migrate(paths, write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated)
+        run_migrate(
+            paths, write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options
+        )
     )

@@ -24,11 +24,21 @@ from typing import TYPE_CHECKING
 import click
 
 from mcplint.analysis.project import module_of
-from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver
+from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
 from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
+from mcplint.migrate_report import (
+    Domain,
+    LeftSite,
+    MigrationReport,
+    RuleCount,
+    Symbol,
+    file_changes,
+    markdown,
+    text_lines,
+)
 from mcplint.registry.codegen import (
     detect_framework,
     generate_helpers,
@@ -87,6 +97,25 @@ class Plan:
     adds_helpers_module: bool  # an existing registry without `helpers-module` gets one
     entries: list[NewEntry] = field(default_factory=list)
     new_domains: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MigrateOptions:
+    """What the report shows and where, and which rules are migrated (check's selector syntax)."""
+
+    stat: bool = False  # the summary instead of the diff
+    report_file: str | None = None  # also as markdown
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    codes: tuple[str, ...] = FIX_CODES  # what select and ignore leave of FIX_CODES
+
+
+def migrated_codes(select: tuple[str, ...], ignore: tuple[str, ...]) -> tuple[str, ...]:
+    """The rules a migration rewrites: those of FIX_CODES that `--select` names (all when it is
+    not given) and `--ignore` does not; a selector no rule has is a ConfigError, as in check."""
+    chosen = resolve_selectors(select) if select else set(FIX_CODES)
+    chosen -= resolve_selectors(ignore)
+    return tuple(code for code in FIX_CODES if code in chosen)
 
 
 def symbol_for(message: str) -> str:
@@ -295,12 +324,21 @@ def run_migrate(
     base: int,
     jobs: int | None,
     show_generated: bool = False,
+    options: MigrateOptions | None = None,
 ) -> int:
     from mcplint.check import fail
     from mcplint.engine.discovery import PathNotFound, discover
 
+    options = options or MigrateOptions()
     try:
-        resolver = ConfigResolver(CliOverrides(select=FIX_CODES))
+        codes = migrated_codes(options.select, options.ignore)
+    except ConfigError as error:
+        return fail(str(error))
+    if not codes:
+        return fail(f"--select/--ignore leave no rule to migrate (migrate rewrites {', '.join(FIX_CODES)})")
+    options = replace(options, codes=codes)
+    try:
+        resolver = ConfigResolver(CliOverrides(select=codes))
         files = discover(paths or (".",), resolver, force_exclude=False)
     except (ConfigError, PathNotFound) as error:
         return fail(str(error))
@@ -319,7 +357,7 @@ def run_migrate(
     try:
         return _migrate(
             tasks, config.root, registry_path, existing_text, existing,
-            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated,
+            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options,
         )  # fmt: skip
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
@@ -339,9 +377,11 @@ def _migrate(
     base: int,
     jobs: int | None,
     show_generated: bool = False,
+    options: MigrateOptions | None = None,
 ) -> int:
     from mcplint.progress import progress_bar
 
+    options = options or MigrateOptions()
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
     from mcplint.check import fail
@@ -391,31 +431,35 @@ def _migrate(
         from mcplint.check import fail
 
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
+    by_path = {path: result.diff for path, result in final.results.items() if result.diff}
+    by_path.update(
+        {path: unified_diff(boundary.handlers[path].text, new, display) for path, (display, new, _) in mapped.items()}
+    )
+    diffs = sorted(by_path.values())
+    report = build_report(before, final, plan, helpers_file, _reasons(trial), options.codes, diffs)
     if not plan.entries and not final.fixed:
-        _print_summary(before, final, plan, helpers_file, _reasons(trial))
+        if (failed := _print_report(report, options)) is not None:
+            return failed
         click.echo("mcplint: nothing to migrate", err=True)
         return 0
     if not write:
-        click.echo(unified_diff(existing_text or "", new_text, str(registry_path)), nl=False)
+        if not options.stat:
+            click.echo(unified_diff(existing_text or "", new_text, str(registry_path)), nl=False)
         if helpers_text is not None:
             current = helpers_file.read_text(encoding="utf-8") if helpers_file.is_file() else ""
-            if show_generated:
+            if show_generated and not options.stat:
                 click.echo(unified_diff(current, helpers_text, str(helpers_file)), nl=False)
             elif current != helpers_text:
                 click.echo(_generated_summary(helpers_file, current, helpers_text, registry), err=True)
-        diffs = {path: result.diff for path, result in final.results.items() if result.diff}
-        diffs.update(
-            {
-                path: unified_diff(boundary.handlers[path].text, new, display)
-                for path, (display, new, _) in mapped.items()
-            }
-        )
-        click.echo("".join(sorted(diffs.values())), nl=False)
+        if not options.stat:
+            click.echo("".join(diffs), nl=False)
         # After the diff, so it does not scroll away above it.
-        _print_summary(before, final, plan, helpers_file, _reasons(trial))
+        if (failed := _print_report(report, options)) is not None:
+            return failed
         click.echo("mcplint: dry run; `mcplint migrate --write` applies it", err=True)
         return 1
-    _print_summary(before, final, plan, helpers_file, _reasons(trial))
+    if (failed := _print_report(report, options)) is not None:
+        return failed
     # Both were verified above: the registry parsed, the helpers were generated from it.
     from mcplint.check import fail
 
@@ -483,34 +527,57 @@ def _reasons(trial: RunResult) -> dict[_SiteKey, str]:
     return {_site_key(f): f.unfixed_reason for f in trial.findings if f.unfixed_reason}
 
 
-def _print_summary(
-    before: RunResult, final: RunResult, plan: Plan, helpers: Path, reasons: dict[_SiteKey, str]
-) -> None:
-    found = Counter(f.code for f in before.findings if f.code in FIX_CODES)
-    left = [f for f in final.findings if f.code in FIX_CODES]
+def build_report(
+    before: RunResult,
+    final: RunResult,
+    plan: Plan,
+    helpers: Path,
+    reasons: dict[_SiteKey, str],
+    codes: tuple[str, ...] = FIX_CODES,
+    diffs: list[str] | None = None,  # the files' diffs (default: the final run's)
+) -> MigrationReport:
+    found = Counter(f.code for f in before.findings if f.code in codes)
+    left = sorted(f for f in final.findings if f.code in codes)
     remaining = Counter(f.code for f in left)
-    rows = [("rule", "sites", "resolved", "left for a human")]
-    rows += [(code, str(found[code]), str(found[code] - remaining[code]), str(remaining[code])) for code in FIX_CODES]
-    width = [max(len(row[column]) for row in rows) for column in range(4)]
-    for row in rows:
-        click.echo("  ".join(cell.ljust(width[index]) for index, cell in enumerate(row)).rstrip(), err=True)
-    changed = len({f.path for f in final.fixed})
-    click.echo(
-        f"symbols created: {len(plan.entries)} in {len({e.domain for e in plan.entries})} domain(s); "
-        f"files changed: {changed}; registry: {plan.registry_path}; helpers: {helpers}",
-        err=True,
-    )
-    if left:
-        click.echo(f"left for a human ({len(left)}; lines of the migrated files):", err=True)
-    for finding in sorted(left):
-        reason = finding.unfixed_reason or reasons.get(_site_key(finding)) or _reason(finding)
-        click.echo(f"{finding.path}:{finding.line}: {finding.code} {reason}", err=True)
+    domains: dict[str, list[NewEntry]] = {}
+    for entry in plan.entries:
+        domains.setdefault(entry.domain, []).append(entry)
+    notes = []
     if plan.entries and "." not in plan.helpers_module:
-        click.echo(
-            f"  note: `{plan.helpers_module}` is a top-level module: list it in your packaging "
-            "(setuptools `py-modules`, hatch `only-include`, ...) so an installed server has it",
-            err=True,
+        notes.append(
+            f"`{plan.helpers_module}` is a top-level module: list it in your packaging "
+            "(setuptools `py-modules`, hatch `only-include`, ...) so an installed server has it"
         )
+    return MigrationReport(
+        rules=[RuleCount(code, found[code], remaining[code]) for code in FIX_CODES if code in codes],
+        domains=[
+            Domain(name, plan.new_domains.get(name), [Symbol(e.symbol, e.code, e.message) for e in entries])
+            for name, entries in domains.items()
+        ],
+        files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
+        left=[
+            LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f))
+            for f in left
+        ],
+        registry=str(plan.registry_path),
+        helpers=str(helpers),
+        notes=notes,
+    )
+
+
+def _print_report(report: MigrationReport, options: MigrateOptions) -> int | None:
+    """The summary on stderr, and the markdown file if asked; an exit code if that cannot be written."""
+    for line in text_lines(report, stat=options.stat):
+        click.echo(line, err=True)
+    if options.report_file is None:
+        return None
+    try:
+        write_text_atomically(Path(options.report_file), markdown(report))
+    except OSError as error:
+        from mcplint.check import fail
+
+        return fail(f"{options.report_file}: cannot write the report: {error.strerror or error}")
+    return None
 
 
 def _generated_summary(path: Path, current: str, generated: str, registry: Registry) -> str:

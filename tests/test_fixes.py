@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import stat
 import textwrap
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from fixture_expectations import FIXTURES
 from test_cli import json_findings, run_cli
 
-from mcplint.engine.fixer import add_imports, fix_text
+from mcplint.engine.fixer import add_imports, fix_text, without_imports_made_unused
 from mcplint.finding import SAFE, Edit, Fix
 from mcplint.rules import RULES_BY_CODE
 from mcplint.settings import FileSettings
@@ -177,3 +179,43 @@ def test_mcp009_fixture_fixes_match_their_snapshot(path: Path):
     assert outcome.text == expected.read_text()
     assert not [finding for finding in outcome.remaining if finding.code == "MCP009"]
     assert fix_text(outcome.text, path.name, ALL, unsafe=False).text == outcome.text
+
+
+# add_imports and the removal of imports made unused work on the module's head / the import
+# lines alone (speed: issue 12); they must give exactly what LibCST's visitors give on the whole.
+_HEADS = [
+    "x = 1\n",
+    '"""Doc."""\n\nimport os\n\n\n# comment\nclass A:\n    def f(self):\n        from mcp.types import ErrorData\n',
+    "__strict__ = True\nfrom __future__ import annotations\nimport os  # why\n\nx = 1\n",
+    "from mcp.types import ErrorData, INTERNAL_ERROR\nimport sys\nprint(1)\nimport json\n",
+    "# header\n\nfrom mcp.types import (\n    ErrorData,  # kept\n    INTERNAL_ERROR,\n)\n",
+    "import os; import sys\n@dec\ndef f():\n    pass\n",
+    "",
+]
+_IMPORTS = [(("mcp.types", "ErrorData"),), (("logging", ""), ("__future__", "annotations"), ("pkg.errors", "pkg_error"))]
+
+
+@pytest.mark.parametrize("source", _HEADS)
+@pytest.mark.parametrize("imports", _IMPORTS)
+def test_add_imports_gives_what_libcst_s_visitor_gives_on_the_whole_module(source, imports):
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, ImportItem
+
+    items = [ImportItem(module, obj_name=name or None) for module, name in imports]
+    whole = AddImportsVisitor(CodemodContext(), items).transform_module(cst.parse_module(source)).code
+    assert add_imports(source, list(imports)) == whole
+
+
+@pytest.mark.parametrize("source", _HEADS)
+def test_imports_made_unused_are_removed_as_libcst_s_visitor_removes_them(source):
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    mentioned = source + "\nErrorData\nINTERNAL_ERROR\nos\nsys\nannotations\n"
+    context = CodemodContext()
+    for statement in ast.parse(source).body:  # only top-level imports are candidates
+        if isinstance(statement, ast.ImportFrom) and statement.module == "mcp.types":
+            for alias in statement.names:
+                RemoveImportsVisitor.remove_unused_import(context, "mcp.types", alias.name, None)
+    whole = RemoveImportsVisitor(context).transform_module(cst.parse_module(source)).code
+    assert without_imports_made_unused(mentioned, source) == whole

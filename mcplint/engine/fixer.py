@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import hashlib
 import os
 import re
@@ -43,6 +44,7 @@ from mcplint.source import UndecodableSource, decode_with_encoding
 # imported by the fixes that use them; `is_applicable` serves a warm run without either.
 
 MAX_PASSES = 10
+_WORDS = re.compile(r"\w+")  # a name's mentions: the runs of word characters equal to it
 
 
 @dataclass
@@ -149,14 +151,12 @@ def fix_text(
         # finding moot (a raise no longer uses `message`, so MCP006 need not blank it for the logs).
         fixable = [finding for finding in fixable if finding.fix is not None and finding.fix.imports] or fixable
         updated, applied = apply_edits(current, fixable)
-        imports = sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports})
+        imports = tuple(sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports}))
         if imports:
-            updated = without_imports_made_unused(current, add_imports(updated, imports))
-        if MODULE_LOGGER_IMPORT in imports:
-            updated = with_module_logger(updated)
+            updated = _with_imports(current, updated, imports)
         if updated == current:
             break
-        if not parses(updated):
+        if not _parses_once(updated):
             return FixOutcome(text, [], initial, "the fixed code does not parse; no fix applied", first)
         fixed += applied
         current = updated
@@ -165,6 +165,22 @@ def fix_text(
     if _introduced_findings(initial, fixed, findings):
         return FixOutcome(text, [], initial, "a fix would introduce new findings; no fix applied", first)
     return FixOutcome(current, fixed, findings, None, analysis)
+
+
+# A file's passes are the same in every cross-module round of a run that does not change its
+# fixes: the text work of a pass (pure functions of the texts) is done once per process.
+@functools.lru_cache(maxsize=64)
+def _with_imports(before: str, edited: str, imports: tuple[tuple[str, str], ...]) -> str:
+    """The edited text with the imports its fixes need, and without those they left unused."""
+    updated = without_imports_made_unused(before, add_imports(edited, imports))
+    if MODULE_LOGGER_IMPORT in imports:
+        updated = with_module_logger(updated)
+    return updated
+
+
+@functools.lru_cache(maxsize=64)
+def _parses_once(text: str) -> bool:
+    return parses(text)
 
 
 def apply_edits(text: str, findings: Sequence[Finding]) -> tuple[str, list[Finding]]:
@@ -194,16 +210,62 @@ def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
 
 
 def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
+    """``text`` with the imports, as LibCST's ``AddImportsVisitor`` adds them. The visitor reads
+    and edits only the module's head (a docstring, the block of imports after it) and the blank
+    line before the first statement after that block, but walks and copies the whole tree; on a
+    large module most of a fix pass went there. So it runs on the head alone, with a stand-in for
+    the first statement after it, and the rest of the body is put back untouched."""
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
     module = cst.parse_module(text)
     items = [ImportItem(module_name, obj_name=name or None) for module_name, name in imports]  # "": `import x`
-    code = AddImportsVisitor(CodemodContext(), items).transform_module(module).code
+    end = _import_block_end(module.body)
+    rest = list(module.body[end:])
+    stand_in = [cst.SimpleStatementLine([cst.Pass()], leading_lines=rest[0].leading_lines)] if rest else []
+    head = AddImportsVisitor(CodemodContext(), items).transform_module(
+        module.with_changes(body=[*module.body[:end], *stand_in])
+    )
+    body = list(head.body)
+    if rest:  # the visitor may have given the first statement after the imports a blank line
+        rest[0] = rest[0].with_changes(leading_lines=body.pop().leading_lines)
+    code = module.with_changes(body=[*body, *rest]).code
     # LibCST drops the last line break of a file whose line breaks are lone CRs: put it back.
     if text.endswith("\r") and not code.endswith(("\r", "\n")):
         code += "\r"
     return code
+
+
+def _import_block_end(body: Sequence[cst.BaseStatement]) -> int:
+    """Where ``AddImportsVisitor`` looks no further: after a leading docstring or `__strict__`
+    flag, the first statement that is not a line of one import."""
+    start = 1 if body and _is_docstring_or_strict(body[0]) else 0
+    end = start
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    return end
+
+
+def _is_import_line(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], (cst.Import, cst.ImportFrom))
+    )
+
+
+def _is_docstring_or_strict(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if isinstance(small, cst.Expr):
+        return isinstance(small.value, cst.SimpleString)
+    return (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and small.targets[0].target.value == "__strict__"
+    )
 
 
 _MODULE_LOGGER = "logger = logging.getLogger(__name__)\n"
@@ -245,37 +307,69 @@ def without_imports_made_unused(before: str, after: str) -> str:
     word count, cheap: most passes have none); LibCST's RemoveImportsVisitor then removes it
     only if its scope analysis finds no use either."""
 
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import RemoveImportsVisitor
-
     try:
         tree = ast.parse(after)
     except (SyntaxError, ValueError):
         return after
-    context = CodemodContext()
-    candidates = False
+    unused: list[tuple[str, str, str | None]] = []
+    words_after, words_before = Counter(_WORDS.findall(after)), Counter(_WORDS.findall(before))
     for statement in tree.body:
         if not isinstance(statement, ast.ImportFrom) or not statement.module or statement.level:
             continue
         if statement.module == "__future__":
             continue
         for alias in statement.names:
-            bound = alias.asname or alias.name
-            word = re.compile(rf"\b{re.escape(bound)}\b")
-            if len(word.findall(after)) == 1 and len(word.findall(before)) > 1:
-                RemoveImportsVisitor.remove_unused_import(context, statement.module, alias.name, alias.asname)
-                candidates = True
-    if not candidates:
+            bound = alias.asname or alias.name  # `*` is never a word: a star import stays
+            if words_after[bound] == 1 and words_before[bound] > 1:
+                unused.append((statement.module, alias.name, alias.asname))
+    if not unused:
         return after
-    return RemoveImportsVisitor(context).transform_module(cst.parse_module(after)).code
+    return _without_imports(cst.parse_module(after), unused)
+
+
+def _without_imports(module: cst.Module, unused: Sequence[tuple[str, str, str | None]]) -> str:
+    """The module without those `from` imports, by RemoveImportsVisitor. Each name is mentioned
+    once in the whole text (its import, a top-level statement), so the visitor's scope analysis
+    sees the same on that statement alone as on the module: it runs on each such statement
+    alone, not on the whole module (which costs as much as linting it)."""
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    names = {name for _, name, _ in unused}
+    body: list[cst.BaseStatement] = []
+    for statement in module.body:
+        if not _imports_one_of(statement, names):
+            body.append(statement)
+            continue
+        context = CodemodContext()
+        for module_name, name, asname in unused:
+            RemoveImportsVisitor.remove_unused_import(context, module_name, name, asname)
+        body += RemoveImportsVisitor(context).transform_module(module.with_changes(body=[statement])).body
+    return module.with_changes(body=body).code
+
+
+def _imports_one_of(statement: cst.BaseStatement, names: set[str]) -> bool:
+    """A line with a `from` import of one of the names."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return any(
+        isinstance(small, cst.ImportFrom)
+        and not isinstance(small.names, cst.ImportStar)
+        and any(alias.evaluated_name in names for alias in small.names)
+        for small in statement.body
+    )
 
 
 def parses(text: str) -> bool:
-    """Whether LibCST parses ``text``: a rewrite is only ever written when it does."""
+    """Whether LibCST parses ``text``: a rewrite is only ever written when it does. The module
+    goes to the linter, which analyses that text next."""
+    from mcplint.engine.lint import hand_over_parsed
+
     try:
-        cst.parse_module(text)
+        module = cst.parse_module(text)
     except cst.ParserSyntaxError:
         return False
+    hand_over_parsed(text, module)
     return True
 
 

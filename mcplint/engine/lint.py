@@ -155,10 +155,26 @@ _WALKED: OrderedDict[tuple[str, int, int, bytes], _Walked] = OrderedDict()
 MAX_WALKED = 4096
 
 
+# The last text the fixer parsed to verify a pass, and its module: the pass's analysis, next,
+# lints that same text (one parse instead of two; a fresh parse, so the same tree).
+_LAST_PARSED: list[tuple[str, cst.Module]] = []
+
+
+def hand_over_parsed(text: str, module: cst.Module) -> None:
+    _LAST_PARSED[:] = [(text, module)]
+
+
+def _parsed_already(text: str) -> cst.Module | None:
+    if _LAST_PARSED and _LAST_PARSED[0][0] == text:
+        return _LAST_PARSED.pop()[1]
+    return None
+
+
 def forget_walked_modules() -> None:
     """A run ends (or starts): what it walked is not valid for the next (the registry, the
     config or the files may change in between)."""
     _WALKED.clear()
+    _LAST_PARSED.clear()
 
 
 def _rule_findings(
@@ -171,7 +187,7 @@ def _rule_findings(
         if refusal is not None:
             return _refused(display, settings, refusal)
         try:
-            module = cst.parse_module(text)
+            module = _parsed_already(text) or cst.parse_module(text)
         except cst.ParserSyntaxError as error:
             return FileResult(findings=parse_failure(text, display, settings, error))
         walked = _walk(module, rules, settings, project)
