@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from test_cli import run_cli
 
 DEMO = Path(__file__).resolve().parent / "migrate_demo"
