@@ -8,6 +8,7 @@ import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, own_nodes
 from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.walk import children
 from mcplint.rules.base import Rule, RuleContext
 from mcplint.rules.batch_fix import batch_fix
 
@@ -288,11 +289,14 @@ def _iterates_configuration(
 def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others."""
-    if not _collects(loop.body) or _returns_from(loop.body):
+    nodes = _loop_nodes(loop.body)
+    trys = [node for node in nodes if isinstance(node, cst.Try)]
+    if not trys or not _collects(nodes) or _returns_from(nodes):
         return []  # a `return` in the loop: a scan for the first candidate that works
     found = []
-    for node in _loop_nodes(loop.body):
-        if not isinstance(node, cst.Try) or _ends_the_loop(node.body) or _cleans_up(node.body):
+    for node in trys:
+        inner = _loop_nodes(node.body)
+        if _ends_the_loop(inner) or _cleans_up(inner):
             continue
         for clause in node.handlers:
             if _swallows(clause):
@@ -303,19 +307,19 @@ def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
 def _loop_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
     """Nodes under ``root`` in the same loop: not inside a nested loop, function or class."""
     nodes: list[cst.CSTNode] = []
-    pending = list(root.children)
+    pending = children(root)  # not `CSTNode.children`, which is slow
     while pending:
         node = pending.pop()
         nodes.append(node)
         if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        pending.extend(node.children)
+        pending.extend(children(node))
     return nodes
 
 
-def _collects(body: cst.CSTNode) -> bool:
+def _collects(nodes: list[cst.CSTNode]) -> bool:
     """The loop gathers results: a mutating call, an item assignment or an augmented assignment."""
-    for node in _loop_nodes(body):
+    for node in nodes:
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
             return True
         if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in node.targets):
@@ -325,19 +329,19 @@ def _collects(body: cst.CSTNode) -> bool:
     return False
 
 
-def _returns_from(body: cst.CSTNode) -> bool:
-    return any(isinstance(node, cst.Return) for node in _loop_nodes(body))
+def _returns_from(nodes: list[cst.CSTNode]) -> bool:
+    return any(isinstance(node, cst.Return) for node in nodes)
 
 
-def _ends_the_loop(body: cst.CSTNode) -> bool:
+def _ends_the_loop(nodes: list[cst.CSTNode]) -> bool:
     """A `return` or `break` in the `try` body: a retry, or a scan for the first that works."""
-    return any(isinstance(node, (cst.Return, cst.Break)) for node in _loop_nodes(body))
+    return any(isinstance(node, (cst.Return, cst.Break)) for node in nodes)
 
 
-def _cleans_up(body: cst.CSTNode) -> bool:
+def _cleans_up(nodes: list[cst.CSTNode]) -> bool:
     return any(
         isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] in _CLEANUP_CALLS
-        for node in _loop_nodes(body)
+        for node in nodes
     )
 
 
