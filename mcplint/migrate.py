@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING
 import click
 
 from mcplint.analysis.project import module_of
-from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors
+from mcplint.check import fail
+from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors, tomllib
+from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
+from mcplint.migrate_boundary import LIBRARY, mapped_texts, patched, plan_boundary
 from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
 from mcplint.migrate_report import (
     Domain,
@@ -39,9 +42,12 @@ from mcplint.migrate_report import (
     markdown,
     text_lines,
 )
+from mcplint.packaging.placement import NoPlace, place_helpers, unshipped_reason
+from mcplint.progress import progress_bar
 from mcplint.registry.codegen import (
     detect_framework,
     generate_helpers,
+    helper_name,
     helpers_path,
     module_path,
     replaceable,
@@ -229,7 +235,6 @@ def _helpers_module(existing: Registry | None, sites: list[Finding], root: Path)
     `mcp_errors_2`, ... where the project has a module of that name of its own."""
     if existing is not None and existing.helpers_module:
         return existing.helpers_module
-    from mcplint.packaging.placement import place_helpers
 
     placed = place_helpers(root, sorted({Path(site.path) for site in sites}), replaceable)  # in the wheel
     if placed is not None:
@@ -249,8 +254,6 @@ def project_namespace(root: Path) -> str:
     `[tool.poetry].name`) from the project's pyproject.toml, else the directory's name (a
     checkout's directory is often `repo-main` or `src`, not what the project is called)."""
     try:
-        from mcplint.config import tomllib
-
         document = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return root.name
@@ -326,9 +329,6 @@ def run_migrate(
     show_generated: bool = False,
     options: MigrateOptions | None = None,
 ) -> int:
-    from mcplint.check import fail
-    from mcplint.engine.discovery import PathNotFound, discover
-
     options = options or MigrateOptions()
     try:
         codes = migrated_codes(options.select, options.ignore)
@@ -379,13 +379,9 @@ def _migrate(
     show_generated: bool = False,
     options: MigrateOptions | None = None,
 ) -> int:
-    from mcplint.progress import progress_bar
-
     options = options or MigrateOptions()
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
-    from mcplint.check import fail
-    from mcplint.packaging.placement import NoPlace, unshipped_reason
 
     try:  # where the built wheel ships the helpers, decided once, before anything is written
         helpers_module = _helpers_module(existing, sites, root)
@@ -397,7 +393,6 @@ def _migrate(
     plan = plan_entries(sites, existing, registry_path, domain, base, root, helpers_module)
     namespace = project_namespace(root)
     framework = detect_framework(root)
-    from mcplint.migrate_boundary import mapped_texts, patched, plan_boundary
 
     # Library modules (no MCP import, no handler) are never rewritten; their raises are mapped
     # in the tools that call them, where that is clearly right.
@@ -428,8 +423,6 @@ def _migrate(
     mapped = mapped_texts(boundary, call_for, plan.helpers_module, rewritten)
     final = _with_boundary(final, boundary, {site for _, _, sites in mapped.values() for site in sites})
     if helpers_text is not None and not replaceable(helpers_file):
-        from mcplint.check import fail
-
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
     by_path = {path: result.diff for path, result in final.results.items() if result.diff}
     by_path.update(
@@ -461,7 +454,6 @@ def _migrate(
     if (failed := _print_report(report, options)) is not None:
         return failed
     # Both were verified above: the registry parsed, the helpers were generated from it.
-    from mcplint.check import fail
 
     for target, text in ((registry_path, new_text), (helpers_file, helpers_text)):
         if text is None:
@@ -508,7 +500,6 @@ def _fix_with(
                 fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
-    from mcplint.progress import progress_bar
 
     return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
 
@@ -574,8 +565,6 @@ def _print_report(report: MigrationReport, options: MigrateOptions) -> int | Non
     try:
         write_text_atomically(Path(options.report_file), markdown(report))
     except OSError as error:
-        from mcplint.check import fail
-
         return fail(f"{options.report_file}: cannot write the report: {error.strerror or error}")
     return None
 
@@ -613,7 +602,6 @@ def _reason(finding: Finding) -> str:
 
 def _registry_call(registry: Registry, site: Finding) -> tuple[str, str] | None:
     """(helper, symbol) of the registry entry a site's message is."""
-    from mcplint.registry.codegen import helper_name
 
     shape = _shape(_sentence(site.error_template or ""))
     for domain in registry.domains:
@@ -632,8 +620,6 @@ def _with_boundary(final: RunResult, boundary: Boundary, mapped: set[tuple[str, 
         if key in mapped:
             continue
         if finding.path in boundary.library_paths and finding.code in SITE_CODES:
-            from mcplint.migrate_boundary import LIBRARY
-
             finding = replace(finding, unfixed_reason=boundary.left.get(key, LIBRARY))
         findings.append(finding)
     return replace(final, findings=findings)

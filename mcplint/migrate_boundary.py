@@ -35,12 +35,15 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.catching import clause_of
+from mcplint.analysis.catching import catches, clause_of
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import module_of
 from mcplint.engine.runner import FileTask, RunResult
 from mcplint.finding import Finding
+
+# Imports inside functions: LibCST's codemod machinery (about 280 ms) is imported only when a
+# boundary mapping adds an import.
 
 MCP_PACKAGES = frozenset({"mcp", "fastmcp", "mcp_types"})
 LIBRARY = "library code (its module imports no MCP framework), not rewritten into an MCP error"
@@ -455,7 +458,6 @@ def _statement_of(
         node for index, node in enumerate(path[:-1])
         if isinstance(node, cst.Try) and path[index + 1] is node.body
     ]  # fmt: skip
-    from mcplint.analysis.catching import catches
 
     for try_node in tries:
         for clause in try_node.handlers:

@@ -19,6 +19,12 @@ from typing import Any
 
 from mcplint.packaging.layout import Tree, Unreadable, WheelLayout, has_magic, posix
 from mcplint.packaging.setuptools_config import setuptools_layout
+from mcplint.toml_depth import MAX_NESTING, too_deep
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 _BACKENDS = {
     "setuptools.build_meta": "setuptools",
@@ -70,15 +76,10 @@ def _pyproject(root: Path) -> dict[str, Any]:
         return {}
     except (OSError, UnicodeDecodeError) as error:
         raise Unreadable(f"{path}: cannot read: {error}") from error
-    from mcplint.toml_depth import MAX_NESTING, too_deep
 
     deep = too_deep(text)
     if deep is not None:
         raise Unreadable(f"{path}:{deep}: arrays or inline tables nested more than {MAX_NESTING} deep")
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python 3.10 only
-        import tomli as tomllib
     try:
         return tomllib.loads(text)
     except ValueError as error:

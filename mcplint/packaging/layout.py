@@ -18,6 +18,9 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+# Imports inside functions: pathspec is imported only for a build configuration with include or
+# exclude patterns.
+
 if TYPE_CHECKING:
     import pathspec
 

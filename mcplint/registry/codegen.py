@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcplint.atomic import mode_for, write_atomically
+from mcplint.packaging.placement import shipped_module_file
 from mcplint.registry.codegen_frameworks import FRAMEWORKS
 from mcplint.registry.codegen_python import camel_name, display_width, python_literal, snake_name, string_literal
 from mcplint.registry.codegen_template import (
@@ -373,7 +374,6 @@ def module_path(module: str, project_root: Path) -> Path:
     """Where the wheel the project's build configuration describes takes ``module`` from
     (`pkg.errors` of hatch's `packages = ["lib/pkg"]` is `lib/pkg/errors.py`); without one,
     ``<root>/src/...`` for a src layout, else ``<root>/...``."""
-    from mcplint.packaging.placement import shipped_module_file  # reads pyproject/setup.*: only when placing
 
     shipped = shipped_module_file(module, project_root)
     if shipped is not None:
