@@ -376,10 +376,9 @@ def _migrate(
     domain: str | None,
     base: int,
     jobs: int | None,
-    show_generated: bool = False,
-    options: MigrateOptions | None = None,
+    show_generated: bool,
+    options: MigrateOptions,
 ) -> int:
-    options = options or MigrateOptions()
     before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
 

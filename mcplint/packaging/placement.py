@@ -68,20 +68,26 @@ def place_helpers(root: Path, site_files: Iterable[Path], usable: Callable[[Path
     raise NoPlace(f"every helpers module name in {source_dir} is taken by the project's own modules")
 
 
-def unshipped_reason(root: Path, module: str) -> str | None:
-    """Why an existing `helpers-module` would not be in the wheel; None when it would be, or
-    when the configuration does not say (the registry's explicit choice stands then)."""
+def _layout_and_source(root: Path, module: str) -> tuple[WheelLayout, PurePosixPath | None] | None:
+    """The build configuration's wheel layout, and the source file it ships as ``module``
+    (None when it does not ship it); None when the configuration does not say."""
     try:
         layout = read_layout(root)
     except Unreadable:
         return None
     if layout is None:
         return None
-    wheel = PurePosixPath(*module.split(".")).with_suffix(".py")
-    if layout.source_path(wheel) is not None:
+    return layout, layout.source_path(PurePosixPath(*module.split(".")).with_suffix(".py"))
+
+
+def unshipped_reason(root: Path, module: str) -> str | None:
+    """Why an existing `helpers-module` would not be in the wheel; None when it would be, or
+    when the configuration does not say (the registry's explicit choice stands then)."""
+    found = _layout_and_source(root, module)
+    if found is None or found[1] is not None:
         return None
     return (
-        f"helpers-module `{module}` would not be in the wheel ({layout.describe()}): "
+        f"helpers-module `{module}` would not be in the wheel ({found[0].describe()}): "
         "set it to a module of a shipped package"
     )
 
@@ -89,14 +95,8 @@ def unshipped_reason(root: Path, module: str) -> str | None:
 def shipped_module_file(module: str, root: Path) -> Path | None:
     """The source file the wheel would ship as ``module`` (`pkg.errors` → `<root>/src/pkg/errors.py`);
     None when the configuration does not say."""
-    try:
-        layout = read_layout(root)
-    except Unreadable:
-        return None
-    if layout is None:
-        return None
-    source = layout.source_path(PurePosixPath(*module.split(".")).with_suffix(".py"))
-    return root / source if source is not None else None
+    found = _layout_and_source(root, module)
+    return root / found[1] if found is not None and found[1] is not None else None
 
 
 def _shipped(root: Path, layout: WheelLayout, files: list[Path]) -> list[tuple[PurePosixPath, PurePosixPath]]:
