@@ -83,6 +83,3 @@ def _by_code() -> dict[str, CodeDoc]:
 def code_doc(code: str) -> CodeDoc | None:
     return _by_code().get(code.upper())
 
-
-def all_codes() -> frozenset[str]:
-    return known_codes()

@@ -295,17 +295,13 @@ class _Workers:
         """(task, result) as results arrive; the caller sorts the findings."""
         if self._pool is None and tasks:
             workers = _workers_for(tasks, self._jobs)
-            if workers == 1 and self._small_rounds_in_process:
+            # Without fork a worker re-imports the engine (~1 s): only a big run pays it.
+            if workers == 1 and (self._small_rounds_in_process or not pool.available()):
                 for task in tasks:
                     yield task, _lint_task(task)
                 return
             if not pool.available():
-                # Without fork a worker re-imports the engine (~1 s): only a big run pays it.
-                if workers > 1:
-                    yield from _lint_all(tasks, self._jobs)
-                else:
-                    for task in tasks:
-                        yield task, _lint_task(task)
+                yield from _lint_all(tasks, self._jobs)
                 return
             self._pool = pool.PinnedPool(
                 workers, _lint_task, key=lambda task: task.path, lost=_lost, budget=FILE_TIME_BUDGET_SECONDS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcplint.catalogue import all_codes
+from mcplint.catalogue import known_codes
 from mcplint.finding import Finding
 from mcplint.fingerprint import snippet_digest
 from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
@@ -22,7 +22,7 @@ def apply_suppressions(text: str, findings: list[Finding], display: str, setting
         # removing one from a file that does not parse cannot be checked). Found by fuzzing.
         return kept
     lines = source_lines(text)
-    known = all_codes()
+    known = known_codes()
     for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
         finding = Finding(
             path=display,

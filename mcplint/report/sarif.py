@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from mcplint import __version__
-from mcplint.catalogue import CodeDoc, all_codes, catalogue
+from mcplint.catalogue import CodeDoc, catalogue, known_codes
 from mcplint.finding import Finding, Fix
 from mcplint.fingerprint import fingerprints
 from mcplint.rule_docs import render_doc
@@ -85,7 +85,7 @@ def _undocumented_descriptors(findings: Sequence[Finding]) -> list[dict[str, Any
     baseline, a plugin); GitHub wants every result's rule described, and a
     descriptor keeps ``ruleIndex`` meaningful for all results.
     """
-    known = all_codes()
+    known = known_codes()
     names: dict[str, str] = {}
     for finding in findings:
         if finding.code not in names and finding.code not in known:
