@@ -36,8 +36,16 @@ _LOG_WORDS = ("log", "logger", "logging", "print", "traceback", "warnings", "ctx
 LocalValue = Callable[[str], "cst.BaseExpression | None"]
 
 
-def is_empty_value(expression: cst.BaseExpression | None, local_value: LocalValue = lambda name: None) -> bool:
-    """Whether a returned value looks like an empty success (``None`` for a bare ``return``)."""
+def is_empty_value(
+    expression: cst.BaseExpression | None,
+    local_value: LocalValue = lambda name: None,
+    echoes: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether a returned value looks like an empty success (``None`` for a bare ``return``).
+
+    ``echoes`` are the function's parameters: a dict that only repeats the request
+    around an empty payload (``{"path": path, "offset": offset, "data": ""}``) says
+    "nothing there" as much as ``{"data": ""}`` does."""
     if expression is None:
         return True
     if isinstance(expression, cst.Name):
@@ -55,16 +63,27 @@ def is_empty_value(expression: cst.BaseExpression | None, local_value: LocalValu
     if isinstance(expression, cst.Tuple):  # `()`; a pair like `None, None` says "nothing found"
         return not expression.elements
     if isinstance(expression, cst.Dict):
-        return all(
-            isinstance(element, cst.DictElement) and is_empty_value(element.value, local_value)
-            for element in expression.elements
-        )
+        return _is_empty_dict(expression, local_value, echoes)
     if isinstance(expression, cst.Call):
-        return _is_empty_call(expression, local_value)
+        return _is_empty_call(expression, local_value, echoes)
     return False
 
 
-def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
+def _is_empty_dict(dictionary: cst.Dict, local_value: LocalValue, echoes: frozenset[str]) -> bool:
+    payload = []
+    for element in dictionary.elements:
+        if not isinstance(element, cst.DictElement):
+            return False  # `**other`
+        value = element.value
+        if isinstance(value, cst.Name) and value.value in echoes:
+            continue
+        payload.append(value)
+    if len(payload) < len(dictionary.elements) and not payload:
+        return False  # only the request, repeated: nothing claims to be a result
+    return all(is_empty_value(value, local_value) for value in payload)
+
+
+def _is_empty_call(call: cst.Call, local_value: LocalValue, echoes: frozenset[str]) -> bool:
     name = dotted_name(call.func) or ""
     arguments = [arg for arg in call.args if not arg.star]
     if len(arguments) != len(call.args):
@@ -74,7 +93,7 @@ def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
     if name == "len" and len(arguments) == 1:  # `len(results)` of an empty local
         return is_empty_value(arguments[0].value, local_value) and isinstance(arguments[0].value, cst.Name)
     if name in JSON_SERIALISERS and arguments:
-        return is_empty_value(arguments[0].value, local_value)
+        return is_empty_value(arguments[0].value, local_value, echoes)
     # A model built from nothing: `SearchResults()`, `Page(items=[], total=0)`. Other classes
     # called without arguments (`boto3.Session()`) are objects, not results.
     tail = name.rpartition(".")[2]
@@ -156,10 +175,11 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
     ]
     # A clause nested in another clause falls into that one's own `return`: it is that clause's outcome.
     own_returns = {returned for *_, returns in direct for returned, _ in returns}
+    echoes = _parameters(function)
     for unit, path, handler, returns in direct:
         base = ClauseReturn(handler, unit, any(frame.kind == "loop" for frame in path), None, False, False)
         for returned, return_path in returns:
-            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path)))
+            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path), echoes))
         body = units_of(handler.body)
         exit_path = _fallthrough_return(_ending(body, exits), path)
         if exit_path == _END:
@@ -170,8 +190,14 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
             returned = fallen_into
             if returned not in own_returns:
                 end_of_clause = (*path, Frame(body, len(body), "handler", unit))
-                empty = is_empty_value(returned.value, _local_values(end_of_clause))
+                empty = is_empty_value(returned.value, _local_values(end_of_clause), echoes)
                 yield replace(base, return_node=returned, falls_through=True, empty=empty)
+
+
+def _parameters(function: cst.FunctionDef) -> frozenset[str]:
+    params = function.params
+    every = (*params.posonly_params, *params.params, *params.kwonly_params)
+    return frozenset(param.name.value for param in every if param.name.value not in ("self", "cls"))
 
 
 def never_returns(function: cst.FunctionDef) -> bool:

@@ -22,6 +22,8 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded
+from mcplint.analysis.empty_values import is_empty_value
+from mcplint.analysis.error_payloads import is_error_dict, is_error_text
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
@@ -161,6 +163,9 @@ class FunctionInfo:
     # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
     returned_calls: list[str] = field(default_factory=list)
     returned_names: list[str] = field(default_factory=list)
+    # Locals whose emptiness picks the answer (`if not matches: return "No matches found"`):
+    # an empty value a callee hands back reaches the client as that answer.
+    answered_empties: list[str] = field(default_factory=list)
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
     call_guards: dict[str, list[str]] = field(default_factory=dict)
     # guards_for's answers: asked for every callee on every reach step, after the walk is done.
@@ -237,6 +242,8 @@ class HandlerFactsCollector:
         self.parameter_containers: dict[str, str] = {}  # function -> where it keeps its first parameter
         self.returned_tables: dict[str, list[str]] = {}  # function -> containers it returns an item of
         self.returned_dicts: dict[str, list[cst.BaseExpression]] = {}  # function -> dicts it builds and returns
+        # `found.extend(page_matches)`, `found += more`: what a local collects beyond its assignments.
+        self.collected: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -368,6 +375,16 @@ class HandlerFactsCollector:
             elif isinstance(value, cst.Call):
                 pending.extend(arg.value for arg in value.args)
 
+    def visit_If(self, node: cst.If) -> None:
+        info = self.functions.get(self._scopes.current_function or "")
+        name = _emptiness_tested(node.test)
+        if info is not None and name is not None and _answers(node.body):
+            info.answered_empties.append(name)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and isinstance(node.operator, cst.AddAssign):
+            self.collected.setdefault((self._scopes.current_function, node.target.value), []).append(node.value)
+
     def visit_Try(self, node: cst.Try) -> None:
         self._open_trys += 1
 
@@ -378,6 +395,9 @@ class HandlerFactsCollector:
         function = self._scopes.current_function
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
+            if isinstance(node.func.value, cst.Name) and node.func.attr.value in _COLLECTORS and node.args:
+                key = (function, node.func.value.value)
+                self.collected.setdefault(key, []).append(node.args[0].value)
         elif isinstance(node.func, cst.Name) and node.func.value == "setattr" and node.args:
             # `setattr(function, "__tool__", ToolDefinition(...))`: a decorator marking what it
             # decorates for a registration loop that looks for the mark (`vars(module)`).
@@ -401,6 +421,7 @@ class HandlerFactsCollector:
 # Methods that put their argument into a container: how a registry keeps what it registers
 # (the `ast` pre-screen path asks the same of the modules it reads).
 CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+_COLLECTORS = frozenset({"append", "extend"})
 # Calls whose arguments tell nothing about a project function's parameters.
 _NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
@@ -427,6 +448,40 @@ def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
 
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
+
+
+def _emptiness_tested(test: cst.BaseExpression) -> str | None:
+    """The local a test asks "is it empty?" of: `not x`, `x is None`, `len(x) == 0`, `x == []`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test.expression
+        if isinstance(inner, cst.Call) and dotted_name(inner.func) == "len" and len(inner.args) == 1:
+            inner = inner.args[0].value
+        return inner.value if isinstance(inner, cst.Name) else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left, target = test.left, test.comparisons[0]
+        if isinstance(left, cst.Call) and dotted_name(left.func) == "len" and len(left.args) == 1:
+            left = left.args[0].value
+            empty = isinstance(target.comparator, cst.Integer) and target.comparator.value == "0"
+        else:
+            empty = is_empty_value(target.comparator) and not isinstance(target.comparator, cst.Integer)
+        if isinstance(left, cst.Name) and isinstance(target.operator, (cst.Is, cst.Equal)) and empty:
+            return left.value
+    return None
+
+
+def _answers(body: cst.BaseSuite) -> bool:
+    """The branch answers as a success in its own words: its first statement returns a value
+    that is not empty (`return None` passes the emptiness on), nor an error text or payload
+    (`return "No matches found"`)."""
+    first = body.body[0] if body.body else None
+    if isinstance(first, cst.SimpleStatementLine):
+        first = first.body[0] if first.body else None
+    if not isinstance(first, cst.Return) or first.value is None:
+        return False
+    value = first.value
+    if is_empty_value(value) or is_error_text(value):
+        return False
+    return not (isinstance(value, cst.Dict) and is_error_dict(value))
 
 
 def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
@@ -1955,9 +2010,20 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
 
 def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     callees = list(info.returned_calls)
+    aliases, collected = resolver.facts.aliases, resolver.facts.collected
     for name in info.returned_names:
-        for value in resolver.facts.aliases.get((info.key, name), ()):
+        for value in aliases.get((info.key, name), ()):
             if isinstance(value, cst.Call):
+                callees.extend(_carried_values(value)[0])
+    # A local whose emptiness is the answer: the calls that fill it, directly or through
+    # the locals it collects (`found.extend(page_matches)`, `page_matches = search(...)`).
+    for name in info.answered_empties:
+        sources = [*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())]
+        for source in list(sources):
+            if isinstance(source, cst.Name):
+                sources.extend(aliases.get((info.key, source.value), ()))
+        for value in sources:
+            if isinstance(value, (cst.Call, cst.Await)):
                 callees.extend(_carried_values(value)[0])
     return callees
 
