@@ -479,6 +479,10 @@ def _answers(body: cst.BaseSuite) -> bool:
     if not isinstance(first, cst.Return) or first.value is None:
         return False
     value = first.value
+    if isinstance(value, cst.Tuple):  # `return False, "No header found and creation failed"`
+        parts = [element.value for element in value.elements]
+        if any(isinstance(part, cst.Name) and part.value == "False" or is_error_text(part) for part in parts):
+            return False
     if is_empty_value(value) or is_error_text(value):
         return False
     return not (isinstance(value, cst.Dict) and is_error_dict(value))
