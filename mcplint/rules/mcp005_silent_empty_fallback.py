@@ -32,12 +32,12 @@ class SilentEmptyFallback(Rule):
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
     success: `return` of `[]`, `{}`, `()`, `set()`, `None`, `""`, `0`, `False`,
-    a dict of empty values (`{"items": [], "total": 0}`, also beside the
-    request's own parameters: `{"path": path, "data": ""}`), an empty model
+    a dict of empty values (`{"items": [], "total": 0}`, also beside
+    echoed parameters: `{"path": path, "data": ""}`), a model
     (`Page(items=[])`), or a local still empty on that path (`results = []`
     before the `try`); also `pass`, `continue` (in a retry loop) or logging
     that falls through to such a `return` or off the end of the function.
-    Logging first does not excuse it. The value must flow into a handler's
+    Logging first does not excuse it. The value must reach a handler's
     return.
 
     Silent when the clause raises on some path (`if status == 404: return

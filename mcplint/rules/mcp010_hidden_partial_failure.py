@@ -33,26 +33,22 @@ class HiddenPartialFailure(Rule):
     """
     ## What it does
     Finds batch loops in handler scope that drop a failed item: a `for` loop
-    that collects results (`results.append(...)`, `out[key] = ...`) inside a
-    `try` whose `except` only `continue`s, `pass`es or logs, while the
-    function returns a value that names no failure (`failed`, `errors`,
-    `status`; a return that fails the whole call, such as
-    `create_error_response(...)` when nothing succeeded, does not count). Also finds items mapped through a function of the module whose
-    `except` returns `None`, the `None`s filtered out (`[r for r in results
-    if r is not None]`, `filter(None, ...)`). The result must flow into a
-    handler's return.
+    that collects results (`results.append(...)`) around a
+    `try` whose `except` only `continue`s, or `pass`es or logs where the
+    `try` collected, while the function's answer names no failure
+    (`failed`, `errors`, `status`; an error returned when nothing succeeded
+    does not count). Also finds items mapped through a module function
+    whose `except` returns `None`, the `None`s filtered out (`filter(None,
+    ...)`). The result must reach a handler.
 
-    Silent when the clause records the failure (any statement besides
-    logging), raises, returns or breaks; when the `try` or the loop returns
-    or breaks (a retry, a scan); when the `try` removes or stops something (a
-    best-effort sweep); over an environment variable's entries
-    (configuration); for upstream records whose fields do not parse (the
-    `try` awaits nothing, calls no function of the module and catches only
-    `ValueError`, `TypeError`, `AttributeError`, `KeyError`, `IndexError`,
-    over a loop not walking a parameter); when the `try` converts values in
-    place (`info[key] = convert(value)` over `info.items()`); when `pass` or
-    logging follows a `try` that did not collect (the item is still collected); for `StopIteration`; and where only list handlers reach
-    it (`tools/list` has no per-item failure to report).
+    Silent when the clause records the failure, raises, returns or breaks;
+    when the `try` or the loop returns or breaks (a retry, a scan); for a
+    cleanup sweep; over environment variables; for
+    upstream records that do not parse (the `try` awaits and calls nothing
+    of the module, catches only `ValueError`, `TypeError`,
+    `AttributeError`, `KeyError`, `IndexError`, and the loop walks no
+    parameter); for values converted in place (`info[key] = ...` over
+    `info.items()`); for `StopIteration`; for list handlers.
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
