@@ -104,6 +104,25 @@ def _is_empty_call(call: cst.Call, local_value: LocalValue, echoes: frozenset[st
     return all(arg.keyword is not None and is_empty_value(arg.value, local_value) for arg in arguments)
 
 
+def emptiness_tested(test: cst.BaseExpression) -> str | None:
+    """The local a test asks "is it empty?" of: `not x`, `x is None`, `len(x) == 0`, `x == []`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test.expression
+        if isinstance(inner, cst.Call) and dotted_name(inner.func) == "len" and len(inner.args) == 1:
+            inner = inner.args[0].value
+        return inner.value if isinstance(inner, cst.Name) else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left, target = test.left, test.comparisons[0]
+        if isinstance(left, cst.Call) and dotted_name(left.func) == "len" and len(left.args) == 1:
+            left = left.args[0].value
+            empty = isinstance(target.comparator, cst.Integer) and target.comparator.value == "0"
+        else:
+            empty = is_empty_value(target.comparator) and not isinstance(target.comparator, cst.Integer)
+        if isinstance(left, cst.Name) and isinstance(target.operator, (cst.Is, cst.Equal)) and empty:
+            return left.value
+    return None
+
+
 def returns_values(function: cst.FunctionDef) -> bool:
     """Whether some ``return`` of the function hands back something other than ``None``."""
     return any(
@@ -154,6 +173,7 @@ class ClauseReturn:
     return_node: cst.Return | None  # None: the clause falls off the end of the function
     falls_through: bool  # the return follows the clause instead of being inside it
     empty: bool
+    left_empty: str | None = None  # what the clause leaves empty (`rows`, `refs["shared"]`), carried by that return
 
 
 def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
@@ -192,6 +212,143 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
                 end_of_clause = (*path, Frame(body, len(body), "handler", unit))
                 empty = is_empty_value(returned.value, _local_values(end_of_clause), echoes)
                 yield replace(base, return_node=returned, falls_through=True, empty=empty)
+
+
+def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
+    """``except`` clauses that only log (or set a local to an empty value) and go on, where a
+    local the ``try`` was to fill is still empty (``rows = []`` before it, or emptied by the
+    clause) and a later ``return`` carries it into the answer (``{"rows": rows, ...}``).
+
+    The answer then reports the failed part as "nothing there" (one result per clause)."""
+    returns = [node for node in own_nodes(function.body) if isinstance(node, cst.Return) and node.value is not None]
+    if not returns:
+        return
+    for unit, path in _units_with_paths(units_of(function.body), (), "function", function):
+        if not isinstance(unit, cst.Try):
+            continue
+        inside = {id(node) for node in own_nodes(unit)}
+        later = [node for node in returns if id(node) not in inside]
+        if not later:
+            continue
+        if not _calls_out(unit.body):
+            continue  # a defensive read of what is at hand (`(response.text or "")[:600]`)
+        filled = _filled_locals(units_of(unit.body))
+        for handler in unit.handlers:
+            body = units_of(handler.body)
+            emptied = _emptied_locals(body)
+            if emptied is None or _ending(body, exits) is not None:
+                continue  # the clause does something, or leaves by a jump of its own
+            candidates: dict[str, str] = dict(emptied)  # local: what is shown as left empty
+            for name in filled:
+                before = _value_before(name, path)
+                if not isinstance(before, cst.BaseExpression) or not _says_none_exist(before):
+                    continue
+                # Failed before it was filled: assigned once, last (`rows = fetch()`), or only
+                # added to (`rows.append(...)` over what was fetched).
+                if _try_body_keeps(units_of(unit.body), name) or _only_added_to(unit.body, name):
+                    candidates.setdefault(name, name)
+            carried = next(
+                ((name, node) for name in candidates for node in later if node.value is not None and _carries(node.value, name)),
+                None,
+            )
+            if carried is not None:
+                in_loop = any(frame.kind == "loop" for frame in path)
+                yield ClauseReturn(handler, unit, in_loop, carried[1], True, True, candidates[carried[0]])
+
+
+# Calls that only reshape a value at hand: a `try` making no other call depends on nothing.
+_RESHAPING = frozenset(
+    {"str", "int", "float", "bool", "len", "getattr", "get", "strip", "lower", "upper", "split", "join", "replace", "items", "keys", "values"}
+)
+
+
+def _calls_out(root: cst.CSTNode) -> bool:
+    for node in own_nodes(root):
+        if isinstance(node, cst.Await):
+            return True
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else dotted_name(func)
+            if name not in _RESHAPING:
+                return True
+    return False
+
+
+def _filled_locals(units: Sequence[cst.CSTNode]) -> list[str]:
+    """Locals a ``try`` body assigns or fills (``rows = fetch()``, ``rows.append(...)``)."""
+    names: list[str] = []
+    for unit in units:
+        for node in own_nodes(unit):
+            if isinstance(node, cst.Assign):
+                names.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+            elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+                names.append(node.target.value)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                receiver = node.func.value
+                if isinstance(receiver, cst.Name) and node.func.attr.value in MUTATORS:
+                    names.append(receiver.value)
+    return list(dict.fromkeys(names))
+
+
+def _emptied_locals(units: Sequence[cst.CSTNode]) -> list[tuple[str, str]] | None:
+    """The locals a clause sets to an empty value (``rows = []``, ``refs["shared"] = []``,
+    ``text = text or ""``) when that and logging is all it does; None when it does more."""
+    names = []
+    for unit in units:
+        if _changes_nothing(unit):
+            continue
+        if not isinstance(unit, cst.Assign) or len(unit.targets) != 1:
+            return None
+        value = unit.value
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+            value = value.right  # `contents = contents or ""`
+        name = _root_name(unit.targets[0].target)
+        if name is None or not is_empty_value(value):
+            return None
+        if _says_none_exist(value):  # `None`, `0`, `False` in a field say "unknown", not "none"
+            names.append((name, cst.Module(body=[]).code_for_node(unit.targets[0].target)))
+    return names
+
+
+def _says_none_exist(value: cst.BaseExpression) -> bool:
+    """An empty collection or text (`[]`, `{}`, `""`, `list()`): "there are none"."""
+    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.SimpleString, cst.Call)):
+        return is_empty_value(value)
+    return False
+
+
+def _only_added_to(root: cst.CSTNode, name: str) -> bool:
+    touching = [node for node in own_nodes(root) if _mutates(node, name)]
+    return bool(touching) and all(isinstance(node, cst.Call) for node in touching) and not any(
+        isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and _touches(node, name) for node in own_nodes(root)
+    )
+
+
+_NOT_CARRYING = frozenset({"len", "bool", "isinstance", "type", "id"})
+
+
+def _carries(expression: cst.BaseExpression, name: str) -> bool:
+    """The expression hands the local on as a value of the answer: itself, a dict value, an
+    argument (`json.dumps({"rows": rows})`, `Page(rows=rows)`), an element, a branch of an `if`
+    expression; not a projection of it (`rows[0]`, `len(rows)`, `rows.get(...)`)."""
+    pending = [expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Name):
+            if node.value == name:
+                return True
+        elif isinstance(node, cst.Await):
+            pending.append(node.expression)
+        elif isinstance(node, cst.Dict):
+            pending.extend(e.value for e in node.elements if isinstance(e, (cst.DictElement, cst.StarredDictElement)))
+        elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            pending.extend(e.value for e in node.elements)
+        elif isinstance(node, cst.IfExp):
+            pending.extend((node.body, node.orelse))
+        elif isinstance(node, cst.Call):
+            if (dotted_name(node.func) or "") not in _NOT_CARRYING:
+                pending.extend(arg.value for arg in node.args)
+    return False
 
 
 def _parameters(function: cst.FunctionDef) -> frozenset[str]:

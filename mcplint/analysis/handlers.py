@@ -22,7 +22,7 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded
-from mcplint.analysis.empty_values import is_empty_value
+from mcplint.analysis.empty_values import emptiness_tested, is_empty_value
 from mcplint.analysis.error_payloads import is_error_dict, is_error_text
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -377,7 +377,7 @@ class HandlerFactsCollector:
 
     def visit_If(self, node: cst.If) -> None:
         info = self.functions.get(self._scopes.current_function or "")
-        name = _emptiness_tested(node.test)
+        name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body):
             info.answered_empties.append(name)
 
@@ -448,25 +448,6 @@ def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
 
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
-
-
-def _emptiness_tested(test: cst.BaseExpression) -> str | None:
-    """The local a test asks "is it empty?" of: `not x`, `x is None`, `len(x) == 0`, `x == []`."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = test.expression
-        if isinstance(inner, cst.Call) and dotted_name(inner.func) == "len" and len(inner.args) == 1:
-            inner = inner.args[0].value
-        return inner.value if isinstance(inner, cst.Name) else None
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        left, target = test.left, test.comparisons[0]
-        if isinstance(left, cst.Call) and dotted_name(left.func) == "len" and len(left.args) == 1:
-            left = left.args[0].value
-            empty = isinstance(target.comparator, cst.Integer) and target.comparator.value == "0"
-        else:
-            empty = is_empty_value(target.comparator) and not isinstance(target.comparator, cst.Integer)
-        if isinstance(left, cst.Name) and isinstance(target.operator, (cst.Is, cst.Equal)) and empty:
-            return left.value
-    return None
 
 
 def _answers(body: cst.BaseSuite) -> bool:

@@ -9,10 +9,12 @@ import libcst as cst
 from mcplint.analysis.empty_values import (
     ClauseReturn,
     clause_returns,
+    clauses_leaving_empty,
     never_returns,
     own_nodes,
     returns_values,
 )
+from mcplint.analysis.error_payloads import is_error_dict, is_error_text
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
@@ -31,22 +33,22 @@ class SilentEmptyFallback(Rule):
     """
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
-    success: `return` of `[]`, `{}`, `()`, `set()`, `None`, `""`, `0`, `False`,
-    a dict of empty values (`{"items": [], "total": 0}`, also beside
-    echoed parameters: `{"path": path, "data": ""}`), a model
-    (`Page(items=[])`), or a local still empty on that path (`results = []`
-    before the `try`); also `pass`, `continue` (in a retry loop) or logging
-    that falls through to such a `return` or off the end of the function.
-    Logging first does not excuse it. The value must reach a handler's
-    return.
+    success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
+    empty values (`{"items": [], "total": 0}`, also beside echoed
+    parameters), an empty model (`Page(items=[])`), or a local still empty
+    on that path; `pass`, `continue` (in a retry) or logging that falls
+    through to such a `return`; a clause that only logs (or empties it)
+    while a collection the `try` was to fill (`rows = []` before it) goes
+    into the answer (`{"rows": rows}`). The value must reach a handler.
 
-    Silent when the clause raises on some path (`if status == 404: return
-    None` then `raise`), when a sibling clause re-raises what this narrower
-    one leaves, for control-flow exceptions (`StopIteration`), for
+    Silent when the clause raises on some path or a sibling clause
+    re-raises, for control-flow exceptions, for
     `KeyError`/`IndexError`/`AttributeError` around a lookup and
-    `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`, `can_*`,
+    `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`,
     `connect`, `-> bool`), for `None` in a function that returns nothing
-    else, and when a loop moves on to its next candidate.
+    else, when a loop moves on to its next candidate, when the emptiness is
+    answered as a failure (`if not rows: raise ...`), and for a `try` that
+    only reshapes what is at hand.
 
     ## Why is this bad?
     The client receives a *successful*, empty result. An LLM concludes there
@@ -179,7 +181,13 @@ class SilentEmptyFallback(Rule):
                 continue
             returns_something = returns_values(node)
             annotation = node.returns.annotation if node.returns is not None else None
-            for outcome in clause_returns(node, exits):
+            outcomes = list(clause_returns(node, exits))
+            reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
+            left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
+            if left:
+                answered = _failure_answered_empties(node)
+                left = [o for o in left if (o.left_empty or "").partition("[")[0] not in answered]
+            for outcome in [*outcomes, *left]:
                 if not outcome.empty or self._expected(outcome):
                     continue
                 if _returns_none(outcome) and not returns_something:
@@ -240,7 +248,12 @@ def _site(function: str, outcome: ClauseReturn, annotation: cst.BaseExpression |
 def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     caught = _caught_text(outcome.handler)
     why = ": the client cannot tell the failure from an empty result"
-    if outcome.return_node is None:
+    if outcome.left_empty is not None:
+        message = (
+            f"`{caught}` swallows the error and leaves `{outcome.left_empty}` empty, "
+            f"which the answer carries as a success"
+        )
+    elif outcome.return_node is None:
         message = f"`{caught}` swallows the error and the function ends, returning `None` as a success"
     elif outcome.falls_through:
         value = _shown(outcome.return_node.value)
@@ -254,6 +267,27 @@ def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     else:
         node = outcome.return_node
     return node, message + why
+
+
+def _failure_answered_empties(function: cst.FunctionDef) -> set[str]:
+    """Locals the function checks and answers with a failure (`if not rows: raise ...`,
+    `if count < 1: return "Error: ..."`): the empty value does not pass for a result."""
+    found = set()
+    for node in own_nodes(function.body):
+        if not isinstance(node, cst.If) or not node.body.body:
+            continue
+        names = {n.value for n in [node.test, *own_nodes(node.test)] if isinstance(n, cst.Name)}
+        if not names:
+            continue
+        first = node.body.body[0]
+        statement = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else first
+        if isinstance(statement, cst.Raise):
+            found.update(names)
+        elif isinstance(statement, cst.Return) and statement.value is not None:
+            value = statement.value
+            if is_error_text(value) or (isinstance(value, cst.Dict) and is_error_dict(value)):
+                found.update(names)
+    return found
 
 
 def _caught_text(handler: cst.ExceptHandler) -> str:
