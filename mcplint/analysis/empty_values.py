@@ -16,7 +16,7 @@ functions), so the analysis works the same wherever the function is defined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -36,16 +36,29 @@ _LOG_WORDS = ("log", "logger", "logging", "print", "traceback", "warnings", "ctx
 LocalValue = Callable[[str], "cst.BaseExpression | None"]
 
 
+@dataclass(frozen=True)
+class Known:
+    """What the function around a value tells about it.
+
+    ``echoes`` are its parameters: a dict that only repeats the request around an
+    empty payload (``{"path": path, "offset": offset, "data": ""}``) says "nothing
+    there" as much as ``{"data": ""}`` does. ``builders`` name the module's functions
+    that build an empty answer (``def _empty_response(reason): return {"items": [],
+    "message": reason}``): a call of one is that empty answer."""
+
+    echoes: frozenset[str] = frozenset()
+    builders: frozenset[str] = frozenset()
+
+
+NOTHING_KNOWN = Known()
+
+
 def is_empty_value(
     expression: cst.BaseExpression | None,
     local_value: LocalValue = lambda name: None,
-    echoes: frozenset[str] = frozenset(),
+    known: Known = NOTHING_KNOWN,
 ) -> bool:
-    """Whether a returned value looks like an empty success (``None`` for a bare ``return``).
-
-    ``echoes`` are the function's parameters: a dict that only repeats the request
-    around an empty payload (``{"path": path, "offset": offset, "data": ""}``) says
-    "nothing there" as much as ``{"data": ""}`` does."""
+    """Whether a returned value looks like an empty success (``None`` for a bare ``return``)."""
     if expression is None:
         return True
     if isinstance(expression, cst.Name):
@@ -63,9 +76,9 @@ def is_empty_value(
     if isinstance(expression, cst.Tuple):  # `()`; a pair like `None, None` says "nothing found"
         return not expression.elements
     if isinstance(expression, cst.Dict):
-        return _is_empty_dict(expression, local_value, echoes)
+        return _is_empty_dict(expression, local_value, known.echoes)
     if isinstance(expression, cst.Call):
-        return _is_empty_call(expression, local_value, echoes)
+        return _is_empty_call(expression, local_value, known)
     return False
 
 
@@ -83,7 +96,7 @@ def _is_empty_dict(dictionary: cst.Dict, local_value: LocalValue, echoes: frozen
     return all(is_empty_value(value, local_value) for value in payload)
 
 
-def _is_empty_call(call: cst.Call, local_value: LocalValue, echoes: frozenset[str]) -> bool:
+def _is_empty_call(call: cst.Call, local_value: LocalValue, known: Known) -> bool:
     name = dotted_name(call.func) or ""
     arguments = [arg for arg in call.args if not arg.star]
     if len(arguments) != len(call.args):
@@ -92,8 +105,10 @@ def _is_empty_call(call: cst.Call, local_value: LocalValue, echoes: frozenset[st
         return not arguments
     if name == "len" and len(arguments) == 1:  # `len(results)` of an empty local
         return is_empty_value(arguments[0].value, local_value) and isinstance(arguments[0].value, cst.Name)
+    if name.rpartition(".")[2] in known.builders and (name.count(".") == 0 or name.startswith(("self.", "cls."))):
+        return True  # `return self._empty_response(str(e))`
     if name in JSON_SERIALISERS and arguments:
-        return is_empty_value(arguments[0].value, local_value, echoes)
+        return is_empty_value(arguments[0].value, local_value, known)
     # A model built from nothing: `SearchResults()`, `Page(items=[], total=0)`. Other classes
     # called without arguments (`boto3.Session()`) are objects, not results.
     tail = name.rpartition(".")[2]
@@ -121,6 +136,20 @@ def emptiness_tested(test: cst.BaseExpression) -> str | None:
         if isinstance(left, cst.Name) and isinstance(target.operator, (cst.Is, cst.Equal)) and empty:
             return left.value
     return None
+
+
+def empty_builders(functions: Iterable[cst.FunctionDef]) -> frozenset[str]:
+    """Functions whose every ``return`` builds an empty answer: a dict, list or model of
+    empty values, its own parameters echoed (``{"warnings": [], "message": reason}``)."""
+    found = set()
+    for function in functions:
+        values = [node.value for node in own_nodes(function.body) if isinstance(node, cst.Return)]
+        if not values or any(not isinstance(value, (cst.Dict, cst.List, cst.Call)) for value in values):
+            continue
+        known = Known(_parameters(function))
+        if all(is_empty_value(value, known=known) for value in values):
+            found.add(function.name.value)
+    return frozenset(found)
 
 
 def returns_values(function: cst.FunctionDef) -> bool:
@@ -176,7 +205,9 @@ class ClauseReturn:
     left_empty: str | None = None  # what the clause leaves empty (`rows`, `refs["shared"]`), carried by that return
 
 
-def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
+def clause_returns(
+    function: cst.FunctionDef, exits: frozenset[str] = frozenset(), builders: frozenset[str] = frozenset()
+) -> Iterator[ClauseReturn]:
     """For each ``except`` clause of the function: the returns it ends in.
 
     ``exits`` names functions that never return (they always raise): a clause
@@ -195,11 +226,11 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
     ]
     # A clause nested in another clause falls into that one's own `return`: it is that clause's outcome.
     own_returns = {returned for *_, returns in direct for returned, _ in returns}
-    echoes = _parameters(function)
+    known = Known(_parameters(function), builders)
     for unit, path, handler, returns in direct:
         base = ClauseReturn(handler, unit, any(frame.kind == "loop" for frame in path), None, False, False)
         for returned, return_path in returns:
-            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path), echoes))
+            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path), known))
         body = units_of(handler.body)
         exit_path = _fallthrough_return(_ending(body, exits), path)
         if exit_path == _END:
@@ -210,7 +241,7 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
             returned = fallen_into
             if returned not in own_returns:
                 end_of_clause = (*path, Frame(body, len(body), "handler", unit))
-                empty = is_empty_value(returned.value, _local_values(end_of_clause), echoes)
+                empty = is_empty_value(returned.value, _local_values(end_of_clause), known)
                 yield replace(base, return_node=returned, falls_through=True, empty=empty)
 
 

@@ -349,6 +349,10 @@ class HandlerFactsCollector:
         callees, names = _carried_values(node.value)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
+        if isinstance(item, cst.Call) and (dotted_name(item.func) or "").rpartition(".")[2][:1].isupper():
+            # `return ToolDefinition(fn=fn, ...)`: a definition built around the decorated
+            # function, which a registry registers later (`add_tool(fn=definition.fn)`).
+            self._stores_first_parameter([arg.value for arg in item.args if isinstance(arg.value, cst.Name)])
 
     def _stores_first_parameter(self, values: Iterable[cst.BaseExpression], container: str | None = None) -> None:
         """`_tools.append({"func": func, ...})`, `TOOLS[name] = func`: the function keeps its
@@ -467,6 +471,15 @@ def _answers(body: cst.BaseSuite) -> bool:
     if is_empty_value(value) or is_error_text(value):
         return False
     return not (isinstance(value, cst.Dict) and is_error_dict(value))
+
+
+def _partial_of(value: cst.BaseExpression) -> str | None:
+    """`partial(generic_tool, name_enum=ToolName)`: the function it binds."""
+    if not isinstance(value, cst.Call) or not value.args or not isinstance(value.args[0].value, cst.Name):
+        return None
+    if (dotted_name(value.func) or "").rpartition(".")[2] != "partial":
+        return None
+    return value.args[0].value.value
 
 
 def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
@@ -1051,6 +1064,10 @@ class _Resolver:
                 stored.startswith(prefix) and stored.count(".<locals>.") == 1 for stored in self.facts.parameter_stores
             ):
                 found.append(key)
+        # `tool = partial(generic_tool, name_enum=ToolName)`: the alias decorates the same way.
+        for (scope, name), values in self.facts.aliases.items():
+            if scope is None and any(_partial_of(value) in found for value in values):
+                found.append(name)
         return found
 
     def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, str]]:

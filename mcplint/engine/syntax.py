@@ -86,6 +86,8 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             defined.update(target.id for target in targets if isinstance(target, ast.Name))
+            if _partial_of(node.value) in facts.registry_decorators:  # `tool = partial(register, ...)`
+                facts.registry_decorators.extend(target.id for target in targets if isinstance(target, ast.Name))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -135,7 +137,31 @@ def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
         for value in values:
             if any(isinstance(inner, ast.Name) and inner.id == first for inner in ast.walk(value)):
                 return True
+        if isinstance(node, ast.Return) and _builds_definition(node.value, first):
+            return True
     return False
+
+
+def _builds_definition(value: ast.expr | None, parameter: str) -> bool:
+    """`return ToolDefinition(fn=fn, ...)`: an object of a class built around the parameter
+    (what a definition-collecting registry registers later, `add_tool(fn=definition.fn)`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if not tail[:1].isupper():
+        return False
+    arguments = [*value.args, *(keyword.value for keyword in value.keywords)]
+    return any(isinstance(argument, ast.Name) and argument.id == parameter for argument in arguments)
+
+
+def _partial_of(value: ast.expr | None) -> str | None:
+    """`partial(generic_tool, name_enum=ToolName)`: the function a module-level alias binds."""
+    if not isinstance(value, ast.Call) or not value.args or not isinstance(value.args[0], ast.Name):
+        return None
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return value.args[0].id if name == "partial" else None
 
 
 def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:

@@ -10,6 +10,7 @@ from mcplint.analysis.empty_values import (
     ClauseReturn,
     clause_returns,
     clauses_leaving_empty,
+    empty_builders,
     never_returns,
     own_nodes,
     returns_values,
@@ -41,11 +42,11 @@ class SilentEmptyFallback(Rule):
     while a collection the `try` was to fill (`rows = []` before it) goes
     into the answer (`{"rows": rows}`). The value must reach a handler.
 
-    Silent when the clause raises on some path or a sibling clause
+    Silent when the clause raises on some path or a catch-all sibling
     re-raises, for control-flow exceptions, for
     `KeyError`/`IndexError`/`AttributeError` around a lookup and
     `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`,
-    `connect`, `-> bool`), for `None` in a function that returns nothing
+    `-> bool`), for `None` in a function that returns nothing
     else, when a loop moves on to its next candidate, when the emptiness is
     answered as a failure (`if not rows: raise ...`), and for a `try` that
     only reshapes what is at hand.
@@ -176,12 +177,13 @@ class SilentEmptyFallback(Rule):
         if not judged:
             return
         exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))
+        builders = empty_builders(node for _, node in self._functions)
         for key, node in judged:
             if _is_probe(node):
                 continue
             returns_something = returns_values(node)
             annotation = node.returns.annotation if node.returns is not None else None
-            outcomes = list(clause_returns(node, exits))
+            outcomes = list(clause_returns(node, exits, builders))
             reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
             left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
             if left:
@@ -219,7 +221,7 @@ class SilentEmptyFallback(Rule):
             return True
         imports = self.context.imports
         if not catches_everything(handler, imports) and any(
-            reraises(other) for other in try_node.handlers if other is not handler
+            reraises(other) and catches_everything(other, imports) for other in try_node.handlers if other is not handler
         ):
             return True  # `except NotFound: return None` beside `except Exception: raise ...`
         caught = {name.rpartition(".")[2] for name in caught_names(handler, imports)}
