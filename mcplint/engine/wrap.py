@@ -932,6 +932,12 @@ def _matching(leaves: Sequence[Leaf], start: int) -> int | None:
 _FSTRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rR]?['\"]")
 
 
+def python36_or_later(source: str) -> bool:
+    """Whether black would take ``source`` for Python 3.6+ code, where a trailing comma may follow
+    `*args` in a call: black infers it from the syntax used; an f-string is what tells here."""
+    return bool(_FSTRING.search(source))
+
+
 def relayout(before: str, after: str, line_length: int) -> str:
     """``after`` (``before`` with fixes applied) with every statement the fixes wrote that has
     a line longer than ``line_length`` laid out to fit, as black would; lines the fixes did not
@@ -940,16 +946,20 @@ def relayout(before: str, after: str, line_length: int) -> str:
     long_lines = [index for index, text in enumerate(lines) if _width(text.rstrip("\r\n").expandtabs(4)) > line_length]
     if not long_lines:
         return after
-    written = _written_lines(before.splitlines(keepends=True), lines)
-    candidates = [index for index in long_lines if index in written]
+    old_lines = before.splitlines(keepends=True)
+    known = set(old_lines)
+    candidates = [index for index in long_lines if lines[index] not in known]  # cheap first cut
+    if not candidates:
+        return after
+    written = _written_lines(old_lines, lines)
+    candidates = [index for index in candidates if index in written]
     if not candidates:
         return after
     try:
         tree = ast.parse(after)
     except (SyntaxError, ValueError):
         return after
-    # Black adds a trailing comma after `*args` in a call only for Python 3.6+ code: f-strings tell.
-    modern = bool(_FSTRING.search(after))
+    modern = python36_or_later(after)
     replacements: dict[int, tuple[int, str]] = {}
     for start, end in _statements_over(tree, lines, candidates):
         if not all(index in written for index in range(start, end + 1)):
