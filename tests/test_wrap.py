@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from pathlib import Path
 
 import black
 import pytest
 from test_cli import run_cli
 
-from mcplint.config import ConfigResolver, CliOverrides, line_length_in
+from mcplint.config import CliOverrides, ConfigResolver, line_length_in
 from mcplint.engine.wrap import _written_lines, layout_statement, python36_or_later, relayout
 
 

@@ -28,7 +28,7 @@ import keyword
 import re
 import tokenize
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 DEFAULT_LINE_LENGTH = 88
@@ -161,7 +161,7 @@ class Tracker:
             self.depth += 1
             self.for_loop_depths.append(self.depth)
 
-    def max_priority(self, exclude: Sequence[int] = ()) -> int:
+    def max_priority(self, exclude: Collection[int] = ()) -> int:
         return max(priority for leaf_id, priority in self.delimiters.items() if leaf_id not in exclude)
 
     def count_with_priority(self, priority: int = 0) -> int:
@@ -318,6 +318,9 @@ class _Mode:
 
 
 # -- black's transform_line and its transformers ---------------------------------------------
+Transformer = Callable[["Line", "_Mode"], Iterator["Line"]]
+
+
 def _transform_line(line: Line, mode: _Mode) -> list[Line]:
     line_str = line.render()
     if not line.should_split_rhs and not line.magic_trailing_comma and mode.short(line):
@@ -331,7 +334,7 @@ def _transform_line(line: Line, mode: _Mode) -> list[Line]:
     return [line]
 
 
-def _run_transformer(line: Line, transform, mode: _Mode, line_str: str) -> list[Line]:  # noqa: ANN001
+def _run_transformer(line: Line, transform: Transformer, mode: _Mode, line_str: str) -> list[Line]:
     optional_parens = [bracket for bracket in line.tracker.invisible if bracket.bracket_depth == 0]
     result: list[Line] = []
     for transformed in transform(line, mode):
@@ -512,8 +515,7 @@ def _can_omit_invisible_parens(split: _Split, line_length: int) -> bool:
 def _can_omit_opening_paren(line: Line, first: Leaf, line_length: int) -> bool:
     remainder = False
     length = line.indent_width()
-    index = -1
-    for index, leaf, leaf_length in line.lengths():
+    for _index, leaf, leaf_length in line.lengths():
         if _is_closing(leaf) and leaf.opening_bracket is first:
             remainder = True
         if remainder:
@@ -522,7 +524,7 @@ def _can_omit_opening_paren(line: Line, first: Leaf, line_length: int) -> bool:
                 return False
             if _is_opening(leaf):
                 remainder = False
-    return len(line.leaves) == index + 1
+    return True  # every leaf seen, the line length never exceeded
 
 
 def _can_omit_closing_paren(line: Line, last: Leaf, line_length: int) -> bool:
@@ -862,7 +864,7 @@ def _with_optional_parens(leaves: list[Leaf]) -> list[Leaf] | None:
     if first == "assert":
         comma = _top_level(leaves, lambda leaf: leaf.kind == ",")[:1]
         starts = [1, *(index + 1 for index in comma)]
-        return _wrapped(leaves, list(zip(starts, [*comma, len(leaves)])))
+        return _wrapped(leaves, list(zip(starts, [*comma, len(leaves)], strict=True)))
     if keyword.iskeyword(first) and first not in _OPERAND_KEYWORDS and first != "await" and first != "lambda":
         return leaves  # raise, pass, global, ...: no optional parentheses
     equals = _top_level(leaves, lambda leaf: leaf.value in ASSIGNMENTS)
@@ -873,13 +875,13 @@ def _with_optional_parens(leaves: list[Leaf]) -> list[Leaf] | None:
         equals = [*annotation, *equals]
     starts = [index + 1 for index in equals]
     ends = [*equals[1:], len(leaves)]
-    spans = list(zip(starts, ends))
+    spans = list(zip(starts, ends, strict=True))
     if _top_level(leaves[: equals[0]], lambda leaf: leaf.kind == ","):
         spans.insert(0, (0, equals[0]))  # a tuple target
     return _wrapped(leaves, spans)
 
 
-def _top_level(leaves: Sequence[Leaf], test) -> list[int]:  # noqa: ANN001
+def _top_level(leaves: Sequence[Leaf], test: Callable[[Leaf], bool]) -> list[int]:
     depth = 0
     found = []
     for index, leaf in enumerate(leaves):
