@@ -157,6 +157,32 @@ def test_only_the_statements_the_fix_wrote_are_laid_out():
     ast.parse(laid_out)
 
 
+def test_a_statement_the_fix_only_partly_wrote_is_left_as_it_is():
+    before = 'def f(key):\n    raise ValueError(\n        "short"\n    )\n'
+    long_line = '        pkg_error_message_text("SOME_SYMBOL", key=key, other=other, third=third, fourth=fourth)\n'
+    after = before.replace('        "short"\n', long_line)
+    assert relayout(before, after, 60) == after
+
+
+def test_a_statement_after_a_compound_statement_s_colon_is_left_as_it_is():
+    before = "def f(key):\n    if key: raise ValueError(key)\n"
+    after = 'def f(key):\n    if key: raise pkg_error("SOME_SYMBOL_THAT_IS_LONG", key=key, other=other).caught_as(X)\n'
+    assert relayout(before, after, 60) == after
+
+
+def test_a_statement_the_fix_wrote_over_several_lines_is_joined_and_laid_out():
+    before = "def f(key):\n    raise ValueError(key)\n"
+    after = (
+        "def f(key):\n"
+        '    raise pkg_error("SOME_SYMBOL_THAT_IS_LONG", key=key, other_argument=other_argument, third=third,\n'
+        "        fourth=fourth)\n"
+    )
+    statement = after.split("\n", 1)[1].rstrip("\n")
+    joined = '    raise pkg_error("SOME_SYMBOL_THAT_IS_LONG", key=key, other_argument=other_argument, third=third, fourth=fourth)'
+    assert relayout(before, after, 88) == "def f(key):\n" + black_statement(joined, 88) + "\n"
+    assert statement != black_statement(joined, 88)
+
+
 def test_line_endings_are_kept():
     laid_out = relayout(MODULE_BEFORE.replace("\n", "\r\n"), MODULE_AFTER.replace("\n", "\r\n"), 88)
     assert "\n" not in laid_out.replace("\r\n", "")

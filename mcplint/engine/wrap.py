@@ -721,6 +721,8 @@ def _leaves(source: str) -> list[Leaf] | None:
             leaf.prefix = ""
     _annotate(leaves)
     result = _with_optional_parens(leaves)
+    if result is not None:
+        result = _with_parenthesized_ternaries(result)
     for leaf in result or ():
         leaf.original_prefix = leaf.prefix
     return result
@@ -879,6 +881,76 @@ def _with_optional_parens(leaves: list[Leaf]) -> list[Leaf] | None:
     if _top_level(leaves[: equals[0]], lambda leaf: leaf.kind == ","):
         spans.insert(0, (0, equals[0]))  # a tuple target
     return _wrapped(leaves, spans)
+
+
+# Where a conditional expression can begin (after) and end (before), at its own bracket depth.
+_TERNARY_STARTS_AFTER = frozenset({",", "=", ":", ":=", "else", "return", "yield", "lambda", "from", "assert", "del", "*", "**"})
+_TERNARY_ENDS_BEFORE = frozenset({",", "=", ":", "from"})
+
+
+def _with_parenthesized_ternaries(leaves: list[Leaf]) -> list[Leaf]:
+    """Black's ``visit_test``: a conditional expression that is not all a pair of parentheses
+    holds gets optional parentheses of its own (split, it is shown in them: `(\n    a\n    if b\n    else c\n)`)."""
+    spans: list[tuple[Leaf, Leaf]] = []
+    for index, leaf in enumerate(leaves):
+        if leaf.kind != "NAME" or leaf.value != "if" or leaf.comprehension:
+            continue
+        start = _ternary_start(leaves, index)
+        end = _ternary_end(leaves, index)
+        if start is None or end is None:
+            continue
+        if 0 < start and end + 1 < len(leaves) and leaves[start - 1].kind == "(" and leaves[end + 1].kind == ")":
+            continue  # all that a pair of parentheses holds (black: right after the `(`)
+        spans.append((leaves[start], leaves[end]))
+    if not spans:
+        return leaves
+    result = list(leaves)
+    for first, last in spans:
+        start = next(index for index, leaf in enumerate(result) if leaf is first)
+        end = next(index for index, leaf in enumerate(result) if leaf is last)
+        opening = Leaf("(", "", first.prefix, invisible=True)
+        first.prefix = ""
+        result[start : end + 1] = [opening, *result[start : end + 1], Leaf(")", "", "", invisible=True)]
+    return result
+
+
+def _ternary_start(leaves: Sequence[Leaf], index: int) -> int | None:
+    depth = 0
+    for position in range(index - 1, -1, -1):
+        leaf = leaves[position]
+        if _is_closing(leaf):
+            depth += 1
+        elif _is_opening(leaf):
+            if depth == 0:
+                return position + 1
+            depth -= 1
+        elif depth == 0 and (leaf.value in _TERNARY_STARTS_AFTER or leaf.value in ASSIGNMENTS) and not (
+            leaf.kind == "OP" and leaf.value in ("*", "**") and not leaf.vararg
+        ):
+            return position + 1
+        elif depth == 0 and leaf.comprehension and leaf.value in ("for", "if", "async"):
+            return None  # a comprehension's condition: parenthesized or not a ternary
+    return 0
+
+
+def _ternary_end(leaves: Sequence[Leaf], index: int) -> int | None:
+    depth = 0
+    seen_else = False
+    for position in range(index + 1, len(leaves)):
+        leaf = leaves[position]
+        if _is_opening(leaf):
+            depth += 1
+        elif _is_closing(leaf):
+            if depth == 0:
+                return position - 1 if seen_else else None
+            depth -= 1
+        elif depth == 0 and leaf.value == "else":
+            seen_else = True
+        elif depth == 0 and seen_else and (
+            leaf.value in _TERNARY_ENDS_BEFORE or leaf.value in ASSIGNMENTS or (leaf.comprehension and leaf.value != "in")
+        ):
+            return position - 1
+    return len(leaves) - 1 if seen_else else None
 
 
 def _top_level(leaves: Sequence[Leaf], test: Callable[[Leaf], bool]) -> list[int]:
