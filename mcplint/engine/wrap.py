@@ -870,9 +870,11 @@ def _with_optional_parens(leaves: list[Leaf]) -> list[Leaf] | None:
     if keyword.iskeyword(first) and first not in _OPERAND_KEYWORDS and first != "await" and first != "lambda":
         return leaves  # raise, pass, global, ...: no optional parentheses
     equals = _top_level(leaves, lambda leaf: leaf.value in ASSIGNMENTS)
-    if not equals:
+    annotation = _top_level(leaves[: equals[0] if equals else len(leaves)], lambda leaf: leaf.value == ":")
+    if not equals:  # `name: Annotation`, or no assignment at all (a lambda's colon is not one)
+        if annotation and not _top_level(leaves[: annotation[0]], lambda leaf: leaf.value == "lambda"):
+            return _wrapped(leaves, [(annotation[0] + 1, len(leaves))])
         return leaves
-    annotation = _top_level(leaves[: equals[0]], lambda leaf: leaf.value == ":")
     if annotation:
         equals = [*annotation, *equals]
     starts = [index + 1 for index in equals]
@@ -1077,29 +1079,40 @@ def _written_lines(before: list[str], after: list[str]) -> set[int]:
 
 def _statements_over(tree: ast.Module, lines: Sequence[str], indexes: Sequence[int]) -> list[tuple[int, int]]:
     """(first, last) line index of each simple statement, alone on its lines, holding one of
-    the ``indexes``."""
+    the ``indexes``; only the blocks around those lines are walked."""
     wanted = set(indexes)
     found: list[tuple[int, int]] = []
-    for node in ast.walk(tree):
-        body_lists = [getattr(node, name, None) for name in ("body", "orelse", "finalbody")]
-        for body in body_lists:
-            if not isinstance(body, list):
+
+    def visit(body: list[ast.stmt]) -> None:
+        for position, statement in enumerate(body):
+            start, end = statement.lineno - 1, (statement.end_lineno or statement.lineno) - 1
+            if not wanted.intersection(range(start, end + 1)):
                 continue
-            for position, statement in enumerate(body):
-                if not isinstance(statement, _SIMPLE_STATEMENTS) or statement.end_lineno is None:
-                    continue
-                start, end = statement.lineno - 1, statement.end_lineno - 1
-                if not wanted.intersection(range(start, end + 1)):
-                    continue
-                if lines[start].encode("utf-8")[: statement.col_offset].strip():
-                    continue  # after a compound statement's colon: `if x: return f(...)`
-                alone = all(
-                    other is statement or other.lineno - 1 > end or (other.end_lineno or other.lineno) - 1 < start
-                    for other in body[max(position - 1, 0) : position + 2]
-                )
-                if alone:
-                    found.append((start, end))
+            if not isinstance(statement, _SIMPLE_STATEMENTS):
+                for block in _blocks(statement):
+                    visit(block)
+                continue
+            if lines[start].encode("utf-8")[: statement.col_offset].strip():
+                continue  # after a compound statement's colon: `if x: return f(...)`
+            alone = all(
+                other is statement or other.lineno - 1 > end or (other.end_lineno or other.lineno) - 1 < start
+                for other in body[max(position - 1, 0) : position + 2]
+            )
+            if alone:
+                found.append((start, end))
+
+    visit(tree.body)
     return sorted(set(found))
+
+
+def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists inside a compound statement (an `except`'s and a `case`'s too)."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if isinstance(block, list):
+            yield block
+    for clause in [*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())]:
+        yield clause.body
 
 
 def _same_code(before: str, after: str) -> bool:
