@@ -1092,7 +1092,7 @@ def _statements_over(tree: ast.Module, lines: Sequence[str], indexes: Sequence[i
                 for block in _blocks(statement):
                     visit(block)
                 continue
-            if lines[start].encode("utf-8")[: statement.col_offset].strip():
+            if lines[start].encode("utf-8", "surrogatepass")[: statement.col_offset].strip():
                 continue  # after a compound statement's colon: `if x: return f(...)`
             alone = all(
                 other is statement or other.lineno - 1 > end or (other.end_lineno or other.lineno) - 1 < start
