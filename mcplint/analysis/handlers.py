@@ -244,6 +244,8 @@ class HandlerFactsCollector:
         self.returned_dicts: dict[str, list[cst.BaseExpression]] = {}  # function -> dicts it builds and returns
         # `found.extend(page_matches)`, `found += more`: what a local collects beyond its assignments.
         self.collected: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
+        # Module-level tool tables and the functions their entries name under a function key.
+        self.registry_tables: dict[str, list[cst.BaseExpression]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -309,6 +311,10 @@ class HandlerFactsCollector:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
         if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES)):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
+        if isinstance(target, cst.Name) and isinstance(value, cst.Dict) and function is None:
+            tools = list(_table_functions(value))
+            if tools:  # `TOOLS = {"ListIndexTool": {"function": list_indices, ...}}`
+                self.registry_tables.setdefault(name, []).extend(tools)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
             values = list(_table_values(value))
@@ -426,6 +432,8 @@ class HandlerFactsCollector:
 # (the `ast` pre-screen path asks the same of the modules it reads).
 CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
 _COLLECTORS = frozenset({"append", "extend"})
+# The keys under which a tool table keeps each tool's function (`{"function": list_indices, ...}`).
+REGISTRY_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl"})
 # Calls whose arguments tell nothing about a project function's parameters.
 _NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
@@ -438,6 +446,20 @@ def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression
             return arg.value
     positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     return positional[position] if 0 <= position < len(positional) else None
+
+
+def _table_functions(table: cst.Dict) -> Iterator[cst.BaseExpression]:
+    """The functions a tool table names under a function key (`{"X": {"function": f, ...}}`)."""
+    for element in table.elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.value, cst.Dict):
+            for entry in element.value.elements:
+                if (
+                    isinstance(entry, cst.DictElement)
+                    and isinstance(entry.key, cst.SimpleString)
+                    and entry.key.evaluated_value in REGISTRY_FUNCTION_KEYS
+                    and isinstance(entry.value, (cst.Name, cst.Attribute))
+                ):
+                    yield entry.value
 
 
 def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
@@ -574,6 +596,7 @@ class HandlerScope:
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
+    registry_tables: list[str] = field(default_factory=list)
     #: Functions of other modules registered here (target, kind, level), and this module's
     #: functions that register a parameter (key -> [position, name, kind, level]).
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)
@@ -1035,7 +1058,10 @@ class _Resolver:
         pending: list[_Registered] = []
         for target, kind, level in self.project.registered_here:
             name = target.removesuffix("[]")
-            if target.endswith("[]"):
+            if target.endswith("{}"):  # a tool table: the function of each entry
+                functions = self.facts.registry_tables.get(target[:-2], ())
+                pending.extend((function, kind, level, None, None) for function in functions)
+            elif target.endswith("[]"):
                 for value in self.facts.aliases.get((None, name), ()):
                     pending.extend((element.value, kind, level, None, None) for element in getattr(value, "elements", ()))
             else:
@@ -1797,6 +1823,7 @@ def resolve_handler_scope(
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
     scope.registry_decorators = resolver.registry_decorators()
+    scope.registry_tables = sorted(facts.registry_tables)
     return scope
 
 
