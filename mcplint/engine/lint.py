@@ -376,6 +376,8 @@ def _findings(
     kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
+        if candidate.only_as_handler and candidate.function not in scope.handlers:
+            continue
         affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
             affected = [handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)]

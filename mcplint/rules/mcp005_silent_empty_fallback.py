@@ -37,19 +37,18 @@ class SilentEmptyFallback(Rule):
     success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
     empty values (`{"items": [], "total": 0}`, also beside echoed
     parameters), an empty model (`Page(items=[])`), or a local still empty
-    on that path; `pass`, `continue` (in a retry) or logging that falls
+    on that path; `pass`, `continue` (a retry) or logging that falls
     through to such a `return`; a clause that only logs (or empties it)
     while a collection the `try` was to fill (`rows = []` before it) goes
     into the answer (`{"rows": rows}`). The value must reach a handler.
 
     Silent when the clause raises on some path or a catch-all sibling
-    re-raises, for control-flow exceptions, for
-    `KeyError`/`IndexError`/`AttributeError` around a lookup and
-    `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`,
-    `-> bool`), for `None` in a function that returns nothing
-    else, when a loop moves on to its next candidate, when the emptiness is
-    answered as a failure (`if not rows: raise ...`), and for a `try` that
-    only reshapes what is at hand.
+    re-raises, for control-flow exceptions, for `KeyError`/`IndexError`/
+    `AttributeError` around a lookup and `JSONDecodeError` in a loop, in
+    yes/no probes (`is_*`, `has_*`, `-> bool`), for `None` in a helper typed
+    `-> X | None` or returning nothing else, when a loop moves on to its
+    next candidate, when the emptiness is answered as a failure (`if not
+    rows: raise`), for a `try` that only reshapes what is at hand.
 
     ## Why is this bad?
     The client receives a *successful*, empty result. An LLM concludes there
@@ -202,6 +201,8 @@ class SilentEmptyFallback(Rule):
                     fix=self._fix(site) if site is not None else None,
                     error_message=site.message if site is not None else None,
                     advice=FAILURE_INSTEAD,
+                    # `-> str | None` on a helper: None is in its contract, and its callers decide.
+                    only_as_handler=_returns_none(outcome) and _declares_none(annotation),
                 )
 
     def _fix(self, site: ErrorSite) -> FixSpec | None:
@@ -308,6 +309,29 @@ def _shown(expression: cst.BaseExpression | None) -> str:
 def _returns_none(outcome: ClauseReturn) -> bool:
     value = outcome.return_node.value if outcome.return_node is not None else None
     return value is None or (isinstance(value, cst.Name) and value.value == "None")
+
+
+def _declares_none(annotation: cst.BaseExpression | None) -> bool:
+    """`Optional[X]`, `X | None`, `Union[X, None]`: the function's type says it may answer None."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _declares_none(annotation.left) or _declares_none(annotation.right)
+    if isinstance(annotation, cst.Name):
+        return annotation.value == "None"
+    if isinstance(annotation, cst.SimpleString):  # a quoted annotation: `"Client | None"`
+        text = annotation.evaluated_value
+        return isinstance(text, str) and ("None" in text.split("|") or text.strip().endswith("| None") or text.startswith("Optional["))
+    if isinstance(annotation, cst.Subscript):
+        name = (dotted_name(annotation.value) or "").rpartition(".")[2]
+        if name == "Optional":
+            return True
+        if name == "Union":
+            return any(
+                isinstance(element.slice, cst.Index) and _declares_none(element.slice.value)
+                for element in annotation.slice
+            )
+    return False
 
 
 def _is_probe(function: cst.FunctionDef) -> bool:
