@@ -119,10 +119,18 @@ def test_a_statement_that_cannot_fit_stays_as_it_is():
     assert layout_statement(source, 88) == source
 
 
-def test_shapes_left_alone():
-    assert layout_statement('x = f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbb, cccccccccccccc)  # keep: a comment', 40) is None
-    assert layout_statement('x = 1; y = f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbb, ccccccccc)', 40) is None
-    assert layout_statement('x = """a\nb""" + f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbb, cccc)', 40) is None
+def test_a_comment_stays_with_its_statement():
+    laid_out = layout_statement('x = f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbb, cccccccccccccc)  # keep: a comment', 40)
+    assert laid_out is not None and laid_out.endswith(")  # keep: a comment")
+
+
+def test_several_statements_on_a_line_are_left_alone():
+    after = "x = 1; y = f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbb, ccccccccc)\n"
+    assert relayout("x = 0\n", after, 40) == after
+
+
+def test_what_black_cannot_format_alone_is_left_alone():
+    assert layout_statement("return f(aaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbb, cccccccccccccc,,)", 40) is None
 
 
 MODULE_BEFORE = '''\

@@ -165,7 +165,7 @@ def is_registry_table(value: ast.expr | None) -> bool:
         return False
     for entry in value.values:
         if isinstance(entry, ast.Dict):
-            for key, item in zip(entry.keys, entry.values):
+            for key, item in zip(entry.keys, entry.values, strict=True):
                 if (
                     isinstance(key, ast.Constant)
                     and key.value in REGISTRY_FUNCTION_KEYS
