@@ -14,9 +14,11 @@ and a summary; `--write` applies.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +30,7 @@ from mcplint.check import fail
 from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors, tomllib
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.fixer import unified_diff
+from mcplint.engine.result import FileResult
 from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
 from mcplint.finding import Finding
 from mcplint.migrate_boundary import LIBRARY, mapped_texts, patched, plan_boundary
@@ -353,7 +356,9 @@ def run_migrate(
     if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
         line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
-    tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
+    tasks = [
+        FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files
+    ]
     try:
         return _migrate(
             tasks, config.root, registry_path, existing_text, existing,
@@ -398,15 +403,29 @@ def _migrate(
     boundary = plan_boundary(tasks, before, sites, framework)
     library = boundary.library_paths
     with tempfile.TemporaryDirectory() as scratch:
-        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+        trial = _fix_with(
+            plan,
+            existing_text,
+            namespace,
+            tasks,
+            scratch,
+            jobs,
+            apply=False,
+            library=library,
+            previous=(before, _registries_of(tasks)),
+        )
         # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
         used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
         used_sites = [f for f in sites if (f.path, f.line) in used]
         used_plan = plan_entries(used_sites, existing, registry_path, domain, base, root, helpers_module)
         final = trial
         if used_plan.entries != plan.entries:
+            trial_registry = _planned_registry(plan, existing_text, namespace)
             plan = used_plan
-            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+            final = _fix_with(
+                plan, existing_text, namespace, tasks, scratch, jobs,
+                apply=False, library=library, previous=(trial, (trial_registry,)),
+            )  # fmt: skip
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
         helpers_file = helpers_path(registry, root)
@@ -461,7 +480,9 @@ def _migrate(
             write_text_atomically(target, text)
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
-    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True, library=library)
+    applied = _fix_with(
+        plan, new_text, namespace, tasks, None, jobs, apply=True, library=library, previous=(final, (registry,))
+    )
     for write_error in applied.write_errors:
         fail(write_error)
     # The tools' calls into library code, mapped in the files as the fixes left them.
@@ -485,22 +506,101 @@ def _fix_with(
     *,
     apply: bool,
     library: frozenset[str] = frozenset(),
+    previous: tuple[RunResult, tuple[Registry | None, ...]] | None = None,
 ) -> RunResult:
     """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
-    ``library`` modules are analysed (the project model needs them), never fixed."""
+    ``library`` modules are analysed (the project model needs them), never fixed.
+
+    ``previous``: the last run over the same files and the registry it had; its analyses of
+    the files no fix touches are taken again where the rounds meet them in the same project
+    context (see ``_unchanged``), instead of analysing them again."""
+    text = registry_text(plan, existing_text, namespace)
     if scratch is None:
         registry = str(plan.registry_path)
     else:
         registry = str(Path(scratch) / DEFAULT_REGISTRY)
-        Path(registry).write_text(registry_text(plan, existing_text, namespace), encoding="utf-8")
+        Path(registry).write_text(text, encoding="utf-8")
     assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
         replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
                 fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
+    reuse = None
+    if previous is not None:
+        reuse = _unchanged(previous[0], (*previous[1], parse_registry(text, registry)))
+    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse)
 
-    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
+
+def _registries_of(tasks: list[FileTask]) -> tuple[Registry | None, ...]:
+    """The registries the tasks' settings configure (one, unless a subproject has its own)."""
+    from mcplint.rules.base import configured_registry
+
+    return tuple(configured_registry(path) for path in sorted({task.settings.registry or "" for task in tasks}) if path)
+
+
+def _planned_registry(plan: Plan, existing_text: str | None, namespace: str) -> Registry:
+    return parse_registry(registry_text(plan, existing_text, namespace), str(plan.registry_path))
+
+
+def _unchanged(previous: RunResult, registries: Iterable[Registry | None]) -> Callable[[FileTask], FileResult | None]:
+    """``run``'s ``reuse``: the previous run's analysis of a file in the same project context,
+    where this run's would be the same. Between the runs of a migration only the registry
+    changes (and the files the fixes write), and a registry matters to a file's analysis only
+    (1) for the fixes of its findings: a file with a finding of a rule migrate fixes (or a fix,
+    or a diff) is analysed again; (2) to tell a registry helper's call (MCP006: its text is safe
+    to send): a file that calls a helper of either registry by name, or imports from (or is)
+    either's helpers module, is analysed again. The file must still hold the bytes analysed."""
+    modules = {registry.helpers_module for registry in registries if registry is not None and registry.helpers_module}
+    names = sorted(
+        {helper_name(domain) for registry in registries if registry is not None for domain in registry.domains}
+    )
+    mentions = (
+        re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in names) + rb")\b") if names else None
+    )
+    blind: dict[str, bool] = {}  # path -> the registries cannot change its analysis
+
+    def reuse(task: FileTask) -> FileResult | None:
+        result = previous.analyses.get(task.path, {}).get(task.project)
+        if result is None or not _untouched(result):
+            return None
+        if task.path not in blind:
+            blind[task.path] = _registry_blind(task, result, modules, mentions)
+        return result if blind[task.path] else None
+
+    return reuse
+
+
+def _untouched(result: FileResult) -> bool:
+    """No fix to make or made, nothing a fix's registry could change: no finding of FIX_CODES."""
+    return not (
+        result.fixed or result.diff or result.write_error or result.internal_error or result.content_hash is None
+    ) and all(finding.code not in FIX_CODES for finding in result.findings)
+
+
+def _registry_blind(task: FileTask, result: FileResult, modules: set[str], mentions: re.Pattern[bytes] | None) -> bool:
+    try:
+        data = Path(task.path).read_bytes()
+    except OSError:
+        return False
+    if hashlib.sha256(data).hexdigest() != result.content_hash:
+        return False
+    if mentions is not None and mentions.search(data):
+        return False
+    own = [task.project.module] if task.project.module else []
+    return not any(_may_name(module, name) for module in modules for name in (*result.imported_names, *own))
+
+
+def _may_name(helpers_module: str, qualified: str) -> bool:
+    """A name imported as ``qualified`` (absolute or relative, maybe called through its
+    attributes) may stand for something of ``helpers_module``: the test of
+    `ExceptionFlow._from_helpers_module`, made for every call the name can begin."""
+    name = qualified.lstrip(".")
+    if not name:
+        return False
+    dotted = f".{helpers_module}."
+    parent = name.rpartition(".")[0]
+    return f".{name}." in dotted or (bool(parent) and (parent == helpers_module or dotted.endswith(f".{parent}.")))
 
 
 _SiteKey = tuple[str, str, str, str]
@@ -546,8 +646,7 @@ def build_report(
         ],
         files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
         left=[
-            LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f))
-            for f in left
+            LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f)) for f in left
         ],
         registry=str(plan.registry_path),
         helpers=str(helpers),

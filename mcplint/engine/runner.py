@@ -63,6 +63,9 @@ class RunResult:
     write_errors: list[str] = field(default_factory=list)
     # path -> the ProjectContext of its last analysis (empty when the run was replayed from the cache)
     contexts: dict[str, ProjectContext] = field(default_factory=dict)
+    # path -> every analysis of the run, by the ProjectContext it was made in (each round's, not
+    # only the last): what a later run over the same files may reuse (see ``run``'s ``reuse``)
+    analyses: dict[str, dict[ProjectContext, FileResult]] = field(default_factory=dict)
 
 
 def _lint_task(task: FileTask) -> FileResult:
@@ -104,6 +107,7 @@ def run(
     progress: Callable[[int], Callable[[], None] | None] | None = None,
     start: Mapping[str, ProjectContext] | None = None,
     small_rounds_in_process: bool = False,
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file.
@@ -116,12 +120,17 @@ def run(
 
     ``small_rounds_in_process``: a round too small for more than one worker runs in this
     process instead of a forked one (the language server's edits: no fork per keystroke;
-    there only the token scan's bounds guard against a native crash)."""
+    there only the token scan's bounds guard against a native crash).
+
+    ``reuse(task)``: a result to take instead of analysing the task (in its round's project
+    context), or None. The rounds stay those of a cold run; a caller answers only for what
+    it knows the analysis would give again (`mcplint migrate`: a file its fixes leave alone,
+    analysed by the run before in the same context, see ``RunResult.analyses``)."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
     try:
-        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {})
+        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {}, reuse)
     finally:
         forget_walked_modules()
 
@@ -132,8 +141,10 @@ def _run(
     cache: ResultCache | None,
     progress: Callable[[int], Callable[[], None] | None] | None,
     start: Mapping[str, ProjectContext],
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
 ) -> RunResult:
     results: dict[str, FileResult] = {}
+    analyses: dict[str, dict[ProjectContext, FileResult]] = {}
     fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
     replayable = all(task.fix_mode is None and task.text is None for task in tasks)
@@ -150,9 +161,10 @@ def _run(
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
-                for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
+                for task, result in _lint_round(pending, workers, cache, digests, rounds_progress, reuse):
                     results[task.path] = result
                     analysed_with[task.path] = task.project
+                    analyses.setdefault(task.path, {})[task.project] = result
                     fixed.setdefault(task.path, []).extend(result.fixed)
                 wanted = join(results, contexts, index)
                 pending = [
@@ -186,8 +198,9 @@ def _run(
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
     return RunResult(
-        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with
-    )
+        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with,
+        analyses,
+    )  # fmt: skip
 
 
 def _lint_round(
@@ -196,9 +209,14 @@ def _lint_round(
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
     progress: Callable[[int], Callable[[], None] | None] | None,
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
+        known = reuse(task) if reuse is not None else None
+        if known is not None:
+            yield task, known
+            continue
         cached = cache is not None and task.text is None
         hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache and cached else None
         if hit is None or _has_applicable_fix(task, hit.findings):
