@@ -58,7 +58,7 @@ from mcplint.registry.codegen import (
 )
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.match import placeholders
-from mcplint.registry.model import Registry, RegistryError
+from mcplint.registry.model import ErrorEntry, Registry, RegistryError
 
 if TYPE_CHECKING:
     from mcplint.migrate_boundary import Boundary
@@ -402,17 +402,10 @@ def _migrate(
     # in the tools that call them, where that is clearly right.
     boundary = plan_boundary(tasks, before, sites, framework)
     library = boundary.library_paths
+    first = _Previous(before, _registries_of(tasks), {task.path: None for task in tasks}, before, _hashes(before))
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(
-            plan,
-            existing_text,
-            namespace,
-            tasks,
-            scratch,
-            jobs,
-            apply=False,
-            library=library,
-            previous=(before, _registries_of(tasks)),
+            plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library, previous=first
         )
         # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
         used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
@@ -424,7 +417,7 @@ def _migrate(
             plan = used_plan
             final = _fix_with(
                 plan, existing_text, namespace, tasks, scratch, jobs,
-                apply=False, library=library, previous=(trial, (trial_registry,)),
+                apply=False, library=library, previous=_previous(trial, trial_registry, tasks, library, before),
             )  # fmt: skip
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
@@ -481,7 +474,15 @@ def _migrate(
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
     applied = _fix_with(
-        plan, new_text, namespace, tasks, None, jobs, apply=True, library=library, previous=(final, (registry,))
+        plan,
+        new_text,
+        namespace,
+        tasks,
+        None,
+        jobs,
+        apply=True,
+        library=library,
+        previous=_previous(final, registry, tasks, library, before),
     )
     for write_error in applied.write_errors:
         fail(write_error)
@@ -506,7 +507,7 @@ def _fix_with(
     *,
     apply: bool,
     library: frozenset[str] = frozenset(),
-    previous: tuple[RunResult, tuple[Registry | None, ...]] | None = None,
+    previous: _Previous | None = None,
 ) -> RunResult:
     """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
     ``library`` modules are analysed (the project model needs them), never fixed.
@@ -526,9 +527,7 @@ def _fix_with(
                 fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
-    reuse = None
-    if previous is not None:
-        reuse = _unchanged(previous[0], (*previous[1], parse_registry(text, registry)))
+    reuse = _unchanged(previous, parse_registry(text, registry)) if previous is not None else None
     return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse)
 
 
@@ -543,52 +542,116 @@ def _planned_registry(plan: Plan, existing_text: str | None, namespace: str) -> 
     return parse_registry(registry_text(plan, existing_text, namespace), str(plan.registry_path))
 
 
-def _unchanged(previous: RunResult, registries: Iterable[Registry | None]) -> Callable[[FileTask], FileResult | None]:
+@dataclass(frozen=True)
+class _Previous:
+    """The run of a migration before this one, over the same files: what `_fix_with` may reuse."""
+
+    run: RunResult
+    registries: tuple[Registry | None, ...]  # what its tasks' settings configured
+    modes: dict[str, str | None]  # path -> its task's fix_mode
+    first: RunResult  # the migration's first run (no fix): every finding of the original files
+    hashes: dict[str, str]  # path -> sha256 of the bytes the first run analysed
+
+
+def _previous(
+    run: RunResult, registry: Registry, tasks: list[FileTask], library: frozenset[str], first: RunResult
+) -> _Previous:
+    """A dry run of `_fix_with` (its ``library`` modules only analysed) as the previous run of the next."""
+    modes = {task.path: None if task.display in library else "diff" for task in tasks}
+    return _Previous(run, (registry,), modes, first, _hashes(first))
+
+
+def _hashes(first: RunResult) -> dict[str, str]:
+    return {path: result.content_hash for path, result in first.results.items() if result.content_hash}
+
+
+def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], FileResult | None]:
     """``run``'s ``reuse``: the previous run's analysis of a file in the same project context,
     where this run's would be the same. Between the runs of a migration only the registry
-    changes (and the files the fixes write), and a registry matters to a file's analysis only
-    (1) for the fixes of its findings: a file with a finding of a rule migrate fixes (or a fix,
-    or a diff) is analysed again; (2) to tell a registry helper's call (MCP006: its text is safe
-    to send): a file that calls a helper of either registry by name, or imports from (or is)
-    either's helpers module, is analysed again. The file must still hold the bytes analysed."""
-    modules = {registry.helpers_module for registry in registries if registry is not None and registry.helpers_module}
-    names = sorted(
-        {helper_name(domain) for registry in registries if registry is not None for domain in registry.domains}
-    )
-    mentions = (
-        re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in names) + rb")\b") if names else None
-    )
-    blind: dict[str, bool] = {}  # path -> the registries cannot change its analysis
+    changes (and, with --write, the files the fixes write); a registry matters to a file's
+    analysis only through
+    - the fixes of its findings: the entry a finding's message matches (`registry.match`: the
+      same constant text, case and spacing aside) or `default-symbol` names. A file with a
+      finding of a rule migrate fixes is taken again only from a run in the same fix mode, and
+      only if no message of its findings (the first run's in that context, the previous
+      run's, those it fixed) has the words of an entry that differs between the registries;
+    - the registry helpers' calls, whose text is safe to send (MCP006): a file that names a
+      helper only one registry has, or imports from (or is) a helpers module only one has, is
+      analysed again.
+    The file must still hold the bytes the migration's first run analysed."""
+    old, new = previous.registries, (registry,)
+    modules = _differing(lambda found: {found.helpers_module} if found is not None else {None}, old, new) - {None}
+    names = _differing(lambda found: {helper_name(domain) for domain in found.domains} if found else set(), old, new)
+    entries = _differing(_entry_keys, old, new)
+    symbols = {entry.symbol for _, entry in entries}
+    changed = {_words(entry.message) for _, entry in entries if entry.message is not None}
+    mentions = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\b")
+    blind: dict[str, bool] = {}  # path -> the file's bytes are the first run's, no helper difference shows
 
     def reuse(task: FileTask) -> FileResult | None:
-        result = previous.analyses.get(task.path, {}).get(task.project)
-        if result is None or not _untouched(result):
+        result = previous.run.analyses.get(task.path, {}).get(task.project)
+        if result is None or result.internal_error or result.write_error:
             return None
+        if result.fixed or result.diff or any(f.code in FIX_CODES for f in result.findings):
+            if previous.modes.get(task.path) != task.fix_mode or task.settings.default_symbol in symbols:
+                return None
+            first = previous.first.analyses.get(task.path, {}).get(task.project)
+            if first is None:
+                return None
+            found = (*first.findings, *result.findings, *result.fixed)
+            if any(f.error_template is not None and _words(f.error_template) in changed for f in found):
+                return None
         if task.path not in blind:
-            blind[task.path] = _registry_blind(task, result, modules, mentions)
+            blind[task.path] = _registry_blind(
+                task, result, previous.hashes.get(task.path), modules, mentions if names else None
+            )
         return result if blind[task.path] else None
 
     return reuse
 
 
-def _untouched(result: FileResult) -> bool:
-    """No fix to make or made, nothing a fix's registry could change: no finding of FIX_CODES."""
-    return not (
-        result.fixed or result.diff or result.write_error or result.internal_error or result.content_hash is None
-    ) and all(finding.code not in FIX_CODES for finding in result.findings)
-
-
-def _registry_blind(task: FileTask, result: FileResult, modules: set[str], mentions: re.Pattern[bytes] | None) -> bool:
+def _registry_blind(
+    task: FileTask, result: FileResult, digest: str | None, modules: set[str], mentions: re.Pattern[bytes] | None
+) -> bool:
     try:
         data = Path(task.path).read_bytes()
     except OSError:
         return False
-    if hashlib.sha256(data).hexdigest() != result.content_hash:
+    if digest is None or hashlib.sha256(data).hexdigest() != digest:
         return False
     if mentions is not None and mentions.search(data):
         return False
     own = [task.project.module] if task.project.module else []
     return not any(_may_name(module, name) for module in modules for name in (*result.imported_names, *own))
+
+
+def _differing(
+    of: Callable[[Registry | None], set], old: Iterable[Registry | None], new: Iterable[Registry | None]
+) -> set:
+    """What ``of`` gives for some of the registries and not for all."""
+    found = [of(registry) for registry in (*old, *new)]
+    return set().union(*found) - set.intersection(*found)
+
+
+def _entry_keys(registry: Registry | None) -> set[tuple[object, ErrorEntry]]:
+    """A registry's entries as a fix reads them: with the domain's helper and defaults; of the
+    code only whether there is one (a migration renumbers its entries; a fix names the symbol)."""
+    if registry is None:
+        return set()
+    keys: set[tuple[object, ErrorEntry]] = set()
+    for domain in registry.domains:
+        defaults = (helper_name(domain), domain.recovery, domain.hints, domain.retry_after_ms, domain.user_message)
+        keys.update((defaults, replace(entry, code=0 if entry.code is not None else None)) for entry in domain.errors)
+    return keys
+
+
+_MESSAGE_WORD = re.compile(r"\w+")
+_MESSAGE_HOLE = re.compile(r"\{\{|\}\}|\{\w*\}")
+
+
+def _words(message: str) -> tuple[str, ...]:
+    """The words of a message's constant text: equal for a message and an entry it matches."""
+    return tuple(word.casefold() for word in _MESSAGE_WORD.findall(_MESSAGE_HOLE.sub(" ", message)))
 
 
 def _may_name(helpers_module: str, qualified: str) -> bool:
