@@ -512,14 +512,16 @@ def _fix_with(
     """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
     ``library`` modules are analysed (the project model needs them), never fixed.
 
-    ``previous``: the last run over the same files and the registry it had; its analyses of
-    the files no fix touches are taken again where the rounds meet them in the same project
-    context (see ``_unchanged``), instead of analysing them again."""
-    text = registry_text(plan, existing_text, namespace)
+    ``scratch``: the directory of a dry run's registry (None: the registry file is written
+    already, ``existing_text`` is its text). ``previous``: the run before, over the same files;
+    its analyses of the files the registry change cannot reach are taken again where the
+    rounds meet them in the same project context (see ``_unchanged``)."""
     if scratch is None:
         registry = str(plan.registry_path)
+        text = existing_text or ""
     else:
         registry = str(Path(scratch) / DEFAULT_REGISTRY)
+        text = registry_text(plan, existing_text, namespace)
         Path(registry).write_text(text, encoding="utf-8")
     assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [

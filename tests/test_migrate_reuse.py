@@ -63,8 +63,14 @@ def _renamed_symbol_project(root: Path) -> Path:
     return root
 
 
-def _never(previous, registry):
-    return lambda task: None
+def _analysing_every_file(monkeypatch) -> None:
+    """The oracle: every run of the migration analyses every file (no ``previous`` run)."""
+    fix_with = migrate._fix_with
+
+    def without_previous(*args, previous=None, **options):
+        return fix_with(*args, **options)
+
+    monkeypatch.setattr(migrate, "_fix_with", without_previous)
 
 
 def _snapshot(root: Path) -> dict[str, str]:
@@ -101,8 +107,10 @@ def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
 
         return counted
 
-    for unchanged in (counting, _never):
-        monkeypatch.setattr(migrate, "_unchanged", unchanged)
+    monkeypatch.setattr(migrate, "_unchanged", counting)
+    for oracle in (False, True):
+        if oracle:
+            _analysing_every_file(monkeypatch)
         root = tmp_path / name  # the same path both times: the output shows it
         shutil.rmtree(root, ignore_errors=True)
         if name == "renamed_symbol":
@@ -113,6 +121,7 @@ def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
         dry = run_cli("migrate", ".", cwd=root)
         stat = run_cli("migrate", "--stat", ".", cwd=root)
         write = run_cli("migrate", "--write", ".", cwd=root)
+        assert write.exit_code == 0, write.stderr
         outcomes.append(
             (dry.exit_code, dry.stdout, dry.stderr, stat.stderr, write.exit_code, write.stderr, _snapshot(root))
         )
