@@ -31,7 +31,7 @@ from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigRe
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.result import FileResult
-from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
+from mcplint.engine.runner import FileTask, RunResult, Workers, default_jobs, run, shared_workers
 from mcplint.finding import Finding
 from mcplint.migrate_boundary import LIBRARY, mapped_texts, patched, plan_boundary
 from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
@@ -356,14 +356,13 @@ def run_migrate(
     if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
         line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
-    tasks = [
-        FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files
-    ]
+    tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
-        return _migrate(
-            tasks, config.root, registry_path, existing_text, existing,
-            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options,
-        )  # fmt: skip
+        with shared_workers(jobs or default_jobs()) as workers:  # its runs parse each file once
+            return _migrate(
+                tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain,
+                base=base, jobs=jobs, show_generated=show_generated, options=options, workers=workers,
+            )  # fmt: skip
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
     except OSError as error:  # the scratch directory of the trial runs
@@ -383,8 +382,9 @@ def _migrate(
     jobs: int | None,
     show_generated: bool,
     options: MigrateOptions,
+    workers: Workers | None = None,
 ) -> int:
-    before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
+    before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False), workers=workers)
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
 
     try:  # where the built wheel ships the helpers, decided once, before anything is written
@@ -405,8 +405,9 @@ def _migrate(
     first = _Previous(before, _registries_of(tasks), {task.path: None for task in tasks}, before, _hashes(before))
     with tempfile.TemporaryDirectory() as scratch:
         trial = _fix_with(
-            plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library, previous=first
-        )
+            plan, existing_text, namespace, tasks, scratch, jobs,
+            apply=False, library=library, previous=first, workers=workers,
+        )  # fmt: skip
         # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
         used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
         used_sites = [f for f in sites if (f.path, f.line) in used]
@@ -418,6 +419,7 @@ def _migrate(
             final = _fix_with(
                 plan, existing_text, namespace, tasks, scratch, jobs,
                 apply=False, library=library, previous=_previous(trial, trial_registry, tasks, library, before),
+                workers=workers,
             )  # fmt: skip
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
@@ -474,16 +476,9 @@ def _migrate(
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
     applied = _fix_with(
-        plan,
-        new_text,
-        namespace,
-        tasks,
-        None,
-        jobs,
-        apply=True,
-        library=library,
-        previous=_previous(final, registry, tasks, library, before),
-    )
+        plan, new_text, namespace, tasks, None, jobs,
+        apply=True, library=library, previous=_previous(final, registry, tasks, library, before), workers=workers,
+    )  # fmt: skip
     for write_error in applied.write_errors:
         fail(write_error)
     # The tools' calls into library code, mapped in the files as the fixes left them.
@@ -508,6 +503,7 @@ def _fix_with(
     apply: bool,
     library: frozenset[str] = frozenset(),
     previous: _Previous | None = None,
+    workers: Workers | None = None,
 ) -> RunResult:
     """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
     ``library`` modules are analysed (the project model needs them), never fixed.
@@ -530,7 +526,7 @@ def _fix_with(
         for task in tasks
     ]  # fmt: skip
     reuse = _unchanged(previous, parse_registry(text, registry)) if previous is not None else None
-    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse)
+    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
 
 
 def _registries_of(tasks: list[FileTask]) -> tuple[Registry | None, ...]:

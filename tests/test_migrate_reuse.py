@@ -13,7 +13,7 @@ from test_cli import run_cli
 import mcplint.migrate as migrate
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.result import FileResult
-from mcplint.engine.runner import FileTask, RunResult, run
+from mcplint.engine.runner import FileTask, RunResult, run, shared_workers
 from mcplint.finding import Finding
 from mcplint.registry.load import parse_registry
 from mcplint.settings import FileSettings
@@ -295,3 +295,65 @@ def test_the_runner_takes_a_known_result_instead_of_linting(tmp_path):
     assert analysed.findings == []
     (context,) = analysed.analyses[str(path)]
     assert analysed.analyses[str(path)][context] is analysed.results[str(path)]
+
+
+# -- one worker pool for all of a migration's runs ----------------------------------------------
+TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def fetch(note_id: str) -> dict:
+    if note_id == "x":
+        return {"error": "Note not found"}
+    return {"id": note_id}
+"""
+
+
+def _fix_run(root: Path, symbol: str, workers) -> str:
+    """The diff of one dry fix run with a registry whose entry for the tool's message is ``symbol``."""
+    registry = root / "mcp-errors.toml"
+    registry.write_text(
+        REGISTRY.format(entries=ENTRY.format(symbol=symbol, code=1000, message="Note not found")).replace(
+            '"srv.errors"', '"errors"'
+        )
+    )
+    settings = FileSettings(codes=frozenset({"MCP001"}), registry=str(registry))
+    task = FileTask(str(root / "server.py"), "server.py", settings, True, fix_mode="diff", unsafe_fixes=True)
+    return "".join(run([task], 1, workers=workers).diffs)
+
+
+def test_shared_workers_forget_what_a_run_walked(tmp_path):
+    """The same file, the same settings, another registry at the same path: the second run's
+    worker must not take the first run's walk (its fixes were made for the old entries)."""
+    (tmp_path / "server.py").write_text(TOOL)
+    with shared_workers(1) as workers:
+        assert 'srv_error("NOTE_MISSING")' in _fix_run(tmp_path, "NOTE_MISSING", workers)
+        assert workers._pool is not None  # a worker process served the run, and stays
+        second = _fix_run(tmp_path, "NOTE_GONE", workers)
+    assert 'srv_error("NOTE_GONE")' in second, second
+    assert workers._pool is None
+
+
+def test_parses_are_kept_across_runs_only_when_asked(monkeypatch):
+    from mcplint.engine import lint
+
+    parsed = []
+    parse_module = lint.cst.parse_module
+    monkeypatch.setattr(lint.cst, "parse_module", lambda text: parsed.append(text) or parse_module(text))
+    settings = FileSettings(codes=frozenset({"MCP001"}))
+    try:
+        lint.keep_parsed_modules(True)
+        for _ in range(2):
+            lint.forget_walked_modules()  # a run starts
+            lint.lint_text(TOOL, "server.py", settings)
+        assert len(parsed) == 1
+        lint.keep_parsed_modules(False)
+        for _ in range(2):
+            lint.forget_walked_modules()
+            lint.lint_text(TOOL, "server.py", settings)
+        assert len(parsed) == 3
+    finally:
+        lint.keep_parsed_modules(False)

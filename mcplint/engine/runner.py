@@ -6,6 +6,7 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -108,6 +109,7 @@ def run(
     start: Mapping[str, ProjectContext] | None = None,
     small_rounds_in_process: bool = False,
     reuse: Callable[[FileTask], FileResult | None] | None = None,
+    workers: Workers | None = None,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file.
@@ -125,19 +127,45 @@ def run(
     ``reuse(task)``: a result to take instead of analysing the task (in its round's project
     context), or None. The rounds stay those of a cold run; a caller answers only for what
     it knows the analysis would give again (`mcplint migrate`: a file its fixes leave alone,
-    analysed by the run before in the same context, see ``RunResult.analyses``)."""
+    analysed by the run before in the same context, see ``RunResult.analyses``).
+
+    ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
+    if workers is None:
+        workers = Workers(jobs, small_rounds_in_process)
+    else:
+        workers.forget_walked()
     try:
-        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {}, reuse)
+        return _run(tasks, workers, cache, progress, start or {}, reuse)
     finally:
         forget_walked_modules()
 
 
+@contextmanager
+def shared_workers(jobs: int) -> Iterator[Workers]:
+    """Worker processes for several runs over the same files (``run``'s ``workers``; `mcplint
+    migrate`'s runs): each file stays with its worker from one run to the next, and the worker
+    keeps its parse of the file's text (and the fixer its verified rewrites) instead of doing
+    them again; what a run walked is forgotten when the next starts (it depends on the settings)."""
+    from mcplint.engine.lint import keep_parsed_modules
+
+    keep_parsed_modules(True)  # the workers, forked later, keep them too
+    workers = Workers(jobs, shared=True)
+    try:
+        yield workers
+    except BaseException:
+        workers.terminate()
+        raise
+    finally:
+        workers.close(finally_=True)
+        keep_parsed_modules(False)
+
+
 def _run(
     tasks: Sequence[FileTask],
-    workers: _Workers,
+    workers: Workers,
     cache: ResultCache | None,
     progress: Callable[[int], Callable[[], None] | None] | None,
     start: Mapping[str, ProjectContext],
@@ -205,7 +233,7 @@ def _run(
 
 def _lint_round(
     tasks: Sequence[FileTask],
-    workers: _Workers,
+    workers: Workers,
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
     progress: Callable[[int], Callable[[], None] | None] | None,
@@ -299,15 +327,23 @@ def _workers_for(tasks: Sequence[FileTask], jobs: int) -> int:
     return 1
 
 
-class _Workers:
+class Workers:
     """Where a round's files are linted: in this process, or in worker processes that the
     first round big enough starts and every later round of the run reuses (each file stays
-    with its worker, which keeps what it walked)."""
+    with its worker, which keeps what it walked); ``shared``: of several runs (``shared_workers``)."""
 
-    def __init__(self, jobs: int, small_rounds_in_process: bool = False) -> None:
+    def __init__(self, jobs: int, small_rounds_in_process: bool = False, shared: bool = False) -> None:
         self._jobs = jobs
         self._small_rounds_in_process = small_rounds_in_process
+        self._shared = shared
         self._pool: PinnedPool[FileTask] | None = None
+
+    def forget_walked(self) -> None:
+        """A run of shared workers starts: what the last one walked is not valid for it."""
+        if self._pool is not None:
+            from mcplint.engine.lint import forget_walked_modules
+
+            self._pool.call_everywhere(forget_walked_modules)
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
@@ -328,13 +364,16 @@ class _Workers:
             return
         yield from self._pool.map(tasks, size=lambda task: _size(task.path))
 
-    def close(self) -> None:
-        if self._pool is not None:
+    def close(self, finally_: bool = False) -> None:
+        """The run ends: the workers stop, unless shared and more runs may come."""
+        if self._pool is not None and (finally_ or not self._shared):
             self._pool.close()
+            self._pool = None
 
     def terminate(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
+            self._pool = None
 
 
 def _lost(task: FileTask, why: str) -> FileResult:
