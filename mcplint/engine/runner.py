@@ -159,7 +159,7 @@ def shared_workers(jobs: int) -> Iterator[Workers]:
         workers.terminate()
         raise
     finally:
-        workers.close(finally_=True)
+        workers.close(for_good=True)
         keep_parsed_modules(False)
 
 
@@ -364,9 +364,9 @@ class Workers:
             return
         yield from self._pool.map(tasks, size=lambda task: _size(task.path))
 
-    def close(self, finally_: bool = False) -> None:
+    def close(self, for_good: bool = False) -> None:
         """The run ends: the workers stop, unless shared and more runs may come."""
-        if self._pool is not None and (finally_ or not self._shared):
+        if self._pool is not None and (for_good or not self._shared):
             self._pool.close()
             self._pool = None
 
