@@ -584,7 +584,8 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
     symbols = {entry.symbol for _, entry in entries}
     changed = {_words(entry.message) for _, entry in entries if entry.message is not None}
     mentions = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\b")
-    blind: dict[str, bool] = {}  # path -> the file's bytes are the first run's, no helper difference shows
+    # (path, its imports) -> the file's bytes are the first run's, and no helper difference shows
+    blind: dict[tuple[str, tuple[str, ...]], bool] = {}
 
     def reuse(task: FileTask) -> FileResult | None:
         result = previous.run.analyses.get(task.path, {}).get(task.project)
@@ -599,11 +600,11 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
             found = (*first.findings, *result.findings, *result.fixed)
             if any(f.error_template is not None and _words(f.error_template) in changed for f in found):
                 return None
-        if task.path not in blind:
-            blind[task.path] = _registry_blind(
-                task, result, previous.hashes.get(task.path), modules, mentions if names else None
-            )
-        return result if blind[task.path] else None
+        key = (task.path, tuple(result.imported_names))
+        if key not in blind:
+            digest = previous.hashes.get(task.path)
+            blind[key] = _registry_blind(task, result, digest, modules, mentions if names else None)
+        return result if blind[key] else None
 
     return reuse
 
