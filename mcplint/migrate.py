@@ -14,9 +14,11 @@ and a summary; `--write` applies.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,7 +30,8 @@ from mcplint.check import fail
 from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors, tomllib
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.fixer import unified_diff
-from mcplint.engine.runner import FileTask, RunResult, default_jobs, run
+from mcplint.engine.result import FileResult
+from mcplint.engine.runner import FileTask, RunResult, Workers, default_jobs, run, shared_workers
 from mcplint.finding import Finding
 from mcplint.migrate_boundary import LIBRARY, mapped_texts, patched, plan_boundary
 from mcplint.migrate_envelope import DEPENDENCY_CODES, category_for, recovery_for, retryable_for, source_hints
@@ -55,7 +58,7 @@ from mcplint.registry.codegen import (
 )
 from mcplint.registry.load import load_registry, parse_registry
 from mcplint.registry.match import placeholders
-from mcplint.registry.model import Registry, RegistryError
+from mcplint.registry.model import ErrorEntry, Registry, RegistryError
 
 if TYPE_CHECKING:
     from mcplint.migrate_boundary import Boundary
@@ -355,10 +358,11 @@ def run_migrate(
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
     tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
     try:
-        return _migrate(
-            tasks, config.root, registry_path, existing_text, existing,
-            write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options,
-        )  # fmt: skip
+        with shared_workers(jobs or default_jobs()) as workers:  # its runs parse each file once
+            return _migrate(
+                tasks, config.root, registry_path, existing_text, existing, write=write, domain=domain,
+                base=base, jobs=jobs, show_generated=show_generated, options=options, workers=workers,
+            )  # fmt: skip
     except RegistryError as error:  # the planned registry: a bug in mcplint, but say where
         return fail(str(error))
     except OSError as error:  # the scratch directory of the trial runs
@@ -378,8 +382,9 @@ def _migrate(
     jobs: int | None,
     show_generated: bool,
     options: MigrateOptions,
+    workers: Workers | None = None,
 ) -> int:
-    before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False))
+    before = run(tasks, jobs or default_jobs(), progress=progress_bar(quiet=False), workers=workers)
     sites = [f for f in before.findings if f.code in SITE_CODES and not _registry_fix(f) and f.error_template]
 
     try:  # where the built wheel ships the helpers, decided once, before anything is written
@@ -397,16 +402,25 @@ def _migrate(
     # in the tools that call them, where that is clearly right.
     boundary = plan_boundary(tasks, before, sites, framework)
     library = boundary.library_paths
+    first = _Previous(before, _registries_of(tasks), {task.path: None for task in tasks}, before, _hashes(before))
     with tempfile.TemporaryDirectory() as scratch:
-        trial = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+        trial = _fix_with(
+            plan, existing_text, namespace, tasks, scratch, jobs,
+            apply=False, library=library, previous=first, workers=workers,
+        )  # fmt: skip
         # Keep only the entries a rewrite (or a mapping at the boundary) uses, numbered without gaps.
         used = {(f.path, f.line) for f in trial.fixed} | boundary.mapped
         used_sites = [f for f in sites if (f.path, f.line) in used]
         used_plan = plan_entries(used_sites, existing, registry_path, domain, base, root, helpers_module)
         final = trial
         if used_plan.entries != plan.entries:
+            trial_registry = _planned_registry(plan, existing_text, namespace)
             plan = used_plan
-            final = _fix_with(plan, existing_text, namespace, tasks, scratch, jobs, apply=False, library=library)
+            final = _fix_with(
+                plan, existing_text, namespace, tasks, scratch, jobs,
+                apply=False, library=library, previous=_previous(trial, trial_registry, tasks, library, before),
+                workers=workers,
+            )  # fmt: skip
         new_text = registry_text(plan, existing_text, namespace)
         registry = parse_registry(new_text, str(registry_path))
         helpers_file = helpers_path(registry, root)
@@ -461,7 +475,10 @@ def _migrate(
             write_text_atomically(target, text)
         except OSError as error:  # nothing of this file was written; the sites are not rewritten
             return fail(f"{target}: cannot write: {error.strerror or error}")
-    applied = _fix_with(plan, new_text, namespace, tasks, None, jobs, apply=True, library=library)
+    applied = _fix_with(
+        plan, new_text, namespace, tasks, None, jobs,
+        apply=True, library=library, previous=_previous(final, registry, tasks, library, before), workers=workers,
+    )  # fmt: skip
     for write_error in applied.write_errors:
         fail(write_error)
     # The tools' calls into library code, mapped in the files as the fixes left them.
@@ -485,22 +502,167 @@ def _fix_with(
     *,
     apply: bool,
     library: frozenset[str] = frozenset(),
+    previous: _Previous | None = None,
+    workers: Workers | None = None,
 ) -> RunResult:
     """Run the MCP001/MCP002 fixes (unsafe ones too) against the planned registry; the
-    ``library`` modules are analysed (the project model needs them), never fixed."""
+    ``library`` modules are analysed (the project model needs them), never fixed.
+
+    ``scratch``: the directory of a dry run's registry (None: the registry file is written
+    already, ``existing_text`` is its text). ``previous``: the run before, over the same files;
+    its analyses of the files the registry change cannot reach are taken again where the
+    rounds meet them in the same project context (see ``_unchanged``)."""
     if scratch is None:
         registry = str(plan.registry_path)
+        text = existing_text or ""
     else:
         registry = str(Path(scratch) / DEFAULT_REGISTRY)
-        Path(registry).write_text(registry_text(plan, existing_text, namespace), encoding="utf-8")
+        text = registry_text(plan, existing_text, namespace)
+        Path(registry).write_text(text, encoding="utf-8")
     assigned = frozenset(entry.code for entry in plan.entries)
     fixing = [
         replace(task, settings=replace(task.settings, registry=registry, assigned_codes=assigned),
                 fix_mode=None if task.display in library else "apply" if apply else "diff", unsafe_fixes=True)
         for task in tasks
     ]  # fmt: skip
+    reuse = _unchanged(previous, parse_registry(text, registry)) if previous is not None else None
+    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
 
-    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False))
+
+def _registries_of(tasks: list[FileTask]) -> tuple[Registry | None, ...]:
+    """The registries the tasks' settings configure (one, unless a subproject has its own)."""
+    from mcplint.rules.base import configured_registry
+
+    return tuple(configured_registry(path) for path in sorted({task.settings.registry or "" for task in tasks}) if path)
+
+
+def _planned_registry(plan: Plan, existing_text: str | None, namespace: str) -> Registry:
+    return parse_registry(registry_text(plan, existing_text, namespace), str(plan.registry_path))
+
+
+@dataclass(frozen=True)
+class _Previous:
+    """The run of a migration before this one, over the same files: what `_fix_with` may reuse."""
+
+    run: RunResult
+    registries: tuple[Registry | None, ...]  # what its tasks' settings configured
+    modes: dict[str, str | None]  # path -> its task's fix_mode
+    first: RunResult  # the migration's first run (no fix): every finding of the original files
+    hashes: dict[str, str]  # path -> sha256 of the bytes the first run analysed
+
+
+def _previous(
+    run: RunResult, registry: Registry, tasks: list[FileTask], library: frozenset[str], first: RunResult
+) -> _Previous:
+    """A dry run of `_fix_with` (its ``library`` modules only analysed) as the previous run of the next."""
+    modes = {task.path: None if task.display in library else "diff" for task in tasks}
+    return _Previous(run, (registry,), modes, first, _hashes(first))
+
+
+def _hashes(first: RunResult) -> dict[str, str]:
+    return {path: result.content_hash for path, result in first.results.items() if result.content_hash}
+
+
+def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], FileResult | None]:
+    """``run``'s ``reuse``: the previous run's analysis of a file in the same project context,
+    where this run's would be the same. Between the runs of a migration only the registry
+    changes (and, with --write, the files the fixes write); a registry matters to a file's
+    analysis only through
+    - the fixes of its findings: the entry a finding's message matches (`registry.match`: the
+      same constant text, case and spacing aside) or `default-symbol` names. A file with a
+      finding of a rule migrate fixes is taken again only from a run in the same fix mode, and
+      only if no message of its findings (the first run's in that context, the previous
+      run's, those it fixed) has the words of an entry that differs between the registries;
+    - the registry helpers' calls, whose text is safe to send (MCP006): a file that names a
+      helper only one registry has, or imports from (or is) a helpers module only one has, is
+      analysed again.
+    The file must still hold the bytes the migration's first run analysed."""
+    old, new = previous.registries, (registry,)
+    modules = _differing(lambda found: {found.helpers_module} if found is not None else {None}, old, new) - {None}
+    names = _differing(lambda found: {helper_name(domain) for domain in found.domains} if found else set(), old, new)
+    entries = _differing(_entry_keys, old, new)
+    symbols = {entry.symbol for _, entry in entries}
+    changed = {_words(entry.message) for _, entry in entries if entry.message is not None}
+    mentions = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\b")
+    # (path, its imports) -> the file's bytes are the first run's, and no helper difference shows
+    blind: dict[tuple[str, tuple[str, ...]], bool] = {}
+
+    def reuse(task: FileTask) -> FileResult | None:
+        result = previous.run.analyses.get(task.path, {}).get(task.project)
+        if result is None or result.internal_error or result.write_error:
+            return None
+        if result.fixed or result.diff or any(f.code in FIX_CODES for f in result.findings):
+            if previous.modes.get(task.path) != task.fix_mode or task.settings.default_symbol in symbols:
+                return None
+            first = previous.first.analyses.get(task.path, {}).get(task.project)
+            if first is None:
+                return None
+            found = (*first.findings, *result.findings, *result.fixed)
+            if any(f.error_template is not None and _words(f.error_template) in changed for f in found):
+                return None
+        key = (task.path, tuple(result.imported_names))
+        if key not in blind:
+            digest = previous.hashes.get(task.path)
+            blind[key] = _registry_blind(task, result, digest, modules, mentions if names else None)
+        return result if blind[key] else None
+
+    return reuse
+
+
+def _registry_blind(
+    task: FileTask, result: FileResult, digest: str | None, modules: set[str], mentions: re.Pattern[bytes] | None
+) -> bool:
+    try:
+        data = Path(task.path).read_bytes()
+    except OSError:
+        return False
+    if digest is None or hashlib.sha256(data).hexdigest() != digest:
+        return False
+    if mentions is not None and mentions.search(data):
+        return False
+    own = [task.project.module] if task.project.module else []
+    return not any(_may_name(module, name) for module in modules for name in (*result.imported_names, *own))
+
+
+def _differing(
+    of: Callable[[Registry | None], set], old: Iterable[Registry | None], new: Iterable[Registry | None]
+) -> set:
+    """What ``of`` gives for some of the registries and not for all."""
+    found = [of(registry) for registry in (*old, *new)]
+    return set().union(*found) - set.intersection(*found)
+
+
+def _entry_keys(registry: Registry | None) -> set[tuple[object, ErrorEntry]]:
+    """A registry's entries as a fix reads them: with the domain's helper and defaults; of the
+    code only whether there is one (a migration renumbers its entries; a fix names the symbol)."""
+    if registry is None:
+        return set()
+    keys: set[tuple[object, ErrorEntry]] = set()
+    for domain in registry.domains:
+        defaults = (helper_name(domain), domain.recovery, domain.hints, domain.retry_after_ms, domain.user_message)
+        keys.update((defaults, replace(entry, code=0 if entry.code is not None else None)) for entry in domain.errors)
+    return keys
+
+
+_MESSAGE_WORD = re.compile(r"\w+")
+_MESSAGE_HOLE = re.compile(r"\{\{|\}\}|\{\w*\}")
+
+
+def _words(message: str) -> tuple[str, ...]:
+    """The words of a message's constant text: equal for a message and an entry it matches."""
+    return tuple(word.casefold() for word in _MESSAGE_WORD.findall(_MESSAGE_HOLE.sub(" ", message)))
+
+
+def _may_name(helpers_module: str, qualified: str) -> bool:
+    """A name imported as ``qualified`` (absolute or relative, maybe called through its
+    attributes) may stand for something of ``helpers_module``: the test of
+    `ExceptionFlow._from_helpers_module`, made for every call the name can begin."""
+    name = qualified.lstrip(".")
+    if not name:
+        return False
+    dotted = f".{helpers_module}."
+    parent = name.rpartition(".")[0]
+    return f".{name}." in dotted or (bool(parent) and (parent == helpers_module or dotted.endswith(f".{parent}.")))
 
 
 _SiteKey = tuple[str, str, str, str]
@@ -546,8 +708,7 @@ def build_report(
         ],
         files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
         left=[
-            LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f))
-            for f in left
+            LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f)) for f in left
         ],
         registry=str(plan.registry_path),
         helpers=str(helpers),

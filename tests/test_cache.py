@@ -29,13 +29,13 @@ def check(project, *extra):
 def count_lint_calls(monkeypatch) -> list[str]:
     """The files given to the workers (which are other processes: counted here, in the parent)."""
     calls: list[str] = []
-    original = engine_runner._Workers.lint
+    original = engine_runner.Workers.lint
 
     def counting(self, tasks):
         calls.extend(task.display for task in tasks)
         return original(self, tasks)
 
-    monkeypatch.setattr(engine_runner._Workers, "lint", counting)
+    monkeypatch.setattr(engine_runner.Workers, "lint", counting)
     return calls
 
 

@@ -156,26 +156,46 @@ _WALKED: OrderedDict[tuple[str, int, int, bytes], _Walked] = OrderedDict()
 MAX_WALKED = 4096
 
 
-# The last text the fixer parsed to verify a pass, and its module: the pass's analysis, next,
-# lints that same text (one parse instead of two; a fresh parse, so the same tree).
-_LAST_PARSED: list[tuple[str, cst.Module]] = []
+# Per process, the modules parsed, by their text. A parse depends on the text alone: while a
+# process serves several runs over the same files (`mcplint migrate`'s, runner.shared_workers),
+# the parses stay from one run to the next (up to MAX_PARSED), and each text is parsed once;
+# otherwise only the last one does, which the fixer hands over: the text it parsed to verify a
+# pass, which the pass's analysis lints next.
+_PARSED: OrderedDict[str, cst.Module] = OrderedDict()
+MAX_PARSED = MAX_WALKED
+_KEEP_PARSED = [False]
 
 
 def hand_over_parsed(text: str, module: cst.Module) -> None:
-    _LAST_PARSED[:] = [(text, module)]
+    _PARSED[text] = module
+    _PARSED.move_to_end(text)
+    while len(_PARSED) > (MAX_PARSED if _KEEP_PARSED[0] else 1):
+        _PARSED.popitem(last=False)
 
 
-def _parsed_already(text: str) -> cst.Module | None:
-    if _LAST_PARSED and _LAST_PARSED[0][0] == text:
-        return _LAST_PARSED.pop()[1]
-    return None
+def _parse(text: str) -> cst.Module:
+    module = _PARSED.get(text)
+    if module is None:
+        module = cst.parse_module(text)
+        hand_over_parsed(text, module)
+    else:
+        _PARSED.move_to_end(text)
+    return module
+
+
+def keep_parsed_modules(keep: bool) -> None:
+    """Keep the parses from one run to the next (True), or only while a run lasts."""
+    _KEEP_PARSED[0] = keep
+    if not keep:
+        _PARSED.clear()
 
 
 def forget_walked_modules() -> None:
     """A run ends (or starts): what it walked is not valid for the next (the registry, the
-    config or the files may change in between)."""
+    config or the files may change in between); the parses stay only if kept."""
     _WALKED.clear()
-    _LAST_PARSED.clear()
+    if not _KEEP_PARSED[0]:
+        _PARSED.clear()
 
 
 def _rule_findings(
@@ -188,7 +208,7 @@ def _rule_findings(
         if refusal is not None:
             return _refused(display, settings, refusal)
         try:
-            module = _parsed_already(text) or cst.parse_module(text)
+            module = _parse(text)
         except cst.ParserSyntaxError as error:
             return FileResult(findings=parse_failure(text, display, settings, error))
         walked = _walk(module, rules, settings, project)
@@ -216,9 +236,7 @@ def _rule_findings(
         function: sorted({project.label(h.key) if h.key in scope.handlers else h.key for h in handlers})
         for function, handlers in scope.reached_by.items()
     }
-    result.imports_server_framework = any(
-        _is_server_framework(name) for name in context.imports.imported().values()
-    )
+    result.imports_server_framework = any(_is_server_framework(name) for name in context.imports.imported().values())
     result.outgoing_servers = scope.outgoing_servers
     result.outgoing_arguments = scope.outgoing_arguments
     result.outgoing_instances = scope.outgoing_instances
@@ -258,8 +276,10 @@ def _defined_names(module: cst.Module) -> list[str]:
             pending.extend(statement.body.body)
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
-                    [small.target] if isinstance(small, cst.AnnAssign) else []
+                targets = (
+                    [t.target for t in small.targets]
+                    if isinstance(small, cst.Assign)
+                    else ([small.target] if isinstance(small, cst.AnnAssign) else [])
                 )
                 names.update(target.value for target in targets if isinstance(target, cst.Name))
     return sorted(names)
@@ -328,7 +348,9 @@ def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSetting
         assigned_codes=settings.assigned_codes,
     )
     instances = [rule(context, settings.rule_options.get(rule.code, {})) for rule in rules]
-    walker = Walker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
+    walker = Walker(
+        [context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances]
+    )
     context.ancestors = walker.ancestors
     walker.walk(module)
     return _Walked(module, context, instances, list(context.candidates))
@@ -380,7 +402,9 @@ def _findings(
             continue
         affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
-            affected = [handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)]
+            affected = [
+                handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)
+            ]
         reaching = affected
         if candidate.handler_kinds is not None:
             reaching = [handler for handler in affected if handler.kind in candidate.handler_kinds]

@@ -147,6 +147,18 @@ class PinnedPool(Generic[Task]):
         self._feed(slot)
         return index, self._lost(task, why)
 
+    def call_everywhere(self, function: Callable[[], object]) -> None:
+        """Call ``function`` in every worker, between two maps (no task is running); a worker
+        found gone meanwhile is replaced."""
+        for slot, worker in enumerate(self._workers):
+            try:
+                worker.connection.send(_Call(function))
+                worker.connection.recv()
+            except (EOFError, OSError):
+                worker.process.join()
+                worker.connection.close()
+                self._workers[slot] = self._start()
+
     def close(self) -> None:
         for worker in self._workers:
             try:
@@ -189,12 +201,23 @@ def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
             return
         if item is None:
             return
+        if isinstance(item, _Call):
+            item.function()
+            connection.send(None)
+            continue
         index, task = item
         try:
             answer = (index, work(task))
         except Exception as error:  # the parent raises it, as a process pool would
             answer = (index, _Failed(error))
         connection.send(answer)
+
+
+class _Call:
+    """A function every worker calls between two maps (`PinnedPool.call_everywhere`)."""
+
+    def __init__(self, function: Callable[[], object]) -> None:
+        self.function = function
 
 
 class _Failed:

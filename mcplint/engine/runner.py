@@ -6,6 +6,7 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,9 @@ class RunResult:
     write_errors: list[str] = field(default_factory=list)
     # path -> the ProjectContext of its last analysis (empty when the run was replayed from the cache)
     contexts: dict[str, ProjectContext] = field(default_factory=dict)
+    # path -> every analysis of the run, by the ProjectContext it was made in (each round's, not
+    # only the last): what a later run over the same files may reuse (see ``run``'s ``reuse``)
+    analyses: dict[str, dict[ProjectContext, FileResult]] = field(default_factory=dict)
 
 
 def _lint_task(task: FileTask) -> FileResult:
@@ -104,6 +108,8 @@ def run(
     progress: Callable[[int], Callable[[], None] | None] | None = None,
     start: Mapping[str, ProjectContext] | None = None,
     small_rounds_in_process: bool = False,
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
+    workers: Workers | None = None,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file.
@@ -116,24 +122,57 @@ def run(
 
     ``small_rounds_in_process``: a round too small for more than one worker runs in this
     process instead of a forked one (the language server's edits: no fork per keystroke;
-    there only the token scan's bounds guard against a native crash)."""
+    there only the token scan's bounds guard against a native crash).
+
+    ``reuse(task)``: a result to take instead of analysing the task (in its round's project
+    context), or None. The rounds stay those of a cold run; a caller answers only for what
+    it knows the analysis would give again (`mcplint migrate`: a file its fixes leave alone,
+    analysed by the run before in the same context, see ``RunResult.analyses``).
+
+    ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run."""
     from mcplint.engine.lint import forget_walked_modules
 
     forget_walked_modules()
+    if workers is None:
+        workers = Workers(jobs, small_rounds_in_process)
+    else:
+        workers.forget_walked()
     try:
-        return _run(tasks, _Workers(jobs, small_rounds_in_process), cache, progress, start or {})
+        return _run(tasks, workers, cache, progress, start or {}, reuse)
     finally:
         forget_walked_modules()
 
 
+@contextmanager
+def shared_workers(jobs: int) -> Iterator[Workers]:
+    """Worker processes for several runs over the same files (``run``'s ``workers``; `mcplint
+    migrate`'s runs): each file stays with its worker from one run to the next, and the worker
+    keeps its parse of the file's text (and the fixer its verified rewrites) instead of doing
+    them again; what a run walked is forgotten when the next starts (it depends on the settings)."""
+    from mcplint.engine.lint import keep_parsed_modules
+
+    keep_parsed_modules(True)  # the workers, forked later, keep them too
+    workers = Workers(jobs, shared=True)
+    try:
+        yield workers
+    except BaseException:
+        workers.terminate()
+        raise
+    finally:
+        workers.close(for_good=True)
+        keep_parsed_modules(False)
+
+
 def _run(
     tasks: Sequence[FileTask],
-    workers: _Workers,
+    workers: Workers,
     cache: ResultCache | None,
     progress: Callable[[int], Callable[[], None] | None] | None,
     start: Mapping[str, ProjectContext],
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
 ) -> RunResult:
     results: dict[str, FileResult] = {}
+    analyses: dict[str, dict[ProjectContext, FileResult]] = {}
     fixed: dict[str, list[Finding]] = {}
     digests: dict[tuple[int, bool], str] = {}
     replayable = all(task.fix_mode is None and task.text is None for task in tasks)
@@ -150,9 +189,10 @@ def _run(
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
-                for task, result in _lint_round(pending, workers, cache, digests, rounds_progress):
+                for task, result in _lint_round(pending, workers, cache, digests, rounds_progress, reuse):
                     results[task.path] = result
                     analysed_with[task.path] = task.project
+                    analyses.setdefault(task.path, {})[task.project] = result
                     fixed.setdefault(task.path, []).extend(result.fixed)
                 wanted = join(results, contexts, index)
                 pending = [
@@ -186,19 +226,25 @@ def _run(
         unseen = sorted(displays[path] for path, result in results.items() if result.imports_server_framework)
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
     return RunResult(
-        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with
-    )
+        findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with,
+        analyses,
+    )  # fmt: skip
 
 
 def _lint_round(
     tasks: Sequence[FileTask],
-    workers: _Workers,
+    workers: Workers,
     cache: ResultCache | None,
     digests: dict[tuple[int, bool], str],
     progress: Callable[[int], Callable[[], None] | None] | None,
+    reuse: Callable[[FileTask], FileResult | None] | None = None,
 ) -> Iterator[tuple[FileTask, FileResult]]:
     misses = []
     for task in tasks:
+        known = reuse(task) if reuse is not None else None
+        if known is not None:
+            yield task, known
+            continue
         cached = cache is not None and task.text is None
         hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache and cached else None
         if hit is None or _has_applicable_fix(task, hit.findings):
@@ -281,15 +327,23 @@ def _workers_for(tasks: Sequence[FileTask], jobs: int) -> int:
     return 1
 
 
-class _Workers:
+class Workers:
     """Where a round's files are linted: in this process, or in worker processes that the
     first round big enough starts and every later round of the run reuses (each file stays
-    with its worker, which keeps what it walked)."""
+    with its worker, which keeps what it walked); ``shared``: of several runs (``shared_workers``)."""
 
-    def __init__(self, jobs: int, small_rounds_in_process: bool = False) -> None:
+    def __init__(self, jobs: int, small_rounds_in_process: bool = False, shared: bool = False) -> None:
         self._jobs = jobs
         self._small_rounds_in_process = small_rounds_in_process
+        self._shared = shared
         self._pool: PinnedPool[FileTask] | None = None
+
+    def forget_walked(self) -> None:
+        """A run of shared workers starts: what the last one walked is not valid for it."""
+        if self._pool is not None:
+            from mcplint.engine.lint import forget_walked_modules
+
+            self._pool.call_everywhere(forget_walked_modules)
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
@@ -310,13 +364,16 @@ class _Workers:
             return
         yield from self._pool.map(tasks, size=lambda task: _size(task.path))
 
-    def close(self) -> None:
-        if self._pool is not None:
+    def close(self, for_good: bool = False) -> None:
+        """The run ends: the workers stop, unless shared and more runs may come."""
+        if self._pool is not None and (for_good or not self._shared):
             self._pool.close()
+            self._pool = None
 
     def terminate(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
+            self._pool = None
 
 
 def _lost(task: FileTask, why: str) -> FileResult:

@@ -1,0 +1,359 @@
+"""A migration's later runs take the earlier runs' analyses of the files nothing changes for
+(`migrate._unchanged`): the outcome must be exactly that of analysing every file again."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from test_cli import run_cli
+
+import mcplint.migrate as migrate
+from mcplint.analysis.project import ProjectContext
+from mcplint.engine.result import FileResult
+from mcplint.engine.runner import FileTask, RunResult, run, shared_workers
+from mcplint.finding import Finding
+from mcplint.registry.load import parse_registry
+from mcplint.settings import FileSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECTS = {
+    "notes_server": ROOT / "examples" / "notes_server",
+    "billing_server": ROOT / "examples" / "billing_server",
+    "docs_server": ROOT / "tests" / "migrate_demo",
+}
+
+# A library module's site (its placeholder only the library fills: left, its entry unused) takes
+# the symbol first; the tool's own message, a second entry of the same words, gets `_2` in the
+# trial run and the plain symbol once the unused entry is dropped.
+LIBRARY = """\
+NOTES = {}
+
+
+def load(note_id: str) -> str:
+    key = note_id.strip().lower()
+    if key not in NOTES:
+        raise ValueError(f"Note {key} not found")
+    return NOTES[key]
+"""
+TOOLS = """\
+from mcp.server.fastmcp import FastMCP
+
+from srv.a import load
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def fetch(note_id: str) -> dict:
+    if note_id == "x":
+        return {"error": "Note not found"}
+    return {"text": load(note_id)}
+"""
+
+
+def _renamed_symbol_project(root: Path) -> Path:
+    (root / "srv").mkdir()
+    (root / "srv" / "__init__.py").write_text("")
+    (root / "srv" / "a.py").write_text(LIBRARY)
+    (root / "srv" / "b.py").write_text(TOOLS)
+    (root / "pyproject.toml").write_text('[project]\nname = "srv"\nversion = "0.1"\n')
+    return root
+
+
+def _analysing_every_file(monkeypatch) -> None:
+    """The oracle: every run of the migration analyses every file (no ``previous`` run)."""
+    fix_with = migrate._fix_with
+
+    def without_previous(*args, previous=None, **options):
+        return fix_with(*args, **options)
+
+    monkeypatch.setattr(migrate, "_fix_with", without_previous)
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {str(path.relative_to(root)): path.read_text() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_a_symbol_the_final_registry_renames_is_the_one_the_rewrite_calls(tmp_path):
+    """The final run drops the library site's unused entry, so the tool's entry becomes
+    `NOTE_NOT_FOUND`: the tool module is analysed again (its message matches an entry that
+    changed), not taken from the trial run, whose fix called `NOTE_NOT_FOUND_2`."""
+    root = _renamed_symbol_project(tmp_path)
+    result = run_cli("migrate", ".", cwd=root)
+    assert result.exit_code == 1
+    assert "+[domains.srv.errors.NOTE_NOT_FOUND]" in result.stdout
+    assert "NOTE_NOT_FOUND_2" not in result.stdout
+    assert '+        return srv_error("NOTE_NOT_FOUND").tool_result()' in result.stdout
+
+
+@pytest.mark.parametrize("name", [*(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS), "renamed_symbol"])
+def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
+    """Dry run and --write give byte for byte what they give when every run analyses every
+    file again, and the runs did reuse analyses (the comparison is not empty)."""
+    outcomes = []
+    reused = []
+    original = migrate._unchanged
+
+    def counting(previous, registry):
+        reuse = original(previous, registry)
+
+        def counted(task):
+            found = reuse(task)
+            reused.append(found is not None)
+            return found
+
+        return counted
+
+    monkeypatch.setattr(migrate, "_unchanged", counting)
+    for oracle in (False, True):
+        if oracle:
+            _analysing_every_file(monkeypatch)
+        root = tmp_path / name  # the same path both times: the output shows it
+        shutil.rmtree(root, ignore_errors=True)
+        if name == "renamed_symbol":
+            root.mkdir(parents=True)
+            _renamed_symbol_project(root)
+        else:
+            shutil.copytree(PROJECTS[name], root)
+        dry = run_cli("migrate", ".", cwd=root)
+        stat = run_cli("migrate", "--stat", ".", cwd=root)
+        write = run_cli("migrate", "--write", ".", cwd=root)
+        assert write.exit_code == 0, write.stderr
+        outcomes.append(
+            (dry.exit_code, dry.stdout, dry.stderr, stat.stderr, write.exit_code, write.stderr, _snapshot(root))
+        )
+    assert any(reused)
+    assert outcomes[0] == outcomes[1]
+
+
+# -- the reuse test itself -----------------------------------------------------------------------
+REGISTRY = """\
+schema_version = 1
+namespace = "srv"
+helpers-module = "srv.errors"
+
+[domains.srv]
+range = [1000, 1099]
+{entries}
+"""
+ENTRY = """
+[domains.srv.errors.{symbol}]
+code = {code}
+message = "{message}"
+retryable = false
+"""
+
+
+def _registry(*entries: tuple[str, str], helpers: str = "srv.errors"):
+    text = REGISTRY.format(
+        entries="".join(
+            ENTRY.format(symbol=symbol, code=1000 + index, message=message)
+            for index, (symbol, message) in enumerate(entries)
+        )
+    ).replace('"srv.errors"', f'"{helpers}"')
+    return parse_registry(text, "mcp-errors.toml")
+
+
+CONTEXT = ProjectContext(module="srv.b", root="/")
+
+
+def _finding(code: str, template: str | None) -> Finding:
+    return Finding(
+        path="srv/b.py",
+        line=3,
+        column=1,
+        code=code,
+        end_line=3,
+        end_column=2,
+        name="n",
+        message="m",
+        context="fetch",
+        error_template=template,
+    )
+
+
+def _previous(path: Path, result: FileResult, registry, *, mode: str | None = "diff", first: FileResult | None = None):
+    data = path.read_bytes()
+    analyses = {str(path): {CONTEXT: result}}
+    first_run = RunResult([], [], 0, 1, analyses={str(path): {CONTEXT: first or result}})
+    return migrate._Previous(
+        RunResult([], [], 0, 1, analyses=analyses),
+        (registry,),
+        {str(path): mode},
+        first_run,
+        {str(path): hashlib.sha256(data).hexdigest()},
+    )
+
+
+def _task(path: Path, *, mode: str | None = "diff", context: ProjectContext = CONTEXT) -> FileTask:
+    return FileTask(
+        str(path),
+        "srv/b.py",
+        FileSettings(codes=frozenset({"MCP001"})),
+        True,
+        fix_mode=mode,
+        unsafe_fixes=True,
+        project=context,
+    )
+
+
+@pytest.fixture
+def source(tmp_path) -> Path:
+    path = tmp_path / "b.py"
+    path.write_text("def fetch():\n    return {'error': 'Note not found'}\n")
+    return path
+
+
+def test_an_analysis_without_findings_is_taken_again(source):
+    result = FileResult(content_hash="x")
+    reuse = migrate._unchanged(_previous(source, result, _registry()), _registry(("NOTE_NOT_FOUND", "Note not found")))
+    assert reuse(_task(source)) is result
+    assert reuse(_task(source, context=ProjectContext(module="srv.b", root="/other"))) is None  # another context
+
+
+def test_a_file_changed_since_the_first_run_is_analysed_again(source):
+    result = FileResult(content_hash="x")
+    previous = _previous(source, result, _registry())
+    source.write_text(source.read_text() + "# edited\n")
+    assert migrate._unchanged(previous, _registry())(_task(source)) is None
+
+
+def test_a_finding_whose_message_matches_a_changed_entry_is_analysed_again(source):
+    fixed = FileResult(fixed=[_finding("MCP001", "note not found.")], diff="-\n+\n")
+    trial = _registry(("NOTE_NOT_FOUND", "Note {key} not found"), ("NOTE_NOT_FOUND_2", "Note not found"))
+    final = _registry(("NOTE_NOT_FOUND", "Note not found"))
+    assert migrate._unchanged(_previous(source, fixed, trial), final)(_task(source)) is None
+    # the same entries, renumbered only: the fix names the symbol, not the code
+    kept = _registry(("OTHER", "Something else"), ("NOTE_NOT_FOUND", "Note not found"))
+    renumbered = _registry(("NOTE_NOT_FOUND", "Note not found"))
+    assert migrate._unchanged(_previous(source, fixed, kept), renumbered)(_task(source)) is fixed
+
+
+def test_a_finding_of_the_first_run_counts_too(source):
+    """A finding that a fix made moot in the trial (gone from its result) still looked its message up."""
+    fixed = FileResult(fixed=[_finding("MCP001", "Something else")], diff="-\n+\n")
+    first = FileResult(findings=[_finding("MCP006", "Note not found")], content_hash="x")
+    trial = _registry(("NOTE_NOT_FOUND", "Note not found"), ("SOMETHING_ELSE", "Something else"))
+    final = _registry(("SOMETHING_ELSE", "Something else"))
+    assert migrate._unchanged(_previous(source, fixed, trial, first=first), final)(_task(source)) is None
+    assert migrate._unchanged(_previous(source, fixed, trial, first=fixed), final)(_task(source)) is fixed
+
+
+def test_a_fix_is_never_taken_from_a_run_in_another_fix_mode(source):
+    found = FileResult(findings=[_finding("MCP002", "Something else")], content_hash="x")
+    registry = _registry(("NOTE_NOT_FOUND", "Note not found"))
+    assert migrate._unchanged(_previous(source, found, registry, mode=None), registry)(_task(source)) is None
+    assert migrate._unchanged(_previous(source, found, registry), registry)(_task(source)) is found
+
+
+def test_a_helper_only_one_registry_has_is_analysed_again(source):
+    """MCP006 takes a registry helper's call for safe text: the helpers decide what it sees."""
+    result = FileResult(content_hash="x", imported_names=["srv.util.describe"])
+    plain = _registry(("NOTE_NOT_FOUND", "Note not found"))
+    assert migrate._unchanged(_previous(source, result, None), plain)(_task(source)) is result
+    source.write_text(source.read_text() + "x = srv_error\n")
+    assert migrate._unchanged(_previous(source, result, None), plain)(_task(source)) is None
+    assert migrate._unchanged(_previous(source, result, plain), plain)(_task(source)) is result  # both have it
+
+
+def test_a_file_importing_from_a_helpers_module_only_one_registry_has_is_analysed_again(source):
+    result = FileResult(content_hash="x", imported_names=[".errors.describe"])
+    registry = _registry(("NOTE_NOT_FOUND", "Note not found"))
+    assert migrate._unchanged(_previous(source, result, None), registry)(_task(source)) is None
+    elsewhere = _registry(("NOTE_NOT_FOUND", "Note not found"), helpers="srv.mcp_errors")
+    assert migrate._unchanged(_previous(source, result, None), elsewhere)(_task(source)) is result
+
+
+@pytest.mark.parametrize(
+    ("qualified", "names"),
+    [
+        ("srv.errors.srv_error", True),
+        (".errors.srv_error", True),
+        ("..errors", True),
+        ("srv.errors", True),
+        ("srv", True),  # `import srv` then `srv.errors.srv_error(...)`
+        ("srv.util.describe", False),
+        ("errors_util.describe", False),
+        ("other.errors2", False),
+    ],
+)
+def test_may_name(qualified, names):
+    assert migrate._may_name("srv.errors", qualified) is names
+
+
+def test_the_runner_takes_a_known_result_instead_of_linting(tmp_path):
+    path = tmp_path / "server.py"
+    path.write_text("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n")
+    known = FileResult(findings=[_finding("MCP001", None)])
+    tasks = [FileTask(str(path), "server.py", FileSettings(codes=frozenset({"MCP001"})), True)]
+    taken = run(tasks, 1, reuse=lambda task: known)
+    assert taken.findings == known.findings
+    analysed = run(tasks, 1)
+    assert analysed.findings == []
+    (context,) = analysed.analyses[str(path)]
+    assert analysed.analyses[str(path)][context] is analysed.results[str(path)]
+
+
+# -- one worker pool for all of a migration's runs ----------------------------------------------
+TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def fetch(note_id: str) -> dict:
+    if note_id == "x":
+        return {"error": "Note not found"}
+    return {"id": note_id}
+"""
+
+
+def _fix_run(root: Path, symbol: str, workers) -> str:
+    """The diff of one dry fix run with a registry whose entry for the tool's message is ``symbol``."""
+    registry = root / "mcp-errors.toml"
+    registry.write_text(
+        REGISTRY.format(entries=ENTRY.format(symbol=symbol, code=1000, message="Note not found")).replace(
+            '"srv.errors"', '"errors"'
+        )
+    )
+    settings = FileSettings(codes=frozenset({"MCP001"}), registry=str(registry))
+    task = FileTask(str(root / "server.py"), "server.py", settings, True, fix_mode="diff", unsafe_fixes=True)
+    return "".join(run([task], 1, workers=workers).diffs)
+
+
+def test_shared_workers_forget_what_a_run_walked(tmp_path):
+    """The same file, the same settings, another registry at the same path: the second run's
+    worker must not take the first run's walk (its fixes were made for the old entries)."""
+    (tmp_path / "server.py").write_text(TOOL)
+    with shared_workers(1) as workers:
+        assert 'srv_error("NOTE_MISSING")' in _fix_run(tmp_path, "NOTE_MISSING", workers)
+        assert workers._pool is not None  # a worker process served the run, and stays
+        second = _fix_run(tmp_path, "NOTE_GONE", workers)
+    assert 'srv_error("NOTE_GONE")' in second, second
+    assert workers._pool is None
+
+
+def test_parses_are_kept_across_runs_only_when_asked(monkeypatch):
+    from mcplint.engine import lint
+
+    parsed = []
+    parse_module = lint.cst.parse_module
+    monkeypatch.setattr(lint.cst, "parse_module", lambda text: parsed.append(text) or parse_module(text))
+    settings = FileSettings(codes=frozenset({"MCP001"}))
+    try:
+        lint.keep_parsed_modules(True)
+        for _ in range(2):
+            lint.forget_walked_modules()  # a run starts
+            lint.lint_text(TOOL, "server.py", settings)
+        assert len(parsed) == 1
+        lint.keep_parsed_modules(False)
+        for _ in range(2):
+            lint.forget_walked_modules()
+            lint.lint_text(TOOL, "server.py", settings)
+        assert len(parsed) == 3
+    finally:
+        lint.keep_parsed_modules(False)
