@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -625,8 +625,8 @@ def _registry_blind(
 
 
 def _differing(
-    of: Callable[[Registry | None], set], old: Iterable[Registry | None], new: Iterable[Registry | None]
-) -> set:
+    of: Callable[[Registry | None], set[Any]], old: Iterable[Registry | None], new: Iterable[Registry | None]
+) -> set[Any]:
     """What ``of`` gives for some of the registries and not for all."""
     found = [of(registry) for registry in (*old, *new)]
     return set().union(*found) - set.intersection(*found)
