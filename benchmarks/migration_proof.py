@@ -186,6 +186,7 @@ def venv_python(server: ProofServer) -> Path:
 # -- one proof -----------------------------------------------------------------------------
 
 _PASSED = re.compile(r"^PASSED (\S.*)$")
+_SUBTEST_FAILED = re.compile(r"^SUBFAILED(?:\(.*?\))? (\S.*?)(?: - .*)?$")
 
 
 @dataclass
@@ -246,6 +247,8 @@ def run_tests(server: ProofServer, copy: Path) -> Run:
     )
     output = completed.stdout + completed.stderr
     passed = {match.group(1) for line in output.splitlines() if (match := _PASSED.match(line))}
+    # A test whose subtest failed is still reported PASSED itself (pytest's subtests): not here.
+    passed -= {match.group(1) for line in output.splitlines() if (match := _SUBTEST_FAILED.match(line))}
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     return Run(passed, lines[-1] if lines else "", output)
 
