@@ -204,6 +204,7 @@ class Proof:
     sites_rewritten: int
     migrate_output: str
     seconds: float
+    files_changed: int = 0  # Python files of the copy that differ from the sdist's (new ones included)
     lost: set[str] = field(default_factory=set)  # passed before, not after
     gained: set[str] = field(default_factory=set)  # passed after, not before
 
@@ -282,6 +283,17 @@ def sites_rewritten(report: str) -> int:
     return sum(int(row[3]) for row in rows)
 
 
+def changed_files(pristine: Path, copy: Path) -> int:
+    """How many Python files of ``copy`` are new or differ from ``pristine``'s: what the
+    migration wrote, seen on disk rather than in its own report."""
+    changed = 0
+    for path in copy.rglob("*.py"):
+        original = pristine / path.relative_to(copy)
+        if not original.is_file() or original.read_bytes() != path.read_bytes():
+            changed += 1
+    return changed
+
+
 def prove(server: ProofServer, scratch: Path) -> Proof:
     copy = scratch / server.name / f"{server.name}-{server.version}"
     shutil.copytree(sdist_tree(server), copy)
@@ -293,6 +305,7 @@ def prove(server: ProofServer, scratch: Path) -> Proof:
     count, output = migrate(copy)
     after = run_tests(server, copy)
     proof = Proof(server, before, after, count, output, time.perf_counter() - started)
+    proof.files_changed = changed_files(sdist_tree(server), copy)
     proof.lost = before.passed - after.passed
     proof.gained = after.passed - before.passed
     return proof

@@ -3,11 +3,11 @@
 Per server (``benchmarks/migration_proof.py`` does the work): its sdist from
 PyPI in a cached venv with its test dependencies, pinned; its tests on a copy;
 `mcplint migrate --write .` on the copy, which must rewrite at least one site
-(no vacuous proof); its tests again. The tests that pass after are exactly those
-that passed before, less the ones the server's entry excepts (each asserts the
-old message text, or the old in-band error value the migration replaces, and
-the entry records the old and the new). An excepted test that still passes is an
-error too: the list stays exact.
+and change at least one file on disk (no vacuous proof); its tests again. The
+tests that pass after are exactly those that passed before, less the ones the
+server's entry excepts (each asserts the old message text, or the old in-band
+error value the migration replaces, and the entry records the old and the new).
+An excepted test that still passes is an error too: the list stays exact.
 """
 
 from __future__ import annotations
@@ -44,4 +44,5 @@ def test_the_servers_own_tests_pass_after_migration_as_before(server, tmp_path):
     # make a weaker proof without anyone noticing.
     assert len(proof.before.passed) == server.passed_before, proof.before.summary + proof.before.output[-4000:]
     assert proof.sites_rewritten > 0, proof.migrate_output[-4000:]
+    assert proof.files_changed > 0, proof.migrate_output[-4000:]
     assert proof.holds, migration_proof.explain(proof)
