@@ -47,6 +47,9 @@ else:
 TIMEOUT = 900  # seconds per subprocess; a cold install of the largest takes about a minute
 
 
+EXCEPTED_KINDS = ("message", "error-value")
+
+
 @dataclass(frozen=True)
 class Excepted:
     """A test that passes before and not after, for a reason the proof accepts: it asserts
@@ -86,6 +89,9 @@ def load_servers(path: Path = SERVERS_FILE) -> list[ProofServer]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     servers = []
     for entry in data["server"]:
+        for item in entry.get("excepted", ()):
+            if item["kind"] not in EXCEPTED_KINDS:
+                raise ValueError(f"{path}: {entry['name']}: excepted {item['test']}: kind {item['kind']!r}")
         servers.append(
             ProofServer(
                 name=entry["name"],
