@@ -77,6 +77,8 @@ STRING_KEYS = ("cache-dir", "registry", "default-symbol", "extend")
 ACCUMULATING_KEYS = ("extend-exclude",)
 SELECTION_KEYS = ("select", "extend-select", "ignore")
 DEFAULT_REGISTRY = "mcp-errors.toml"
+DEFAULT_LINE_LENGTH = 88  # ruff's and black's default
+RUFF_CONFIG_FILES = (".ruff.toml", "ruff.toml")  # before pyproject.toml, in ruff's order
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + STRING_KEYS
 
 
@@ -412,6 +414,70 @@ def _has_mcplint_table(pyproject: Path) -> bool:
     return re.search(r"^\s*\[\s*tool\s*\.\s*mcplint\b", text, re.MULTILINE) is not None
 
 
+# -- the project's line length ---------------------------------------------------
+def line_length_in(directory: Path) -> int | None:
+    """The line length set by the formatter config that lives in ``directory`` itself:
+    ruff's (`.ruff.toml`, `ruff.toml`, `[tool.ruff]`; through its `extend`), else black's
+    (`[tool.black]`), else 88 when one of those configs is there; None when none is.
+    These files are other tools': one that does not read, or a value that is not a
+    positive integer, counts as not setting the length (ruff or black report it)."""
+    ruff: Path | None = next((directory / name for name in RUFF_CONFIG_FILES if (directory / name).is_file()), None)
+    pyproject = directory / "pyproject.toml"
+    tool: Mapping[str, Any] = {}
+    if pyproject.is_file() and re.search(r"^\s*\[\s*tool\s*\.\s*(ruff|black)\b", _text_of(pyproject), re.MULTILINE):
+        tool = _tool_tables(pyproject)
+    if ruff is None and "ruff" in tool:
+        ruff = pyproject
+    if ruff is None and "black" not in tool:
+        return None
+    length = _ruff_line_length(ruff) if ruff is not None else None
+    if length is None:
+        length = _positive_int(tool.get("black", {}).get("line-length"))
+    return length or DEFAULT_LINE_LENGTH
+
+
+def _ruff_line_length(path: Path, seen: tuple[Path, ...] = ()) -> int | None:
+    """`line-length` of a ruff config, or of the file its `extend` names (relative to it)."""
+    tables = _tool_tables(path) if path.name == "pyproject.toml" else {"ruff": _toml_of(path)}
+    table = tables.get("ruff", {})
+    length = _positive_int(table.get("line-length"))
+    extend = table.get("extend")
+    if length is None and isinstance(extend, str) and len(seen) < 8:
+        target = (path.parent / os.path.expanduser(extend)).resolve()
+        if target.is_file() and target not in seen:
+            return _ruff_line_length(target, (*seen, path.resolve()))
+    return length
+
+
+def _positive_int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _text_of(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _toml_of(path: Path) -> Mapping[str, Any]:
+    text = _text_of(path)
+    if too_deep(text) is not None:
+        return {}
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    return document
+
+
+def _tool_tables(pyproject: Path) -> Mapping[str, Any]:
+    tool = _toml_of(pyproject).get("tool", {})
+    if not isinstance(tool, dict):
+        return {}
+    return {name: table for name, table in tool.items() if name in ("ruff", "black") and isinstance(table, dict)}
+
+
 class ConfigResolver:
     """Finds, loads (once) and applies the config for each file."""
 
@@ -424,7 +490,8 @@ class ConfigResolver:
             self._with_command_line(self._fixed)
         self._loaded: dict[Path | None, Config] = {}
         self._config_file_of: dict[Path, Path | None] = {}
-        self._settings: dict[tuple[int, frozenset[str]], FileSettings] = {}
+        self._settings: dict[tuple[int, frozenset[str], int], FileSettings] = {}
+        self._line_length_of: dict[Path, int] = {}
         selected_codes(Config(root=self.cwd), cli)  # reject bad CLI selectors up front
 
     def config_for(self, path: Path) -> Config:
@@ -466,7 +533,8 @@ class ConfigResolver:
             if _exclude_spec((glob,)).matches(path, config.root, is_dir=False)
             for code in resolve_selectors(codes)
         )
-        key = (id(config), ignored)
+        line_length = self.line_length_for(path)
+        key = (id(config), ignored, line_length)
         if key not in self._settings:
             self._settings[key] = FileSettings(
                 codes=selected_codes(config, self.cli) - ignored,
@@ -475,8 +543,23 @@ class ConfigResolver:
                 handler_functions=tuple(config.handler_functions),
                 registry=str(config.registry) if config.registry is not None else None,
                 default_symbol=config.default_symbol,
+                line_length=line_length,
             )
         return self._settings[key]
+
+    def line_length_for(self, path: Path) -> int:
+        """The line length of the closest formatter config above ``path`` (see `line_length_in`),
+        looked up once per directory."""
+        return self._line_length_below(path.parent.absolute())
+
+    def _line_length_below(self, directory: Path) -> int:
+        if directory not in self._line_length_of:
+            found = line_length_in(directory)
+            if found is None:
+                parent = directory.parent
+                found = self._line_length_below(parent) if parent != directory else DEFAULT_LINE_LENGTH
+            self._line_length_of[directory] = found
+        return self._line_length_of[directory]
 
 
 @lru_cache(maxsize=256)

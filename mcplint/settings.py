@@ -25,3 +25,6 @@ class FileSettings:
     # Codes `mcplint migrate` is assigning to the entries it adds: numbers the project never
     # sent, so a raise's own code (`McpError(ErrorData(code=1001, ...))`) must not match them.
     assigned_codes: frozenset[int] = frozenset()
+    # The project's line length (`[tool.ruff]`, else `[tool.black]`, else 88): lines a fix
+    # writes are laid out to fit it (`mcplint.engine.wrap`).
+    line_length: int = 88

@@ -25,11 +25,11 @@ def test_stat_prints_the_summary_and_a_line_per_file_instead_of_the_diff(demo):
     result = run_cli("migrate", "--stat", ".", cwd=demo)
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert "  docs_server/server.py: 3 site(s) rewritten, +8 -3" in result.stderr.splitlines()
+    assert "  docs_server/server.py: 3 site(s) rewritten, +10 -3" in result.stderr.splitlines()
     assert "  docs_server: 3 symbol(s), codes 1000-1099" in result.stderr.splitlines()
     plain = run_cli("migrate", ".", cwd=demo)
     assert "+++ docs_server/server.py" in plain.stdout
-    assert "  docs_server/server.py: 3 site(s) rewritten, +8 -3" not in plain.stderr  # the diff says it
+    assert "  docs_server/server.py: 3 site(s) rewritten, +10 -3" not in plain.stderr  # the diff says it
 
 
 def test_the_markdown_report_has_the_rules_the_domains_the_files_and_every_site_left(demo):
@@ -40,7 +40,7 @@ def test_the_markdown_report_has_the_rules_the_domains_the_files_and_every_site_
     assert "| MCP002 | 1 | 1 | 0 |" in report
     assert "### docs_server (3, codes 1000–1099)" in report
     assert "| `DOCUMENT_IS_LONGER_THAN_10000_CHARACTERS` | 1002 | Document {key} is longer than 10000 characters |" in report
-    assert "| `docs_server/server.py` | 3 | 8 | 3 |" in report
+    assert "| `docs_server/server.py` | 3 | 10 | 3 |" in report
     assert "## Left for a human: 1" in report
     left = result.stderr.split("left for a human (1; lines of the migrated files):\n", 1)[1].splitlines()[0]
     assert left == "docs_server/server.py:15: MCP001 a `try` of its function would catch a raise there"

@@ -62,7 +62,10 @@ AFTER = (
     # Only a resource reaches it: the SDK's protocol error, with the registry's code and data.
     .replace(
         'raise KeyError(f"Note {note_id} does not exist.")',
-        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).for_resource().caught_as(KeyError)',
+        # laid out to the line length, as black would
+        'raise notes_error("NOTE_NOT_FOUND", note_id=note_id).for_resource().caught_as(\n'
+        "            KeyError\n"
+        "        )",
     )
 )
 

@@ -16,7 +16,7 @@ functions), so the analysis works the same wherever the function is defined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -36,7 +36,28 @@ _LOG_WORDS = ("log", "logger", "logging", "print", "traceback", "warnings", "ctx
 LocalValue = Callable[[str], "cst.BaseExpression | None"]
 
 
-def is_empty_value(expression: cst.BaseExpression | None, local_value: LocalValue = lambda name: None) -> bool:
+@dataclass(frozen=True)
+class Known:
+    """What the function around a value tells about it.
+
+    ``echoes`` are its parameters: a dict that only repeats the request around an
+    empty payload (``{"path": path, "offset": offset, "data": ""}``) says "nothing
+    there" as much as ``{"data": ""}`` does. ``builders`` name the module's functions
+    that build an empty answer (``def _empty_response(reason): return {"items": [],
+    "message": reason}``): a call of one is that empty answer."""
+
+    echoes: frozenset[str] = frozenset()
+    builders: frozenset[str] = frozenset()
+
+
+NOTHING_KNOWN = Known()
+
+
+def is_empty_value(
+    expression: cst.BaseExpression | None,
+    local_value: LocalValue = lambda name: None,
+    known: Known = NOTHING_KNOWN,
+) -> bool:
     """Whether a returned value looks like an empty success (``None`` for a bare ``return``)."""
     if expression is None:
         return True
@@ -55,16 +76,27 @@ def is_empty_value(expression: cst.BaseExpression | None, local_value: LocalValu
     if isinstance(expression, cst.Tuple):  # `()`; a pair like `None, None` says "nothing found"
         return not expression.elements
     if isinstance(expression, cst.Dict):
-        return all(
-            isinstance(element, cst.DictElement) and is_empty_value(element.value, local_value)
-            for element in expression.elements
-        )
+        return _is_empty_dict(expression, local_value, known.echoes)
     if isinstance(expression, cst.Call):
-        return _is_empty_call(expression, local_value)
+        return _is_empty_call(expression, local_value, known)
     return False
 
 
-def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
+def _is_empty_dict(dictionary: cst.Dict, local_value: LocalValue, echoes: frozenset[str]) -> bool:
+    payload = []
+    for element in dictionary.elements:
+        if not isinstance(element, cst.DictElement):
+            return False  # `**other`
+        value = element.value
+        if isinstance(value, cst.Name) and value.value in echoes:
+            continue
+        payload.append(value)
+    if len(payload) < len(dictionary.elements) and not payload:
+        return False  # only the request, repeated: nothing claims to be a result
+    return all(is_empty_value(value, local_value) for value in payload)
+
+
+def _is_empty_call(call: cst.Call, local_value: LocalValue, known: Known) -> bool:
     name = dotted_name(call.func) or ""
     arguments = [arg for arg in call.args if not arg.star]
     if len(arguments) != len(call.args):
@@ -73,8 +105,10 @@ def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
         return not arguments
     if name == "len" and len(arguments) == 1:  # `len(results)` of an empty local
         return is_empty_value(arguments[0].value, local_value) and isinstance(arguments[0].value, cst.Name)
+    if name.rpartition(".")[2] in known.builders and (name.count(".") == 0 or name.startswith(("self.", "cls."))):
+        return True  # `return self._empty_response(str(e))`
     if name in JSON_SERIALISERS and arguments:
-        return is_empty_value(arguments[0].value, local_value)
+        return is_empty_value(arguments[0].value, local_value, known)
     # A model built from nothing: `SearchResults()`, `Page(items=[], total=0)`. Other classes
     # called without arguments (`boto3.Session()`) are objects, not results.
     tail = name.rpartition(".")[2]
@@ -83,6 +117,39 @@ def _is_empty_call(call: cst.Call, local_value: LocalValue) -> bool:
     if not arguments:
         return tail.endswith(RESULT_SUFFIXES)
     return all(arg.keyword is not None and is_empty_value(arg.value, local_value) for arg in arguments)
+
+
+def emptiness_tested(test: cst.BaseExpression) -> str | None:
+    """The local a test asks "is it empty?" of: `not x`, `x is None`, `len(x) == 0`, `x == []`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test.expression
+        if isinstance(inner, cst.Call) and dotted_name(inner.func) == "len" and len(inner.args) == 1:
+            inner = inner.args[0].value
+        return inner.value if isinstance(inner, cst.Name) else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left, target = test.left, test.comparisons[0]
+        if isinstance(left, cst.Call) and dotted_name(left.func) == "len" and len(left.args) == 1:
+            left = left.args[0].value
+            empty = isinstance(target.comparator, cst.Integer) and target.comparator.value == "0"
+        else:
+            empty = is_empty_value(target.comparator) and not isinstance(target.comparator, cst.Integer)
+        if isinstance(left, cst.Name) and isinstance(target.operator, (cst.Is, cst.Equal)) and empty:
+            return left.value
+    return None
+
+
+def empty_builders(functions: Iterable[cst.FunctionDef]) -> frozenset[str]:
+    """Functions whose every ``return`` builds an empty answer: a dict, list or model of
+    empty values, its own parameters echoed (``{"warnings": [], "message": reason}``)."""
+    found = set()
+    for function in functions:
+        values = [node.value for node in own_nodes(function.body) if isinstance(node, cst.Return)]
+        if not values or any(not isinstance(value, (cst.Dict, cst.List, cst.Call)) for value in values):
+            continue
+        known = Known(_parameters(function))
+        if all(is_empty_value(value, known=known) for value in values):
+            found.add(function.name.value)
+    return frozenset(found)
 
 
 def returns_values(function: cst.FunctionDef) -> bool:
@@ -135,9 +202,12 @@ class ClauseReturn:
     return_node: cst.Return | None  # None: the clause falls off the end of the function
     falls_through: bool  # the return follows the clause instead of being inside it
     empty: bool
+    left_empty: str | None = None  # what the clause leaves empty (`rows`, `refs["shared"]`), carried by that return
 
 
-def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
+def clause_returns(
+    function: cst.FunctionDef, exits: frozenset[str] = frozenset(), builders: frozenset[str] = frozenset()
+) -> Iterator[ClauseReturn]:
     """For each ``except`` clause of the function: the returns it ends in.
 
     ``exits`` names functions that never return (they always raise): a clause
@@ -156,10 +226,11 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
     ]
     # A clause nested in another clause falls into that one's own `return`: it is that clause's outcome.
     own_returns = {returned for *_, returns in direct for returned, _ in returns}
+    known = Known(_parameters(function), builders)
     for unit, path, handler, returns in direct:
         base = ClauseReturn(handler, unit, any(frame.kind == "loop" for frame in path), None, False, False)
         for returned, return_path in returns:
-            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path)))
+            yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path), known))
         body = units_of(handler.body)
         exit_path = _fallthrough_return(_ending(body, exits), path)
         if exit_path == _END:
@@ -170,8 +241,151 @@ def clause_returns(function: cst.FunctionDef, exits: frozenset[str] = frozenset(
             returned = fallen_into
             if returned not in own_returns:
                 end_of_clause = (*path, Frame(body, len(body), "handler", unit))
-                empty = is_empty_value(returned.value, _local_values(end_of_clause))
+                empty = is_empty_value(returned.value, _local_values(end_of_clause), known)
                 yield replace(base, return_node=returned, falls_through=True, empty=empty)
+
+
+def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = frozenset()) -> Iterator[ClauseReturn]:
+    """``except`` clauses that only log (or set a local to an empty value) and go on, where a
+    local the ``try`` was to fill is still empty (``rows = []`` before it, or emptied by the
+    clause) and a later ``return`` carries it into the answer (``{"rows": rows, ...}``).
+
+    The answer then reports the failed part as "nothing there" (one result per clause)."""
+    returns = [node for node in own_nodes(function.body) if isinstance(node, cst.Return) and node.value is not None]
+    if not returns:
+        return
+    for unit, path in _units_with_paths(units_of(function.body), (), "function", function):
+        if not isinstance(unit, cst.Try):
+            continue
+        inside = {id(node) for node in own_nodes(unit)}
+        later = [node for node in returns if id(node) not in inside]
+        if not later:
+            continue
+        if not _calls_out(unit.body):
+            continue  # a defensive read of what is at hand (`(response.text or "")[:600]`)
+        filled = _filled_locals(units_of(unit.body))
+        for handler in unit.handlers:
+            body = units_of(handler.body)
+            emptied = _emptied_locals(body)
+            if emptied is None or _ending(body, exits) is not None:
+                continue  # the clause does something, or leaves by a jump of its own
+            candidates: dict[str, str] = dict(emptied)  # local: what is shown as left empty
+            for name in filled:
+                before = _value_before(name, path)
+                if not isinstance(before, cst.BaseExpression) or not _says_none_exist(before):
+                    continue
+                # Failed before it was filled: assigned once, last (`rows = fetch()`), or only
+                # added to (`rows.append(...)` over what was fetched).
+                if _try_body_keeps(units_of(unit.body), name) or _only_added_to(unit.body, name):
+                    candidates.setdefault(name, name)
+            carried = next(
+                ((name, node) for name in candidates for node in later if node.value is not None and _carries(node.value, name)),
+                None,
+            )
+            if carried is not None:
+                in_loop = any(frame.kind == "loop" for frame in path)
+                yield ClauseReturn(handler, unit, in_loop, carried[1], True, True, candidates[carried[0]])
+
+
+# Calls that only reshape a value at hand: a `try` making no other call depends on nothing.
+_RESHAPING = frozenset(
+    {"str", "int", "float", "bool", "len", "getattr", "get", "strip", "lower", "upper", "split", "join", "replace", "items", "keys", "values"}
+)
+
+
+def _calls_out(root: cst.CSTNode) -> bool:
+    for node in own_nodes(root):
+        if isinstance(node, cst.Await):
+            return True
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else dotted_name(func)
+            if name not in _RESHAPING:
+                return True
+    return False
+
+
+def _filled_locals(units: Sequence[cst.CSTNode]) -> list[str]:
+    """Locals a ``try`` body assigns or fills (``rows = fetch()``, ``rows.append(...)``)."""
+    names: list[str] = []
+    for unit in units:
+        for node in own_nodes(unit):
+            if isinstance(node, cst.Assign):
+                names.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+            elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+                names.append(node.target.value)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                receiver = node.func.value
+                if isinstance(receiver, cst.Name) and node.func.attr.value in MUTATORS:
+                    names.append(receiver.value)
+    return list(dict.fromkeys(names))
+
+
+def _emptied_locals(units: Sequence[cst.CSTNode]) -> list[tuple[str, str]] | None:
+    """The locals a clause sets to an empty value (``rows = []``, ``refs["shared"] = []``,
+    ``text = text or ""``) when that and logging is all it does; None when it does more."""
+    names = []
+    for unit in units:
+        if _changes_nothing(unit):
+            continue
+        if not isinstance(unit, cst.Assign) or len(unit.targets) != 1:
+            return None
+        value = unit.value
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+            value = value.right  # `contents = contents or ""`
+        name = _root_name(unit.targets[0].target)
+        if name is None or not is_empty_value(value):
+            return None
+        if _says_none_exist(value):  # `None`, `0`, `False` in a field say "unknown", not "none"
+            names.append((name, cst.Module(body=[]).code_for_node(unit.targets[0].target)))
+    return names
+
+
+def _says_none_exist(value: cst.BaseExpression) -> bool:
+    """An empty collection or text (`[]`, `{}`, `""`, `list()`): "there are none"."""
+    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.SimpleString, cst.Call)):
+        return is_empty_value(value)
+    return False
+
+
+def _only_added_to(root: cst.CSTNode, name: str) -> bool:
+    touching = [node for node in own_nodes(root) if _mutates(node, name)]
+    return bool(touching) and all(isinstance(node, cst.Call) for node in touching) and not any(
+        isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and _touches(node, name) for node in own_nodes(root)
+    )
+
+
+_NOT_CARRYING = frozenset({"len", "bool", "isinstance", "type", "id"})
+
+
+def _carries(expression: cst.BaseExpression, name: str) -> bool:
+    """The expression hands the local on as a value of the answer: itself, a dict value, an
+    argument (`json.dumps({"rows": rows})`, `Page(rows=rows)`), an element, a branch of an `if`
+    expression; not a projection of it (`rows[0]`, `len(rows)`, `rows.get(...)`)."""
+    pending = [expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Name):
+            if node.value == name:
+                return True
+        elif isinstance(node, cst.Await):
+            pending.append(node.expression)
+        elif isinstance(node, cst.Dict):
+            pending.extend(e.value for e in node.elements if isinstance(e, (cst.DictElement, cst.StarredDictElement)))
+        elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            pending.extend(e.value for e in node.elements)
+        elif isinstance(node, cst.IfExp):
+            pending.extend((node.body, node.orelse))
+        elif isinstance(node, cst.Call):
+            if (dotted_name(node.func) or "") not in _NOT_CARRYING:
+                pending.extend(arg.value for arg in node.args)
+    return False
+
+
+def _parameters(function: cst.FunctionDef) -> frozenset[str]:
+    params = function.params
+    every = (*params.posonly_params, *params.params, *params.kwonly_params)
+    return frozenset(param.name.value for param in every if param.name.value not in ("self", "cls"))
 
 
 def never_returns(function: cst.FunctionDef) -> bool:

@@ -312,7 +312,27 @@ class _FunctionRun:
 
     def run(self) -> None:
         environment: Environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
+        for name in self._exception_parameters():
+            # `def error_response(action, exc: BaseException)`: a caught exception handed in; its
+            # text leaks here, where the helper puts it into what it returns (and, through the
+            # helper's summary, at the calls that return what it gives back).
+            environment[name] = frozenset({_Marker(name), _CAUGHT})
         self._block(units_of(self.source.node.body), environment)
+
+    def _exception_parameters(self) -> list[str]:
+        found = []
+        for name, annotation in self.parameters.annotations.items():
+            for named in _annotation_types(annotation):
+                written = dotted_name(named) or ""
+                tail = written.rpartition(".")[2]
+                if not (tail in ("BaseException", "Exception") or tail.endswith(("Error", "Exception"))):
+                    continue
+                # The project's own exception classes carry text written for the client.
+                if written in self.flow.project_classes or written.split(".")[0] in self.flow.project_imports:
+                    continue
+                found.append(name)
+                break
+        return found
 
     def _typed_context_parameters(self) -> set[str]:
         found = set()

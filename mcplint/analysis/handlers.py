@@ -22,6 +22,8 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded
+from mcplint.analysis.empty_values import emptiness_tested, is_empty_value
+from mcplint.analysis.error_payloads import is_error_dict, is_error_text
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
@@ -161,6 +163,9 @@ class FunctionInfo:
     # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
     returned_calls: list[str] = field(default_factory=list)
     returned_names: list[str] = field(default_factory=list)
+    # Locals whose emptiness picks the answer (`if not matches: return "No matches found"`):
+    # an empty value a callee hands back reaches the client as that answer.
+    answered_empties: list[str] = field(default_factory=list)
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
     call_guards: dict[str, list[str]] = field(default_factory=dict)
     # guards_for's answers: asked for every callee on every reach step, after the walk is done.
@@ -237,6 +242,10 @@ class HandlerFactsCollector:
         self.parameter_containers: dict[str, str] = {}  # function -> where it keeps its first parameter
         self.returned_tables: dict[str, list[str]] = {}  # function -> containers it returns an item of
         self.returned_dicts: dict[str, list[cst.BaseExpression]] = {}  # function -> dicts it builds and returns
+        # `found.extend(page_matches)`, `found += more`: what a local collects beyond its assignments.
+        self.collected: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
+        # Module-level tool tables and the functions their entries name under a function key.
+        self.registry_tables: dict[str, list[cst.BaseExpression]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -302,6 +311,10 @@ class HandlerFactsCollector:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
         if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES)):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
+        if isinstance(target, cst.Name) and isinstance(value, cst.Dict) and function is None:
+            tools = list(_table_functions(value))
+            if tools:  # `TOOLS = {"ListIndexTool": {"function": list_indices, ...}}`
+                self.registry_tables.setdefault(name, []).extend(tools)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
             values = list(_table_values(value))
@@ -342,6 +355,10 @@ class HandlerFactsCollector:
         callees, names = _carried_values(node.value)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
+        if isinstance(item, cst.Call) and (dotted_name(item.func) or "").rpartition(".")[2][:1].isupper():
+            # `return ToolDefinition(fn=fn, ...)`: a definition built around the decorated
+            # function, which a registry registers later (`add_tool(fn=definition.fn)`).
+            self._stores_first_parameter([arg.value for arg in item.args if isinstance(arg.value, cst.Name)])
 
     def _stores_first_parameter(self, values: Iterable[cst.BaseExpression], container: str | None = None) -> None:
         """`_tools.append({"func": func, ...})`, `TOOLS[name] = func`: the function keeps its
@@ -368,6 +385,16 @@ class HandlerFactsCollector:
             elif isinstance(value, cst.Call):
                 pending.extend(arg.value for arg in value.args)
 
+    def visit_If(self, node: cst.If) -> None:
+        info = self.functions.get(self._scopes.current_function or "")
+        name = emptiness_tested(node.test)
+        if info is not None and name is not None and _answers(node.body):
+            info.answered_empties.append(name)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and isinstance(node.operator, cst.AddAssign):
+            self.collected.setdefault((self._scopes.current_function, node.target.value), []).append(node.value)
+
     def visit_Try(self, node: cst.Try) -> None:
         self._open_trys += 1
 
@@ -378,6 +405,9 @@ class HandlerFactsCollector:
         function = self._scopes.current_function
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
+            if isinstance(node.func.value, cst.Name) and node.func.attr.value in _COLLECTORS and node.args:
+                key = (function, node.func.value.value)
+                self.collected.setdefault(key, []).append(node.args[0].value)
         elif isinstance(node.func, cst.Name) and node.func.value == "setattr" and node.args:
             # `setattr(function, "__tool__", ToolDefinition(...))`: a decorator marking what it
             # decorates for a registration loop that looks for the mark (`vars(module)`).
@@ -401,6 +431,9 @@ class HandlerFactsCollector:
 # Methods that put their argument into a container: how a registry keeps what it registers
 # (the `ast` pre-screen path asks the same of the modules it reads).
 CONTAINER_ADDERS = frozenset({"append", "add", "appendleft", "insert", "setdefault", "extend"})
+_COLLECTORS = frozenset({"append", "extend"})
+# The keys under which a tool table keeps each tool's function (`{"function": list_indices, ...}`).
+REGISTRY_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl"})
 # Calls whose arguments tell nothing about a project function's parameters.
 _NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
@@ -415,6 +448,20 @@ def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression
     return positional[position] if 0 <= position < len(positional) else None
 
 
+def _table_functions(table: cst.Dict) -> Iterator[cst.BaseExpression]:
+    """The functions a tool table names under a function key (`{"X": {"function": f, ...}}`)."""
+    for element in table.elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.value, cst.Dict):
+            for entry in element.value.elements:
+                if (
+                    isinstance(entry, cst.DictElement)
+                    and isinstance(entry.key, cst.SimpleString)
+                    and entry.key.evaluated_value in REGISTRY_FUNCTION_KEYS
+                    and isinstance(entry.value, (cst.Name, cst.Attribute))
+                ):
+                    yield entry.value
+
+
 def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
     """A dispatch table's values, nested tables included (`OPS[op]["handler"](...)`)."""
     for element in table.elements:
@@ -427,6 +474,34 @@ def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
 
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
+
+
+def _answers(body: cst.BaseSuite) -> bool:
+    """The branch answers as a success in its own words: its first statement returns a value
+    that is not empty (`return None` passes the emptiness on), nor an error text or payload
+    (`return "No matches found"`)."""
+    first = body.body[0] if body.body else None
+    if isinstance(first, cst.SimpleStatementLine):
+        first = first.body[0] if first.body else None
+    if not isinstance(first, cst.Return) or first.value is None:
+        return False
+    value = first.value
+    if isinstance(value, cst.Tuple):  # `return False, "No header found and creation failed"`
+        parts = [element.value for element in value.elements]
+        if any(isinstance(part, cst.Name) and part.value == "False" or is_error_text(part) for part in parts):
+            return False
+    if is_empty_value(value) or is_error_text(value):
+        return False
+    return not (isinstance(value, cst.Dict) and is_error_dict(value))
+
+
+def _partial_of(value: cst.BaseExpression) -> str | None:
+    """`partial(generic_tool, name_enum=ToolName)`: the function it binds."""
+    if not isinstance(value, cst.Call) or not value.args or not isinstance(value.args[0].value, cst.Name):
+        return None
+    if (dotted_name(value.func) or "").rpartition(".")[2] != "partial":
+        return None
+    return value.args[0].value.value
 
 
 def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
@@ -521,6 +596,7 @@ class HandlerScope:
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
+    registry_tables: list[str] = field(default_factory=list)
     #: Functions of other modules registered here (target, kind, level), and this module's
     #: functions that register a parameter (key -> [position, name, kind, level]).
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)
@@ -988,7 +1064,10 @@ class _Resolver:
         pending: list[_Registered] = []
         for target, kind, level in self.project.registered_here:
             name = target.removesuffix("[]")
-            if target.endswith("[]"):
+            if target.endswith("{}"):  # a tool table: the function of each entry
+                functions = self.facts.registry_tables.get(target[:-2], ())
+                pending.extend((function, kind, level, None, None) for function in functions)
+            elif target.endswith("[]"):
                 for value in self.facts.aliases.get((None, name), ()):
                     pending.extend((element.value, kind, level, None, None) for element in getattr(value, "elements", ()))
             else:
@@ -1017,6 +1096,10 @@ class _Resolver:
                 stored.startswith(prefix) and stored.count(".<locals>.") == 1 for stored in self.facts.parameter_stores
             ):
                 found.append(key)
+        # `tool = partial(generic_tool, name_enum=ToolName)`: the alias decorates the same way.
+        for (scope, name), values in self.facts.aliases.items():
+            if scope is None and any(_partial_of(value) in found for value in values):
+                found.append(name)
         return found
 
     def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[cst.BaseExpression, str, str]]:
@@ -1746,6 +1829,7 @@ def resolve_handler_scope(
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
     scope.registry_decorators = resolver.registry_decorators()
+    scope.registry_tables = sorted(facts.registry_tables)
     return scope
 
 
@@ -1961,9 +2045,20 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
 
 def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     callees = list(info.returned_calls)
+    aliases, collected = resolver.facts.aliases, resolver.facts.collected
     for name in info.returned_names:
-        for value in resolver.facts.aliases.get((info.key, name), ()):
+        for value in aliases.get((info.key, name), ()):
             if isinstance(value, cst.Call):
+                callees.extend(_carried_values(value)[0])
+    # A local whose emptiness is the answer: the calls that fill it, directly or through
+    # the locals it collects (`found.extend(page_matches)`, `page_matches = search(...)`).
+    for name in info.answered_empties:
+        sources = [*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())]
+        for source in list(sources):
+            if isinstance(source, cst.Name):
+                sources.extend(aliases.get((info.key, source.value), ()))
+        for value in sources:
+            if isinstance(value, (cst.Call, cst.Await)):
                 callees.extend(_carried_values(value)[0])
     return callees
 

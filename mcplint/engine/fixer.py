@@ -3,7 +3,8 @@
 A pass applies the edits of every applicable fix that does not overlap one
 already taken (earlier findings first; fixes into registry helpers, when there
 are any, before all others, which wait for the next pass), adds the imports
-those fixes need with LibCST's ``AddImportsVisitor``, and lints the result
+those fixes need with LibCST's ``AddImportsVisitor``, lays out the statements the fixes
+wrote to the project's line length (``mcplint.engine.wrap``), and lints the result
 again; passes repeat
 (at most ``MAX_PASSES``) until no applicable fix is left. The outcome is kept
 only if the new source parses and, for every code, fewer findings remain than
@@ -154,6 +155,7 @@ def fix_text(
         imports = tuple(sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports}))
         if imports:
             updated = _with_imports(current, updated, imports)
+        updated = _laid_out(text, updated, settings.line_length)
         if updated == current:
             break
         if not _parses_once(updated):
@@ -176,6 +178,15 @@ def _with_imports(before: str, edited: str, imports: tuple[tuple[str, str], ...]
     if MODULE_LOGGER_IMPORT in imports:
         updated = with_module_logger(updated)
     return updated
+
+
+@functools.lru_cache(maxsize=64)
+def _laid_out(original: str, edited: str, line_length: int) -> str:
+    """The edited text with the statements the fixes wrote laid out to the project's line
+    length (`mcplint.engine.wrap`: as black would, touching no line the file had before)."""
+    from mcplint.engine.wrap import relayout
+
+    return relayout(original, edited, line_length)
 
 
 @functools.lru_cache(maxsize=64)

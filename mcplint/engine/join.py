@@ -178,6 +178,13 @@ def join(
         project: "tool" if "tool" in kinds else sorted(kinds)[0] for project, kinds in dynamic.items() if kinds
     }
 
+    # Tool tables (`{"ListIndexTool": {"function": list_indices, ...}}`) count like registration
+    # decorators: once a server of the same project runs tools by name or registers in a loop.
+    for path, result in results.items():
+        table_kind = registry_kinds.get(index.project_of(path))
+        if table_kind is not None:
+            registered_here[path].update((f"{table}{{}}", table_kind, "high") for table in result.registry_tables)
+
     joined = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))

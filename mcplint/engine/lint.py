@@ -129,6 +129,7 @@ def lint_text(
             star_imports=facts.star_imports,
             defined_names=facts.defined_names,
             registry_decorators=facts.registry_decorators,
+            registry_tables=facts.registry_tables,
         )
     if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
         result.findings = apply_suppressions(text, result.findings, display, settings)
@@ -223,6 +224,7 @@ def _rule_findings(
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.registry_decorators = scope.registry_decorators
+    result.registry_tables = scope.registry_tables
     result.outgoing_registrations = scope.outgoing_registrations
     result.registrars = scope.registrars
     result.error_helpers = context.exports.get("error_helpers", {})
@@ -374,6 +376,8 @@ def _findings(
     kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
+        if candidate.only_as_handler and candidate.function not in scope.handlers:
+            continue
         affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
             affected = [handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)]

@@ -46,6 +46,7 @@ class FileResult:
     outgoing_instances: dict[str, list[str]] = field(default_factory=dict)  # storing function -> classes
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
     registry_decorators: list[str] = field(default_factory=list)  # functions
+    registry_tables: list[str] = field(default_factory=list)  # module-level tool tables ({"function": f})
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
     registrars: dict[str, list[str]] = field(default_factory=dict)  # function -> [position, name, kind, level]
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
@@ -71,6 +72,7 @@ JOIN_FIELDS = (
     "outgoing_instances",
     "dynamic_registrations",
     "registry_decorators",
+    "registry_tables",
     "outgoing_registrations",
     "registrars",
     "error_helpers",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from mcplint.analysis.handlers import CONTAINER_ADDERS
+from mcplint.analysis.handlers import CONTAINER_ADDERS, REGISTRY_FUNCTION_KEYS
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
@@ -30,6 +30,7 @@ class ModuleFacts:
     star_imports: list[str] = field(default_factory=list)
     defined_names: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
+    registry_tables: list[str] = field(default_factory=list)
 
 
 def syntax_check_only(
@@ -86,6 +87,10 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             defined.update(target.id for target in targets if isinstance(target, ast.Name))
+            if _partial_of(node.value) in facts.registry_decorators:  # `tool = partial(register, ...)`
+                facts.registry_decorators.extend(target.id for target in targets if isinstance(target, ast.Name))
+            if is_registry_table(node.value):
+                facts.registry_tables.extend(target.id for target in targets if isinstance(target, ast.Name))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -135,7 +140,48 @@ def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
         for value in values:
             if any(isinstance(inner, ast.Name) and inner.id == first for inner in ast.walk(value)):
                 return True
+        if isinstance(node, ast.Return) and _builds_definition(node.value, first):
+            return True
     return False
+
+
+def _builds_definition(value: ast.expr | None, parameter: str) -> bool:
+    """`return ToolDefinition(fn=fn, ...)`: an object of a class built around the parameter
+    (what a definition-collecting registry registers later, `add_tool(fn=definition.fn)`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if not tail[:1].isupper():
+        return False
+    arguments = [*value.args, *(keyword.value for keyword in value.keywords)]
+    return any(isinstance(argument, ast.Name) and argument.id == parameter for argument in arguments)
+
+
+def is_registry_table(value: ast.expr | None) -> bool:
+    """`TOOLS = {"ListIndexTool": {"function": list_indices, "input_schema": ...}, ...}`: a table
+    whose entries name a function under a function key (the same test as the LibCST analysis)."""
+    if not isinstance(value, ast.Dict):
+        return False
+    for entry in value.values:
+        if isinstance(entry, ast.Dict):
+            for key, item in zip(entry.keys, entry.values):
+                if (
+                    isinstance(key, ast.Constant)
+                    and key.value in REGISTRY_FUNCTION_KEYS
+                    and isinstance(item, (ast.Name, ast.Attribute))
+                ):
+                    return True
+    return False
+
+
+def _partial_of(value: ast.expr | None) -> str | None:
+    """`partial(generic_tool, name_enum=ToolName)`: the function a module-level alias binds."""
+    if not isinstance(value, ast.Call) or not value.args or not isinstance(value.args[0], ast.Name):
+        return None
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return value.args[0].id if name == "partial" else None
 
 
 def parse_failure(text: str, display: str, settings: FileSettings, error: cst.ParserSyntaxError) -> list[Finding]:

@@ -82,6 +82,9 @@ class Candidate:
     # The class the fix stops raising (`McpError` becoming the registry's tool error): no fix
     # where a caller on the way from a handler catches one and not the other.
     fix_replaces_class: str | None = None
+    # Counts only where the function is itself a handler (a helper's `-> X | None` declares
+    # None to its callers, who decide; a tool's None goes to the client as it is).
+    only_as_handler: bool = False
 
 
 class RuleContext:
@@ -236,6 +239,7 @@ class Rule:
         escapes: str | None = None,
         advice: Advice | None = None,
         fix_replaces_class: str | None = None,
+        only_as_handler: bool = False,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -243,7 +247,7 @@ class Rule:
         self.context.candidates.append(
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
-                advice, fix_replaces_class,
+                advice, fix_replaces_class, only_as_handler,
             )  # fmt: skip
         )
 

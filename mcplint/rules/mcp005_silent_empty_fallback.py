@@ -9,10 +9,13 @@ import libcst as cst
 from mcplint.analysis.empty_values import (
     ClauseReturn,
     clause_returns,
+    clauses_leaving_empty,
+    empty_builders,
     never_returns,
     own_nodes,
     returns_values,
 )
+from mcplint.analysis.error_payloads import is_error_dict, is_error_text
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
@@ -31,21 +34,21 @@ class SilentEmptyFallback(Rule):
     """
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
-    success: `return` of `[]`, `{}`, `()`, `set()`, `None`, `""`, `0`, `False`,
-    a dict of empty values (`{"items": [], "total": 0}`), an empty model
-    (`Page(items=[])`), or a local still empty on that path (`results = []`
-    before the `try`); also `pass`, `continue` (in a retry loop) or logging
-    that falls through to such a `return` or off the end of the function.
-    Logging first does not excuse it. The value must flow into a handler's
-    return.
+    success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
+    empty values (`{"items": [], "total": 0}`, also beside echoed
+    parameters), an empty model (`Page(items=[])`), or a local still empty
+    on that path; `pass`, `continue` (a retry) or logging that falls
+    through to such a `return`; a clause that only logs (or empties it)
+    while a collection the `try` was to fill (`rows = []` before it) goes
+    into the answer (`{"rows": rows}`). The value must reach a handler.
 
-    Silent when the clause raises on some path (`if status == 404: return
-    None` then `raise`), when a sibling clause re-raises what this narrower
-    one leaves, for control-flow exceptions (`StopIteration`), for
-    `KeyError`/`IndexError`/`AttributeError` around a lookup and
-    `JSONDecodeError` in a loop, in yes/no probes (`is_*`, `has_*`, `can_*`,
-    `connect`, `-> bool`), for `None` in a function that returns nothing
-    else, and when a loop moves on to its next candidate.
+    Silent when the clause raises on some path or a catch-all sibling
+    re-raises, for control-flow exceptions, for `KeyError`/`IndexError`/
+    `AttributeError` around a lookup and `JSONDecodeError` in a loop, in
+    yes/no probes (`is_*`, `has_*`, `-> bool`), for `None` in a helper typed
+    `-> X | None` or returning nothing else, when a loop moves on to its
+    next candidate, when the emptiness is answered as a failure (`if not
+    rows: raise`), for a `try` that only reshapes what is at hand.
 
     ## Why is this bad?
     The client receives a *successful*, empty result. An LLM concludes there
@@ -173,12 +176,19 @@ class SilentEmptyFallback(Rule):
         if not judged:
             return
         exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))
+        builders = empty_builders(node for _, node in self._functions)
         for key, node in judged:
             if _is_probe(node):
                 continue
             returns_something = returns_values(node)
             annotation = node.returns.annotation if node.returns is not None else None
-            for outcome in clause_returns(node, exits):
+            outcomes = list(clause_returns(node, exits, builders))
+            reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
+            left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
+            if left:
+                answered = _failure_answered_empties(node)
+                left = [o for o in left if (o.left_empty or "").partition("[")[0] not in answered]
+            for outcome in [*outcomes, *left]:
                 if not outcome.empty or self._expected(outcome):
                     continue
                 if _returns_none(outcome) and not returns_something:
@@ -191,6 +201,8 @@ class SilentEmptyFallback(Rule):
                     fix=self._fix(site) if site is not None else None,
                     error_message=site.message if site is not None else None,
                     advice=FAILURE_INSTEAD,
+                    # `-> str | None` on a helper: None is in its contract, and its callers decide.
+                    only_as_handler=_returns_none(outcome) and _declares_none(annotation),
                 )
 
     def _fix(self, site: ErrorSite) -> FixSpec | None:
@@ -210,7 +222,7 @@ class SilentEmptyFallback(Rule):
             return True
         imports = self.context.imports
         if not catches_everything(handler, imports) and any(
-            reraises(other) for other in try_node.handlers if other is not handler
+            reraises(other) and catches_everything(other, imports) for other in try_node.handlers if other is not handler
         ):
             return True  # `except NotFound: return None` beside `except Exception: raise ...`
         caught = {name.rpartition(".")[2] for name in caught_names(handler, imports)}
@@ -239,7 +251,12 @@ def _site(function: str, outcome: ClauseReturn, annotation: cst.BaseExpression |
 def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     caught = _caught_text(outcome.handler)
     why = ": the client cannot tell the failure from an empty result"
-    if outcome.return_node is None:
+    if outcome.left_empty is not None:
+        message = (
+            f"`{caught}` swallows the error and leaves `{outcome.left_empty}` empty, "
+            f"which the answer carries as a success"
+        )
+    elif outcome.return_node is None:
         message = f"`{caught}` swallows the error and the function ends, returning `None` as a success"
     elif outcome.falls_through:
         value = _shown(outcome.return_node.value)
@@ -253,6 +270,27 @@ def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     else:
         node = outcome.return_node
     return node, message + why
+
+
+def _failure_answered_empties(function: cst.FunctionDef) -> set[str]:
+    """Locals the function checks and answers with a failure (`if not rows: raise ...`,
+    `if count < 1: return "Error: ..."`): the empty value does not pass for a result."""
+    found = set()
+    for node in own_nodes(function.body):
+        if not isinstance(node, cst.If) or not node.body.body:
+            continue
+        names = {n.value for n in [node.test, *own_nodes(node.test)] if isinstance(n, cst.Name)}
+        if not names:
+            continue
+        first = node.body.body[0]
+        statement = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else first
+        if isinstance(statement, cst.Raise):
+            found.update(names)
+        elif isinstance(statement, cst.Return) and statement.value is not None:
+            value = statement.value
+            if is_error_text(value) or (isinstance(value, cst.Dict) and is_error_dict(value)):
+                found.update(names)
+    return found
 
 
 def _caught_text(handler: cst.ExceptHandler) -> str:
@@ -271,6 +309,29 @@ def _shown(expression: cst.BaseExpression | None) -> str:
 def _returns_none(outcome: ClauseReturn) -> bool:
     value = outcome.return_node.value if outcome.return_node is not None else None
     return value is None or (isinstance(value, cst.Name) and value.value == "None")
+
+
+def _declares_none(annotation: cst.BaseExpression | None) -> bool:
+    """`Optional[X]`, `X | None`, `Union[X, None]`: the function's type says it may answer None."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _declares_none(annotation.left) or _declares_none(annotation.right)
+    if isinstance(annotation, cst.Name):
+        return annotation.value == "None"
+    if isinstance(annotation, cst.SimpleString):  # a quoted annotation: `"Client | None"`
+        text = annotation.evaluated_value
+        return isinstance(text, str) and ("None" in text.split("|") or text.strip().endswith("| None") or text.startswith("Optional["))
+    if isinstance(annotation, cst.Subscript):
+        name = (dotted_name(annotation.value) or "").rpartition(".")[2]
+        if name == "Optional":
+            return True
+        if name == "Union":
+            return any(
+                isinstance(element.slice, cst.Index) and _declares_none(element.slice.value)
+                for element in annotation.slice
+            )
+    return False
 
 
 def _is_probe(function: cst.FunctionDef) -> bool:

@@ -23,14 +23,15 @@ class StackTraceLeak(Rule):
     scope. Sources: the caught exception (`str(e)`, `repr(e)`, `f"{e}"`,
     `f"{e!r}"`, `"%s" % e`, `"{}".format(e)`, `e.args`, `e.message`,
     `getattr(e, "msg")`), `e.__traceback__`, `traceback.format_exc()` and
-    friends, `sys.exc_info()`; followed through locals, string building,
+    friends, `sys.exc_info()`, a parameter typed `exc: BaseException`;
+    followed through locals, string building,
     containers and the module's own helpers (`return format_error(e)`).
 
     Sinks: a returned value (or any part of it), a raised exception's message
     (any class), `TextContent`/`CallToolResult`/`ErrorData`,
     `ctx.error/warning/info/debug/log` and `send_log_message` (notifications
     the client receives), and `print` on a stdio server. The finding points at
-    the expression that makes the text and names the sink. Logging,
+    the text and names the sink. Logging,
     `warnings.warn` and files are not sinks; `type(e).__name__`, other
     attributes (`e.status_code`), unknown functions, registry helpers, the
     project's own exception classes (defined or imported in its package) and

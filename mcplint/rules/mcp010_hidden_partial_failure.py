@@ -7,6 +7,7 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, own_nodes
+from mcplint.analysis.error_payloads import is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
 from mcplint.rules.base import Rule, RuleContext
@@ -32,20 +33,22 @@ class HiddenPartialFailure(Rule):
     """
     ## What it does
     Finds batch loops in handler scope that drop a failed item: a `for` loop
-    that collects results (`results.append(...)`, `out[key] = ...`) inside a
-    `try` whose `except` only `continue`s, `pass`es or logs, while the
-    function returns a value that names no failure (`failed`, `errors`,
-    `status`). Also finds items mapped through a function of the module whose
-    `except` returns `None`, the `None`s filtered out (`[r for r in results
-    if r is not None]`, `filter(None, ...)`). The result must flow into a
-    handler's return.
+    that collects results (`results.append(...)`) around a
+    `try` whose `except` only `continue`s, or `pass`es or logs where the
+    `try` collected, while the function's answer names no failure
+    (`failed`, `errors`, `status`; an error returned when nothing succeeded
+    does not count). Also finds items mapped through a module function
+    whose `except` returns `None`, the `None`s filtered out (`filter(None,
+    ...)`). The result must reach a handler.
 
-    Silent when the clause records the failure (any statement besides
-    logging), raises, returns or breaks; when the `try` or the loop returns
-    or breaks (a retry, a scan); when the `try` removes or stops something (a
-    best-effort sweep); over an environment variable's entries
-    (configuration); for `StopIteration`; and where only list handlers reach
-    it (`tools/list` has no per-item failure to report).
+    Silent when the clause records the failure, raises, returns or breaks;
+    when the `try` or the loop returns or breaks (a retry, a scan); for a
+    cleanup sweep; over environment variables; for
+    upstream records that do not parse (the `try` awaits and calls nothing
+    of the module, catches only `ValueError`, `TypeError`,
+    `AttributeError`, `KeyError`, `IndexError`, and the loop walks no
+    parameter); for values converted in place (`info[key] = ...` over
+    `info.items()`); for `StopIteration`; for list handlers.
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -211,9 +214,14 @@ class HiddenPartialFailure(Rule):
 
     def finish(self) -> None:
         flagged: dict[str, list[tuple[cst.For, list[cst.ExceptHandler]]]] = {}
+        local_functions = {qualname.rsplit(".", 1)[-1] for qualname in self._functions}
         for loop, function in self._loops:
-            clauses = _swallowing_clauses(loop)
             definition = self._functions.get(function)
+            clauses = [
+                clause
+                for clause in _swallowing_clauses(loop)
+                if definition is None or not _filters_malformed_records(loop, clause, definition, local_functions)
+            ]
             if not clauses or definition is None or self._says_failures(function) or not self._returns_a_value(function):
                 continue
             if _iterates_configuration(loop.iter, _assignments(definition)):
@@ -260,10 +268,24 @@ class HiddenPartialFailure(Rule):
         if function not in self._returns_failures:
             module = cst.Module(body=[])
             self._returns_failures[function] = any(
-                node.value is not None and FAILURE_WORDS.search(module.code_for_node(node.value))
+                node.value is not None
+                and not _whole_call_failure(node.value)
+                and FAILURE_WORDS.search(module.code_for_node(node.value))
                 for node in self._returns.get(function, ())
             )
         return self._returns_failures[function]
+
+
+def _whole_call_failure(value: cst.BaseExpression) -> bool:
+    """A return that fails the whole call (`return create_error_response("No data for ...")`,
+    `return "Error: ..."`, when nothing succeeded): it says nothing of the items the
+    successful answer leaves out."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        callee = (dotted_name(value.func) or "").rsplit(".", 1)[-1]
+        return "error" in callee.lower()
+    return is_error_text(value)
 
 
 # -- the loop form -------------------------------------------------------------------
@@ -299,7 +321,10 @@ def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
         if _ends_the_loop(inner) or _cleans_up(inner):
             continue
         for clause in node.handlers:
-            if _swallows(clause):
+            # Skipping on (`continue`) drops the item; `pass` or logging drops it only when the
+            # `try` held the collecting itself, else the item is still collected after the `try`
+            # (a field that failed to parse: not a dropped item).
+            if _swallows(clause) and (_collects(inner) or _continues(clause)):
                 found.append(clause)
     return found
 
@@ -356,6 +381,56 @@ def _swallows(clause: cst.ExceptHandler) -> bool:
         for statement in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])
     ]
     return all(_drops(statement) for statement in statements)
+
+
+# What parsing an upstream record's fields raises (`datetime.fromisoformat`, `int()`, a missing
+# key): caught around a `try` that awaits nothing, the loop filters malformed records.
+_MALFORMED_RECORD = frozenset({"ValueError", "TypeError", "AttributeError", "KeyError", "IndexError"})
+
+
+def _filters_malformed_records(
+    loop: cst.For, clause: cst.ExceptHandler, function: cst.FunctionDef, local_functions: set[str]
+) -> bool:
+    """The loop goes over records it was handed by an upstream (not the request's own items,
+    a parameter), and the `try` only parses their fields: it awaits nothing, calls no function
+    of the module, and the clause catches only what parsing raises. Such a record is filtered
+    out as malformed; no requested item failed."""
+    try_node = next(node for node in _loop_nodes(loop.body) if isinstance(node, cst.Try) and clause in node.handlers)
+    if _converts_in_place(loop, try_node) and not _continues(clause):
+        return True  # `info[key] = convert(value)` over `info.items()`: on failure the raw value stays
+    if clause.type is None:
+        return False
+    caught = {(dotted_name(e) or "").split(".")[-1] for e in _exception_types(clause.type)}
+    if not caught <= _MALFORMED_RECORD:
+        return False
+    params = function.params
+    parameters = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    if any(isinstance(node, cst.Name) and node.value in parameters for node in [loop.iter, *own_nodes(loop.iter)]):
+        return False
+    for node in _loop_nodes(try_node.body):
+        if isinstance(node, cst.Await):
+            return False
+        if isinstance(node, cst.Call):
+            callee = dotted_name(node.func) or ""
+            if callee.rsplit(".", 1)[-1] in local_functions:
+                return False
+    return True
+
+
+def _converts_in_place(loop: cst.For, try_node: cst.Try) -> bool:
+    """Every item the `try` stores goes back into the container the loop walks."""
+    walked = {node.value for node in [loop.iter, *own_nodes(loop.iter)] if isinstance(node, cst.Name)}
+    stores = [node for node in _loop_nodes(try_node.body) if isinstance(node, cst.Assign)]
+    targets = [target.target for store in stores for target in store.targets]
+    in_place = bool(targets) and all(
+        isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in walked
+        for target in targets
+    )
+    return in_place and not _collects([n for n in _loop_nodes(try_node.body) if not isinstance(n, cst.Assign)])
+
+
+def _continues(clause: cst.ExceptHandler) -> bool:
+    return any(isinstance(node, cst.Continue) for node in _loop_nodes(clause.body))
 
 
 def _exception_types(expression: cst.BaseExpression) -> list[cst.BaseExpression]:
