@@ -511,3 +511,45 @@ def test_an_mcp_error_a_caller_catches_is_not_turned_into_a_tool_error(tmp_path)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "server.py").read_text() == CAUGHT_BY_A_TOOL
     assert "server.py:9: MCP007 a caller on the way from tool `read_or_default` treats `McpError` and a tool error differently" in result.stderr
+
+
+CAUGHT_BY_THE_TOOLS_TRY = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("search")
+INDEX = {"mcp": ["spec"]}
+
+
+def lookup(query: str) -> list[str] | str:
+    if query not in INDEX:
+        return f"Error: no results for {query}"
+    return INDEX[query]
+
+
+@mcp.tool()
+def search(query: str) -> str:
+    try:
+        hits = lookup(query)
+    except Exception:
+        return "Error: the index failed"
+    return ", ".join(hits) if isinstance(hits, list) else hits
+
+
+@mcp.tool()
+def first_hit(query: str) -> str:
+    return lookup(query)[0]
+'''
+
+
+def test_a_returned_error_a_caller_s_try_would_catch_as_a_raise_is_left(tmp_path):
+    """Raised, `lookup`'s error would be caught by `search`'s `except Exception` and answered
+    as "the index failed": the site's own error would never reach the client (issue 12's
+    control flow, across a call; seen on duckduckgo-mcp-server's `DuckDuckGoSearcher.search`)."""
+    (tmp_path / "server.py").write_text(CAUGHT_BY_THE_TOOLS_TRY)
+    result = run_cli("migrate", "--write", ".", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    server = (tmp_path / "server.py").read_text()
+    assert '        return f"Error: no results for {query}"\n' in server
+    assert "server.py:13: MCP001 a caller's `try` on the way from tool `search` would catch a raise there" in result.stderr
+    # The tool's own returned error is in the handler: it still becomes the registry's error.
+    assert 'server_error("THE_INDEX_FAILED")' in server

@@ -625,6 +625,12 @@ class HandlerScope:
             return True
         return any(not any(stops_encoded(guards, raised) for guards in state) for state in states)
 
+    def stopped_on_the_way(self, function_key: str | None, handler: Handler, raised: str) -> bool:
+        """Whether on some call path from the handler a `try` around a call stops ``raised``,
+        raised in the function (a caller's `except Exception` that answers in its own words)."""
+        states = self.paths.get((function_key or "", handler.key), set())
+        return any(any(stops_encoded(guards, raised) for guards in state) for state in states)
+
     def caught_differently(self, function_key: str | None, handler: Handler, original: str, replacement: str) -> bool:
         """Whether on some call path from the handler a `try` stops one of ``original`` and
         ``replacement`` but not the other (`except McpError` around a call, for a raise that

@@ -424,8 +424,9 @@ def _findings(
     findings = []
     for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
-        fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges)
-        unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching)
+        catching_caller = _caller_catching_a_raise(candidate, scope, affected or reaching)
+        fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges, catching_caller)
+        unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching, catching_caller)
         catcher = _catcher_of_replaced_class(candidate, scope) if fix is not None else None
         if catcher is not None:
             fix, unfixed = None, catcher
@@ -462,11 +463,30 @@ def _catcher_of_replaced_class(candidate: Candidate, scope: HandlerScope) -> str
     return None
 
 
-def _unfixed_reason(spec: FixSpec | None, function: str | None, reaching: Sequence[Handler]) -> str | None:
+def _caller_catching_a_raise(candidate: Candidate, scope: HandlerScope, reaching: Sequence[Handler]) -> Handler | None:
+    """A handler on whose way down to the site a caller's `try` would stop a registry error
+    raised there (its `except Exception` answering in its own words): a site that returns or
+    assigns its error must not become a raise then, or the error never reaches the client."""
+    if candidate.fix is None:
+        return None
+    for handler in reaching:
+        if handler.key != candidate.function and scope.stopped_on_the_way(candidate.function, handler, "ToolError"):
+            return handler
+    return None
+
+
+def _raises_instead_of_a_value(spec: FixSpec) -> bool:
+    """The form raises where the site returned (or assigned) its error."""
+    return isinstance(spec.replacement, cst.Raise) and not isinstance(spec.target, cst.Raise)
+
+
+def _unfixed_reason(
+    spec: FixSpec | None, function: str | None, reaching: Sequence[Handler], catching_caller: Handler | None = None
+) -> str | None:
     """Why none of the rule's fix forms applies here (None: one does, or the rule had none)."""
     chain = []
     while spec is not None:
-        if _form_applies(spec, function, reaching):
+        if _form_applies(spec, function, reaching, catching_caller):
             return None
         chain.append(spec)
         spec = spec.fallback
@@ -475,6 +495,9 @@ def _unfixed_reason(spec: FixSpec | None, function: str | None, reaching: Sequen
     kinds = sorted({handler.kind for handler in reaching})
     if len(kinds) > 1:
         return f"handlers of different kinds reach it ({', '.join(kinds)}): no one form suits all"
+    if catching_caller is not None and any(_raises_instead_of_a_value(form) for form in chain):
+        handler = catching_caller
+        return f"a caller's `try` on the way from {handler.kind} `{handler.key}` would catch a raise there"
     reason = next((form.no_raise_reason for form in chain if form.no_raise_reason), None)
     if reason is not None:
         return reason
@@ -492,7 +515,11 @@ def _fix_nodes(spec: FixSpec | None) -> Iterable[cst.CSTNode]:
         spec = spec.fallback
 
 
-def _form_applies(spec: FixSpec, function: str | None, reaching: Sequence[Handler]) -> bool:
+def _form_applies(
+    spec: FixSpec, function: str | None, reaching: Sequence[Handler], catching_caller: Handler | None = None
+) -> bool:
+    if catching_caller is not None and _raises_instead_of_a_value(spec):
+        return False
     if spec.handler_kinds is not None and any(handler.kind not in spec.handler_kinds for handler in reaching):
         return False
     if spec.in_handler and (not reaching or any(handler.key != function for handler in reaching)):
@@ -509,10 +536,11 @@ def _fix(
     function: str | None,
     reaching: Sequence[Handler],
     ranges: dict[int, tuple[int, int, int, int]],
+    catching_caller: Handler | None = None,
 ) -> Fix | None:
     """The rule's node replacement as text edits: the first of its forms that every
     reaching handler allows."""
-    while spec is not None and not _form_applies(spec, function, reaching):
+    while spec is not None and not _form_applies(spec, function, reaching, catching_caller):
         spec = spec.fallback
     if spec is None:
         return None
