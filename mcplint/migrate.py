@@ -27,7 +27,15 @@ import click
 
 from mcplint.analysis.project import module_of
 from mcplint.check import fail
-from mcplint.config import DEFAULT_REGISTRY, CliOverrides, ConfigError, ConfigResolver, resolve_selectors, tomllib
+from mcplint.config import (
+    DEFAULT_LINE_LENGTH,
+    DEFAULT_REGISTRY,
+    CliOverrides,
+    ConfigError,
+    ConfigResolver,
+    resolve_selectors,
+    tomllib,
+)
 from mcplint.engine.discovery import PathNotFound, discover
 from mcplint.engine.fixer import unified_diff
 from mcplint.engine.result import FileResult
@@ -433,7 +441,12 @@ def _migrate(
         result = final.results.get(path)
         return patched(boundary.handlers[path].text, result.diff if result is not None else "")
 
-    mapped = mapped_texts(boundary, call_for, plan.helpers_module, rewritten)
+    line_lengths = {task.path: task.settings.line_length for task in tasks}
+
+    def line_length(path: str) -> int:
+        return line_lengths.get(path, DEFAULT_LINE_LENGTH)
+
+    mapped = mapped_texts(boundary, call_for, plan.helpers_module, rewritten, line_length)
     final = _with_boundary(final, boundary, {site for _, _, sites in mapped.values() for site in sites})
     if helpers_text is not None and not replaceable(helpers_file):
         return fail(f"refusing to overwrite {helpers_file}: mcplint did not generate it (set another helpers-module)")
@@ -482,7 +495,9 @@ def _migrate(
     for write_error in applied.write_errors:
         fail(write_error)
     # The tools' calls into library code, mapped in the files as the fixes left them.
-    mapped = mapped_texts(boundary, call_for, plan.helpers_module, lambda path: Path(path).read_text(encoding="utf-8"))
+    mapped = mapped_texts(
+        boundary, call_for, plan.helpers_module, lambda path: Path(path).read_text(encoding="utf-8"), line_length
+    )
     for path, (_, new, _) in mapped.items():
         try:
             write_text_atomically(Path(path), new)

@@ -203,11 +203,13 @@ def mapped_texts(
     call_for: Callable[[Finding], tuple[str, str] | None],
     helpers_module: str,
     base: Callable[[str], str],
+    line_length: Callable[[str], int] = lambda path: 88,
 ) -> dict[str, tuple[str, str, set[SiteKey]]]:
     """Per handler file (its path): (display, new text, the library sites mapped there), the
     mapped statements wrapped in ``base(path)`` (the file as the other rewrites leave it: each
-    statement is found again by its function and its code). ``call_for`` gives a site's
-    (helper, symbol); a site without one, or whose statement is not found once, is not mapped."""
+    statement is found again by its function and its code) and laid out to the file's
+    ``line_length`` as the fixes' rewrites are. ``call_for`` gives a site's (helper, symbol); a
+    site without one, or whose statement is not found once, is not mapped."""
     by_file: dict[str, list[Mapping]] = {}
     for mapping in boundary.mappings:
         by_file.setdefault(mapping.handler_path, []).append(mapping)
@@ -239,8 +241,10 @@ def mapped_texts(
             helpers.add(helper)
             sites.add((mapping.site.path, mapping.site.line))
         if wraps:
+            from mcplint.engine.wrap import relayout  # black: only when there is something to lay out
+
             tree = _with_imports(module.visit(_Wrap(wraps)), helpers_module, sorted(helpers))
-            texts[path] = (mappings[0].handler_display, tree.code, sites)
+            texts[path] = (mappings[0].handler_display, relayout(base(path), tree.code, line_length(path)), sites)
     return texts
 
 

@@ -115,8 +115,10 @@ def test_a_library_raise_keeps_its_class_and_is_mapped_in_the_tool_that_calls_it
         "    try:\n"
         "        done = client.delete(target)\n"
         "    except ValueError as error:\n"
-        '        raise app_error("CANNOT_DELETE_THE_COLLECTION", url=target).caught_as(ValueError) from error\n'
-    ) in server
+        '        raise app_error("CANNOT_DELETE_THE_COLLECTION", url=target).caught_as(\n'
+        "            ValueError\n"
+        "        ) from error\n"
+    ) in server  # laid out to 88 columns by black, as every rewrite is
     assert 'message = "Cannot delete the collection {url}"' in registry
     # The f-string's placeholder is known only inside the library: left, with that reason.
     assert left_lines(result.stderr) == [
