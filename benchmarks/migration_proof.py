@@ -37,7 +37,9 @@ SERVERS_FILE = ROOT / "benchmarks" / "proof_servers.toml"
 CONSTRAINTS = ROOT / "benchmarks" / "proof_constraints"
 sys.path.insert(0, str(ROOT / "tests" / "sdk"))
 
-from sdk_venvs import install_lock, venvs_root  # noqa: E402
+from sdk_venvs import built_once, new_venv, venvs_root  # noqa: E402
+from sdk_venvs import sdist_archive as sdk_sdist_archive  # noqa: E402
+from sdk_venvs import sdist_tree as sdk_sdist_tree  # noqa: E402
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -115,54 +117,9 @@ def load_servers(path: Path = SERVERS_FILE) -> list[ProofServer]:
 # -- the server's venv and sdist ------------------------------------------------------------
 
 
-def _ready(directory: Path) -> bool:
-    return (directory / ".ready").exists()
-
-
-def _start_afresh(directory: Path) -> None:
-    if directory.exists():  # what an install that did not finish left behind
-        shutil.rmtree(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-
-
-def _pip(python: Path | str, *args: str) -> None:
-    command = [str(python), "-m", "pip", "--disable-pip-version-check", "-q", *args]
-    completed = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
-    if completed.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {completed.returncode}:\n{completed.stderr[-4000:]}")
-
-
 def sdist_tree(server: ProofServer) -> Path:
     """The unpacked sdist's root directory (cached; never changed: copy it first)."""
-    import tarfile
-    import zipfile
-
-    directory = venvs_root() / "sdists" / f"{server.name}-{server.version}"
-    if not _ready(directory):
-        with install_lock(directory):
-            if not _ready(directory):
-                _start_afresh(directory)
-                _pip(
-                    sys.executable, "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python",
-                    "--dest", str(directory / "download"), server.requirement,
-                )  # fmt: skip
-                (directory / ".ready").write_text(server.requirement + "\n", encoding="utf-8")
-    (archive,) = (directory / "download").iterdir()
-    unpacked = directory / "unpacked"
-    if not _ready(unpacked):
-        with install_lock(unpacked):
-            if not _ready(unpacked):
-                _start_afresh(unpacked)
-                if archive.name.endswith(".zip"):
-                    with zipfile.ZipFile(archive) as sdist:
-                        sdist.extractall(unpacked)
-                else:
-                    with tarfile.open(archive) as sdist:
-                        # The "data" filter refuses absolute paths and links out of the tree.
-                        sdist.extractall(unpacked, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-                (unpacked / ".ready").write_text(archive.name + "\n", encoding="utf-8")
-    (root,) = (path for path in unpacked.iterdir() if path.is_dir())
-    return root
+    return sdk_sdist_tree(server.requirement)
 
 
 def venv_dir(server: ProofServer) -> Path:
@@ -174,19 +131,10 @@ def venv_dir(server: ProofServer) -> Path:
 
 def venv_python(server: ProofServer) -> Path:
     """The server's venv: the sdist with its dependencies and its test dependencies, as pinned."""
-    directory = venv_dir(server)
-    python = directory / "bin" / "python"
-    if _ready(directory):
-        return python
-    tree = sdist_tree(server)
-    with install_lock(directory):
-        if _ready(directory):  # another process installed it while this one waited
-            return python
-        _start_afresh(directory)
-        subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
-        _pip(python, "install", "-c", str(server.constraints), str(tree), *server.test_requirements)
-        (directory / ".ready").write_text(server.requirement + "\n", encoding="utf-8")
-    return python
+    archive = sdk_sdist_archive(server.requirement)  # the archive: an install never writes into the cached tree
+    requirements = ("-c", str(server.constraints), str(archive), *server.test_requirements)
+    directory = built_once(venv_dir(server), lambda target: new_venv(target, *requirements), server.requirement)
+    return directory / "bin" / "python"
 
 
 # -- one proof -----------------------------------------------------------------------------

@@ -15,15 +15,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdk_venvs import install_lock, venvs_root
+from sdk_venvs import built_once, new_venv, venvs_root
+from sdk_venvs import sdist_archive as sdk_sdist_archive
+from sdk_venvs import sdist_tree as sdk_sdist_tree
 
 HERE = Path(__file__).resolve().parent
 CLIENT_SCRIPT = HERE / "real_server_client.py"
@@ -44,54 +44,13 @@ class RealServer:
         return f"{self.name}=={self.version}"
 
 
-def _ready(directory: Path) -> bool:
-    return (directory / ".ready").exists()
-
-
-def _start_afresh(directory: Path) -> None:
-    """Remove what an install that did not finish left behind."""
-    if directory.exists():
-        shutil.rmtree(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-
-
-def _pip(python: Path | str, *args: str) -> None:
-    subprocess.run(
-        [str(python), "-m", "pip", "--disable-pip-version-check", "-q", *args], check=True, timeout=SUBPROCESS_TIMEOUT
-    )
+def sdist_tree(server: RealServer) -> Path:
+    """The unpacked sdist's root directory (cached); never changed, copy it first."""
+    return sdk_sdist_tree(server.requirement)
 
 
 def sdist_archive(server: RealServer) -> Path:
-    """The downloaded sdist (cached)."""
-    directory = venvs_root() / "sdists" / server.requirement.replace("==", "-")
-    if not _ready(directory):
-        with install_lock(directory):
-            if not _ready(directory):
-                _start_afresh(directory)
-                # As the corpus header says: some packages declare a newer Python than they need.
-                _pip(
-                    sys.executable, "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python",
-                    "--dest", str(directory / "download"), server.requirement,
-                )  # fmt: skip
-                (directory / ".ready").write_text(server.requirement + "\n", encoding="utf-8")
-    (archive,) = (directory / "download").iterdir()
-    return archive
-
-
-def sdist_tree(server: RealServer) -> Path:
-    """The unpacked sdist's root directory (cached); never changed, copy it first."""
-    archive = sdist_archive(server)
-    directory = archive.parent.parent / "unpacked"
-    if not _ready(directory):
-        with install_lock(directory):
-            if not _ready(directory):
-                _start_afresh(directory)
-                with tarfile.open(archive) as sdist:
-                    # The "data" filter refuses absolute paths and links out of the tree (Python >= 3.10.12).
-                    sdist.extractall(directory, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-                (directory / ".ready").write_text(archive.name + "\n", encoding="utf-8")
-    (root,) = (path for path in directory.iterdir() if path.is_dir())
-    return root
+    return sdk_sdist_archive(server.requirement)
 
 
 def venv_dir(server: RealServer) -> Path:
@@ -102,20 +61,11 @@ def venv_dir(server: RealServer) -> Path:
 
 def venv_python(server: RealServer) -> Path:
     """The package's venv interpreter, with the original package and its dependencies installed."""
-    directory = venv_dir(server)
-    python = directory / "bin" / "python"
-    if _ready(directory):
-        return python
     archive = sdist_archive(server)
-    with install_lock(directory):
-        if _ready(directory):  # another process installed it while this one waited
-            return python
-        _start_afresh(directory)
-        subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
-        # Without --ignore-requires-python: it would let pip pick dependencies too new for this Python.
-        _pip(python, "install", str(archive), *server.pins)
-        (directory / ".ready").write_text("\n".join((server.requirement, *server.pins)) + "\n", encoding="utf-8")
-    return python
+    # Without --ignore-requires-python: it would let pip pick dependencies too new for this Python.
+    marker = "\n".join((server.requirement, *server.pins))
+    directory = built_once(venv_dir(server), lambda target: new_venv(target, str(archive), *server.pins), marker)
+    return directory / "bin" / "python"
 
 
 def call_tool(
