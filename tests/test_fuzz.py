@@ -91,3 +91,20 @@ def test_a_file_that_begins_with_a_backslash_continuation_gets_exact_positions_a
         fixed = fix_text(text, "fuzz.py", ALL_CODES, unsafe=True)
         assert fixed.failure is None
         assert 'FastMCP("calc", mask_error_details=True)' in fixed.text
+
+
+def test_a_form_feed_after_a_decorator_keeps_positions():
+    """LibCST's code drops a form feed that begins the line after a decorator, so its code is
+    not a slice of the source: finding positions raised ValueError; now they are mapped
+    through the two texts' common blocks."""
+    from fuzz_properties import ALL_CODES
+
+    from mcplint.engine.lint import lint_text
+
+    text = (
+        'from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("b")\n\n\n'
+        '@mcp.tool()\n\x0cdef f() -> int:\n    raise ValueError("probe")\n\n\n'
+        '@mcp.tool()\ndef g() -> int:\n    raise ValueError("probe")\n'
+    )
+    found = [(finding.code, finding.line, finding.column) for finding in lint_text(text, "fuzz.py", ALL_CODES).findings]
+    assert ("MCP002", 7, 5) in found and ("MCP002", 12, 5) in found

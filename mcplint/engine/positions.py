@@ -9,7 +9,7 @@ turned into 1-based lines and code-point columns.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -66,18 +66,37 @@ def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode], source: str) -
     # (found by fuzzing: fixes landed a character early), and the last line break of a file
     # whose line breaks are lone CRs. Offsets are counted from where its code sits in the source.
     shift = 0 if text == source else source.find(text)
-    if shift < 0:
-        raise ValueError("LibCST's code for the module is not part of its source: positions unknown")
+    # ... and it drops a form feed that begins a line after a decorator (found by fuzzing): then
+    # its code is not a slice of the source, and each offset is mapped through the two texts' match.
+    locate = (lambda offset: offset + shift) if shift >= 0 else _aligned(text, source)
     lines = LineIndex(source)
     ranges: dict[int, Range] = {}
     for node_id, (start_token, end_token) in recorder.token_spans.items():
-        start, end = offsets[start_token] + shift, offsets[end_token] + shift
+        start, end = locate(offsets[start_token]), locate(offsets[end_token])
         while start < end and source[start].isspace():
             start += 1
         while end > start and source[end - 1].isspace():
             end -= 1
         ranges[node_id] = (*lines.position(start), *lines.position(end))
     return ranges
+
+
+def _aligned(text: str, source: str) -> Callable[[int], int]:
+    """Offsets in ``text`` (LibCST's code) to offsets in ``source``, through the blocks the two
+    have in common; an offset in text LibCST made up lands where the next common block starts."""
+    import difflib
+
+    blocks = difflib.SequenceMatcher(None, text, source, autojunk=False).get_matching_blocks()
+    starts = [block.a for block in blocks]
+
+    def locate(offset: int) -> int:
+        index = bisect.bisect_right(starts, offset) - 1
+        if index >= 0 and offset < blocks[index].a + blocks[index].size:
+            return blocks[index].b + offset - blocks[index].a
+        following = blocks[min(index + 1, len(blocks) - 1)]
+        return min(following.b, len(source))
+
+    return locate
 
 
 class LineIndex:
