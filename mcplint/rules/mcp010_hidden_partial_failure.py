@@ -372,7 +372,7 @@ def _cleans_up(nodes: list[cst.CSTNode]) -> bool:
 
 def _swallows(clause: cst.ExceptHandler) -> bool:
     if clause.type is not None:
-        names = {(dotted_name(e) or "").split(".")[-1] for e in _exception_types(clause.type)}
+        names = _caught_tails(clause.type)
         if names & _CONTROL_FLOW:
             return False
     statements = [
@@ -400,12 +400,11 @@ def _filters_malformed_records(
         return True  # `info[key] = convert(value)` over `info.items()`: on failure the raw value stays
     if clause.type is None:
         return False
-    caught = {(dotted_name(e) or "").split(".")[-1] for e in _exception_types(clause.type)}
-    if not caught <= _MALFORMED_RECORD:
+    if not _caught_tails(clause.type) <= _MALFORMED_RECORD:
         return False
     params = function.params
     parameters = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    if any(isinstance(node, cst.Name) and node.value in parameters for node in [loop.iter, *own_nodes(loop.iter)]):
+    if _walked_names(loop) & parameters:
         return False
     for node in _loop_nodes(try_node.body):
         if isinstance(node, cst.Await):
@@ -419,7 +418,7 @@ def _filters_malformed_records(
 
 def _converts_in_place(loop: cst.For, try_node: cst.Try) -> bool:
     """Every item the `try` stores goes back into the container the loop walks."""
-    walked = {node.value for node in [loop.iter, *own_nodes(loop.iter)] if isinstance(node, cst.Name)}
+    walked = _walked_names(loop)
     stores = [node for node in _loop_nodes(try_node.body) if isinstance(node, cst.Assign)]
     targets = [target.target for store in stores for target in store.targets]
     in_place = bool(targets) and all(
@@ -427,6 +426,16 @@ def _converts_in_place(loop: cst.For, try_node: cst.Try) -> bool:
         for target in targets
     )
     return in_place and not _collects([n for n in _loop_nodes(try_node.body) if not isinstance(n, cst.Assign)])
+
+
+def _walked_names(loop: cst.For) -> set[str]:
+    """The names the loop's iterable is made of (`info` in `info.items()`)."""
+    return {node.value for node in [loop.iter, *own_nodes(loop.iter)] if isinstance(node, cst.Name)}
+
+
+def _caught_tails(caught: cst.BaseExpression) -> set[str]:
+    """The classes an `except` names, by their last part (`json.JSONDecodeError` is `JSONDecodeError`)."""
+    return {(dotted_name(e) or "").split(".")[-1] for e in _exception_types(caught)}
 
 
 def _continues(clause: cst.ExceptHandler) -> bool:
