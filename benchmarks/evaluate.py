@@ -12,7 +12,12 @@ a client request reaches) or ``neg`` (a look-alike that is not one), and why.
 mcplint runs over the labelled packages (or ``--findings`` reads a JSON report made
 in the corpus directory), and each finding is matched to at most one label of its
 file and rule whose lines hold the finding's first line (one line of slack either
-side, for a finding placed on a sub-expression). Per rule:
+side, for a finding placed on a sub-expression). A finding left unmatched then
+matches a label of its file and rule in the same ``except`` clause (the innermost
+one holding both lines): the clause is one error path, and a rule may place its
+finding where the error enters it (``kind, text = categorize(e)``) while the
+reviewer labelled where it leaves (``return {"text": text}``). ``--strict`` turns
+that off. Per rule:
 
 - recall: labelled positives that a finding matches / labelled positives;
 - false alarms: labelled negatives that a finding matches / labelled sites that a
@@ -26,6 +31,7 @@ Stdlib only.
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import json
 import os
@@ -87,8 +93,9 @@ def run_mcplint(corpus: Path, packages: list[str]) -> list[dict]:
     return json.loads(completed.stdout)
 
 
-def match(labels: list[Label], findings: list[dict]) -> dict[Label, dict]:
-    """Label -> the finding matched to it (each finding matches one label at most)."""
+def match(labels: list[Label], findings: list[dict], corpus: Path | None = None) -> dict[Label, dict]:
+    """Label -> the finding matched to it (each finding matches one label at most); with the
+    corpus, a finding no label's lines hold may match a label in its `except` clause."""
     by_site: dict[tuple[str, str], list[Label]] = defaultdict(list)
     for label in labels:
         by_site[(label.filename, label.rule)].append(label)
@@ -103,7 +110,43 @@ def match(labels: list[Label], findings: list[dict]) -> dict[Label, dict]:
         if candidates:  # the label whose span holds the line best
             best = min(candidates, key=lambda label: (not label.line <= row <= label.end_line, abs(label.line - row)))
             matched[best] = finding
+    if corpus is not None:
+        _match_in_clauses(by_site, findings, matched, corpus)
     return matched
+
+
+def _match_in_clauses(
+    by_site: dict[tuple[str, str], list[Label]], findings: list[dict], matched: dict[Label, dict], corpus: Path
+) -> None:
+    used = {id(finding) for finding in matched.values()}
+    clauses: dict[str, list[tuple[int, int]]] = {}
+    for finding in sorted(findings, key=lambda f: (f["filename"], f["location"]["row"])):
+        if id(finding) in used:
+            continue
+        labels = [label for label in by_site.get((finding["filename"], finding["code"]), ()) if label not in matched]
+        if not labels:
+            continue
+        if finding["filename"] not in clauses:
+            clauses[finding["filename"]] = _except_clauses(corpus / finding["filename"])
+        clause = _innermost(clauses[finding["filename"]], finding["location"]["row"])
+        if clause is None:
+            continue
+        same = [label for label in labels if _innermost(clauses[finding["filename"]], label.line) == clause]
+        if same:
+            matched[min(same, key=lambda label: abs(label.line - finding["location"]["row"]))] = finding
+
+
+def _except_clauses(path: Path) -> list[tuple[int, int]]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return []
+    return [(node.lineno, node.end_lineno or node.lineno) for node in ast.walk(tree) if isinstance(node, ast.ExceptHandler)]
+
+
+def _innermost(clauses: list[tuple[int, int]], line: int) -> tuple[int, int] | None:
+    holding = [clause for clause in clauses if clause[0] <= line <= clause[1]]
+    return min(holding, key=lambda clause: clause[1] - clause[0]) if holding else None
 
 
 def table(labels: list[Label], matched: dict[Label, dict], findings: list[dict]) -> tuple[str, dict]:
@@ -142,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--findings", type=Path, help="a JSON report made with the corpus directory as cwd")
     parser.add_argument("--misses", metavar="RULE", help="list the missed positives and flagged negatives of RULE")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--strict", action="store_true", help="match on the labels' lines only, not their except clause")
     options = parser.parse_args(argv)
 
     labels = read_labels(options.labels)
@@ -154,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"not in {options.corpus}: {', '.join(missing)} (run benchmarks/fetch_corpus.py)")
         findings = run_mcplint(options.corpus, packages)
     findings = [f for f in findings if f["filename"].split("/", 1)[0] in packages]
-    matched = match(labels, findings)
+    matched = match(labels, findings, None if options.strict else options.corpus)
     text, figures = table(labels, matched, findings)
     print(f"{len(labels)} labels in {len(packages)} packages; {len(findings)} findings in those packages\n")
     print(text)
