@@ -59,7 +59,15 @@ def error_payloads(
     ``x = [x, ...]`` does not loop.
     """
     if isinstance(expression, cst.Dict):
-        if is_error_dict(expression):
+        if is_error_dict(expression) or any(
+            # `{**error_payload(e, hint=...), "timed_out": False}`: an error dict, extended
+            isinstance(element, cst.StarredDictElement)
+            and any(
+                payload.kind == "dict"
+                for payload in error_payloads(element.value, imports, local_values, resolving, helper_kind)
+            )
+            for element in expression.elements
+        ):
             yield ErrorPayload(expression, "dict")
     elif isinstance(expression, cst.List):  # a content list; `(False, "Error")` is a status pair
         for element in expression.elements:

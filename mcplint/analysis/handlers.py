@@ -309,7 +309,9 @@ class HandlerFactsCollector:
         if name.startswith("self.") and isinstance(value, cst.Name) and function in self.functions:
             if value.value in self.functions[function].parameters:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
-        if isinstance(target, cst.Name) and isinstance(value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES)):
+        if isinstance(target, cst.Name) and isinstance(
+            value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES, cst.ListComp, cst.SetComp, cst.GeneratorExp)
+        ):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict) and function is None:
             tools = list(_table_functions(value))
@@ -502,6 +504,9 @@ def _partial_of(value: cst.BaseExpression) -> str | None:
     if (dotted_name(value.func) or "").rpartition(".")[2] != "partial":
         return None
     return value.args[0].value.value
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
@@ -2048,7 +2053,9 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
     aliases, collected = resolver.facts.aliases, resolver.facts.collected
     for name in info.returned_names:
         for value in aliases.get((info.key, name), ()):
-            if isinstance(value, cst.Call):
+            # `rows = fetch(...)`; `warnings = [Warning(**w) for w in scan(path)]`: the
+            # comprehension carries what its iterable holds.
+            if isinstance(value, (cst.Call, cst.Await, *_COMPREHENSIONS)):
                 callees.extend(_carried_values(value)[0])
     # A local whose emptiness is the answer: the calls that fill it, directly or through
     # the locals it collects (`found.extend(page_matches)`, `page_matches = search(...)`).

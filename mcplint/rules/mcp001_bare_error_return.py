@@ -17,7 +17,7 @@ from mcplint.analysis.error_payloads import (
 )
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.handlers import module_aliases
-from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.locals import element_index
 from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.walk import children
@@ -87,7 +87,9 @@ class BareErrorReturn(Rule):
     `f"Database trouble: {e}"`), and `TextContent(text="Error ...")` or
     `TextContent(..., error=True)` (not a field: the result is still a success)
     in a tool result. `"No results found"` is an empty result, not an error.
-    It follows a payload assigned to a local and returned later.
+    It follows a payload assigned to a local and returned later, an error dict
+    extended with `**` (`{**error_payload(e), "timed_out": False}`), and a
+    result the tool found an error in and forwards (`if "error" in r: return r`).
 
     ## Why is this bad?
     The client receives a *successful* result (`isError: false`). An LLM client
@@ -353,6 +355,9 @@ class BareErrorReturn(Rule):
                 ErrorPayload(text, "text")
                 for text in caught_texts(node.value, caught, self.context.imports, self._local_values)
             ]
+        if not payloads:
+            forwarded = _forwarded_error(node.value, self._error_guarded_names(), self.context.imports)
+            payloads = [ErrorPayload(forwarded, "dict")] if forwarded is not None else []
         for payload in payloads:
             if id(payload.node) in self._reported:
                 continue
@@ -381,6 +386,17 @@ class BareErrorReturn(Rule):
                     fix=fix,
                     error_message=error_message,
                 )
+
+    def _error_guarded_names(self) -> set[str]:
+        """Locals an enclosing `if` of the function has found to hold an error
+        (`if "error" in result:`, `if result.get("error"):`)."""
+        names: set[str] = set()
+        for ancestor in reversed(self.context.ancestors):
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(ancestor, cst.If):
+                names.update(_error_tested(ancestor.test))
+        return names
 
     def _site(
         self, statement: cst.Return, payload: cst.CSTNode, message: cst.BaseExpression | None
@@ -450,6 +466,50 @@ def _helper_kind(
         return None
     targets = [context.imports.qualify(name), *context.external_calls(name, function)]
     return next((known[target] for target in targets if target in known), None)
+
+
+def _error_tested(test: cst.BaseExpression) -> set[str]:
+    """The names a test finds an error in: `"error" in r`, `r.get("error")`, `r["error"]`
+    (also as one side of an `and`)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _error_tested(test.left) | _error_tested(test.right)
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.In)
+        and isinstance(test.left, cst.SimpleString)
+        and test.left.evaluated_value in ERROR_KEYS
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+    ):
+        return {test.comparisons[0].comparator.value}
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "get":
+        holder, key = test.func.value, test.args[0].value if test.args else None
+    elif isinstance(test, cst.Subscript) and len(test.slice) == 1 and isinstance(test.slice[0].slice, cst.Index):
+        holder, key = test.value, test.slice[0].slice.value
+    else:
+        return set()
+    if isinstance(holder, cst.Name) and isinstance(key, cst.SimpleString) and key.evaluated_value in ERROR_KEYS:
+        return {holder.value}
+    return set()
+
+
+def _forwarded_error(value: cst.BaseExpression, guarded: set[str], imports: ImportTable) -> cst.BaseExpression | None:
+    """The returned value that forwards an error the function found (`return result`,
+    `return json.dumps({**result, "timed_out": False})` under `if "error" in result:`)."""
+    if not guarded:
+        return None
+    while isinstance(value, cst.Call) and (imports.qualified_name(value.func) or "") in JSON_SERIALISERS and value.args:
+        value = value.args[0].value
+    if isinstance(value, cst.Name) and value.value in guarded:
+        return value
+    if isinstance(value, cst.Dict) and any(
+        isinstance(element, cst.StarredDictElement)
+        and isinstance(element.value, cst.Name)
+        and element.value.value in guarded
+        for element in value.elements
+    ):
+        return value
+    return None
 
 
 def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.empty_values import MUTATORS, own_nodes
+from mcplint.analysis.empty_values import MUTATORS, is_empty_value, own_nodes
 from mcplint.analysis.error_payloads import is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
@@ -33,22 +33,22 @@ class HiddenPartialFailure(Rule):
     """
     ## What it does
     Finds batch loops in handler scope that drop a failed item: a `for` loop
-    that collects results (`results.append(...)`) around a
-    `try` whose `except` only `continue`s, or `pass`es or logs where the
-    `try` collected, while the function's answer names no failure
-    (`failed`, `errors`, `status`; an error returned when nothing succeeded
-    does not count). Also finds items mapped through a module function
-    whose `except` returns `None`, the `None`s filtered out (`filter(None,
-    ...)`). The result must reach a handler.
+    that collects results around a `try` whose `except` only `continue`s,
+    or `pass`es or logs where the `try` collected, or records the failure
+    where no successful answer reads it (a list only logged, or answered
+    only when nothing succeeded), while the answer names no failure
+    (`failed`, `errors`, `status`). Also finds items
+    mapped through a module function whose `except` returns `None`, the
+    `None`s filtered out (`filter(None, ...)`). The result must reach a
+    handler.
 
-    Silent when the clause records the failure, raises, returns or breaks;
-    when the `try` or the loop returns or breaks (a retry, a scan); for a
-    cleanup sweep; over environment variables; for
+    Silent when the answer carries the recorded failure, or the clause
+    raises, returns or breaks; when the `try` or the loop returns or breaks
+    (a retry, a scan); for a cleanup sweep; over environment variables; for
     upstream records that do not parse (the `try` awaits and calls nothing
-    of the module, catches only `ValueError`, `TypeError`,
-    `AttributeError`, `KeyError`, `IndexError`, and the loop walks no
-    parameter); for values converted in place (`info[key] = ...` over
-    `info.items()`); for `StopIteration`; for list handlers.
+    of the module, catches only parse errors such as `ValueError` or
+    `KeyError`, and the loop walks no parameter); for values converted in
+    place (`info[key] = ...`); for `StopIteration`; for list handlers.
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -215,11 +215,14 @@ class HiddenPartialFailure(Rule):
     def finish(self) -> None:
         flagged: dict[str, list[tuple[cst.For, list[cst.ExceptHandler]]]] = {}
         local_functions = {qualname.rsplit(".", 1)[-1] for qualname in self._functions}
+        discarded: dict[str, frozenset[str]] = {}
         for loop, function in self._loops:
             definition = self._functions.get(function)
+            if definition is not None and function not in discarded:
+                discarded[function] = _discarded_records(definition)
             clauses = [
                 clause
-                for clause in _swallowing_clauses(loop)
+                for clause in _swallowing_clauses(loop, discarded.get(function, frozenset()))
                 if definition is None or not _filters_malformed_records(loop, clause, definition, local_functions)
             ]
             if not clauses or definition is None or self._says_failures(function) or not self._returns_a_value(function):
@@ -235,8 +238,12 @@ class HiddenPartialFailure(Rule):
             fix = batch_fix(self.context, statement, definition, loops, symbol) if statement is not None else None
             for _, clauses in loops:
                 for clause in clauses:
+                    record = _record_of(clause, discarded.get(function, frozenset()))
+                    how = (
+                        f"records it in `{record}`, which no successful answer reads," if record else "skips it"
+                    )
                     message = (
-                        "a failed item is dropped: this `except` skips it while the loop collects the others, "
+                        f"a failed item is dropped: this `except` {how} while the loop collects the others, "
                         f"and `{definition.name.value}` returns a result that does not say which items failed; "
                         "collect the failures (index or key, status, error code) and return them with the results"
                     )
@@ -308,9 +315,10 @@ def _iterates_configuration(
     return False
 
 
-def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
+def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
-    that drop the item, where the loop collects the others."""
+    that drop the item, where the loop collects the others. A failure recorded in one of
+    the ``discarded`` locals is dropped all the same."""
     nodes = _loop_nodes(loop.body)
     trys = [node for node in nodes if isinstance(node, cst.Try)]
     if not trys or not _collects(nodes) or _returns_from(nodes):
@@ -324,7 +332,7 @@ def _swallowing_clauses(loop: cst.For) -> list[cst.ExceptHandler]:
             # Skipping on (`continue`) drops the item; `pass` or logging drops it only when the
             # `try` held the collecting itself, else the item is still collected after the `try`
             # (a field that failed to parse: not a dropped item).
-            if _swallows(clause) and (_collects(inner) or _continues(clause)):
+            if _swallows(clause, discarded) and (_collects(inner) or _continues(clause)):
                 found.append(clause)
     return found
 
@@ -370,7 +378,7 @@ def _cleans_up(nodes: list[cst.CSTNode]) -> bool:
     )
 
 
-def _swallows(clause: cst.ExceptHandler) -> bool:
+def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset()) -> bool:
     if clause.type is not None:
         names = _caught_tails(clause.type)
         if names & _CONTROL_FLOW:
@@ -380,7 +388,111 @@ def _swallows(clause: cst.ExceptHandler) -> bool:
         for line in clause.body.body
         for statement in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])
     ]
-    return all(_drops(statement) for statement in statements)
+    return all(_drops(statement) or _records_in(statement, discarded) for statement in statements)
+
+
+def _record_of(clause: cst.ExceptHandler, names: frozenset[str]) -> str | None:
+    for line in clause.body.body:
+        for statement in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if _records_in(statement, names):
+                return _receiver(statement.value)  # type: ignore[attr-defined]  # an Expr: checked above
+    return None
+
+
+def _records_in(statement: cst.CSTNode, names: frozenset[str]) -> bool:
+    """`errors.append((date, exc))` into one of ``names``."""
+    call = statement.value if isinstance(statement, cst.Expr) else None
+    return (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.value.value in names
+        and call.func.attr.value in MUTATORS
+    )
+
+
+def _discarded_records(function: cst.FunctionDef) -> frozenset[str]:
+    """Locals the function records failures in that no successful answer reads: every use is
+    the empty start (`errors = []`), an addition, a logging call, or an answer that fails the
+    whole call (`if errors: return create_error_response(..., errors)`, reached only when
+    nothing succeeded) with its test; or a loop over it that only logs. The loop that records
+    a failed item there drops it from a partial answer as surely as `continue` alone."""
+    harmless: set[int] = set()
+    recorded: set[str] = set()
+    statements = [node for node in own_nodes(function.body) if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement))]
+    for node in statements:
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            harmless.update(id(name) for name in _emptied_names(targets, node.value))
+        elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+            call = node.value
+            if _records_in(node, frozenset([_receiver(call)])):
+                recorded.add(_receiver(call))
+                harmless.add(id(call.func.value))  # type: ignore[attr-defined]  # checked by _records_in
+            elif _is_logging(call):
+                harmless.update(_name_ids(call))
+        elif isinstance(node, cst.Return) and node.value is not None and _whole_call_failure(node.value):
+            harmless.update(_name_ids(node.value))
+        elif isinstance(node, cst.If) and _only_fails_or_logs(node.body):
+            harmless.update(_name_ids(node.test))
+        elif isinstance(node, cst.For) and _only_fails_or_logs(node.body):
+            harmless.update(_name_ids(node.iter))
+    used = {
+        node.value
+        for node in own_nodes(function.body)
+        if isinstance(node, cst.Name) and id(node) not in harmless
+    }
+    return frozenset(recorded - used)
+
+
+def _emptied_names(targets: list[cst.BaseAssignTargetExpression], value: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment starts empty: `errors = []`, `notes, errors = [], []`."""
+    found = []
+    for target in targets:
+        if isinstance(target, cst.Name) and is_empty_value(value):
+            found.append(target)
+        elif isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+            found.extend(
+                element.value
+                for element, item in zip(target.elements, value.elements, strict=True)
+                if isinstance(element.value, cst.Name) and is_empty_value(item.value)
+            )
+    return found
+
+
+def _receiver(call: cst.Call) -> str:
+    func = call.func
+    return func.value.value if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) else ""
+
+
+def _name_ids(root: cst.CSTNode) -> set[int]:
+    return {id(node) for node in [root, *own_nodes(root)] if isinstance(node, cst.Name)}
+
+
+def _only_fails_or_logs(body: cst.BaseSuite) -> bool:
+    """A block that only logs, raises, or answers with a failure of the whole call."""
+    for line in body.body:
+        if isinstance(line, cst.SimpleStatementLine):
+            for statement in line.body:
+                if isinstance(statement, cst.Raise):
+                    continue
+                if isinstance(statement, cst.Return) and statement.value is not None and _whole_call_failure(statement.value):
+                    continue
+                if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call) and _is_logging(statement.value):
+                    continue
+                if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call) and _is_logging_setup(statement.value):
+                    continue
+                return False
+        elif isinstance(line, cst.For):
+            if not _only_fails_or_logs(line.body):
+                return False
+        else:
+            return False
+    return True
+
+
+def _is_logging_setup(call: cst.Call) -> bool:
+    return (dotted_name(call.func) or "").endswith("getLogger")
 
 
 # What parsing an upstream record's fields raises (`datetime.fromisoformat`, `int()`, a missing
