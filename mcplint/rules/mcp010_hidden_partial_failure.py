@@ -7,7 +7,7 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, is_empty_value, own_nodes
-from mcplint.analysis.error_payloads import is_error_text
+from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, is_error_dict, is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
 from mcplint.rules.base import Rule, RuleContext
@@ -44,11 +44,11 @@ class HiddenPartialFailure(Rule):
 
     Silent when the answer carries the recorded failure, or the clause
     raises, returns or breaks; when the `try` or the loop returns or breaks
-    (a retry, a scan); for a cleanup sweep; over environment variables; for
-    upstream records that do not parse (the `try` awaits and calls nothing
-    of the module, catches only parse errors such as `ValueError` or
-    `KeyError`, and the loop walks no parameter); for values converted in
-    place (`info[key] = ...`); for `StopIteration`; for list handlers.
+    (a retry, a scan); for cleanup sweeps, environment variables, literal
+    lists of keys, values converted in place (`info[key] = ...`),
+    `StopIteration`, list handlers; for upstream records that do not parse
+    (the `try` awaits and calls nothing of the module, catches only parse
+    errors such as `ValueError`, and the loop walks no parameter).
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -229,6 +229,8 @@ class HiddenPartialFailure(Rule):
                 continue
             if _iterates_configuration(loop.iter, _assignments(definition)):
                 continue  # entries of an environment variable: configuration, not requested items
+            if _walks_fields(loop.iter):
+                continue  # `for k in ("startLine", "endLine"):` the fields of one item, not items
             flagged.setdefault(function, []).append((loop, clauses))
         for function, loops in flagged.items():
             definition = self._functions[function]
@@ -285,14 +287,31 @@ class HiddenPartialFailure(Rule):
 
 def _whole_call_failure(value: cst.BaseExpression) -> bool:
     """A return that fails the whole call (`return create_error_response("No data for ...")`,
-    `return "Error: ..."`, when nothing succeeded): it says nothing of the items the
+    `return "Error: ..."`, an error dict, when nothing succeeded): it says nothing of the items the
     successful answer leaves out."""
     if isinstance(value, cst.Await):
         value = value.expression
     if isinstance(value, cst.Call):
         callee = (dotted_name(value.func) or "").rsplit(".", 1)[-1]
+        if callee == "dumps" and value.args:
+            return _whole_call_failure(value.args[0].value)
         return "error" in callee.lower()
+    if isinstance(value, cst.Dict):  # `{"success": False, "message": "Failed to fetch ..."}`
+        return _says_it_failed(value)
     return is_error_text(value)
+
+
+def _says_it_failed(dictionary: cst.Dict) -> bool:
+    """A failure flag (`"success": False`, `"status": "error"`): the whole call failed. An
+    `errors` key beside the results is the partial answer itself."""
+    flags = [
+        element
+        for element in dictionary.elements
+        if isinstance(element, cst.DictElement)
+        and isinstance(element.key, cst.SimpleString)
+        and element.key.evaluated_value in (*FAILURE_FLAG_KEYS, "status")
+    ]
+    return any(is_error_dict(cst.Dict([flag])) for flag in flags)
 
 
 # -- the loop form -------------------------------------------------------------------
@@ -315,13 +334,22 @@ def _iterates_configuration(
     return False
 
 
+def _walks_fields(source: cst.BaseExpression) -> bool:
+    """A literal tuple or list of strings: the keys of one record the loop goes through."""
+    return (
+        isinstance(source, (cst.Tuple, cst.List, cst.Set))
+        and bool(source.elements)
+        and all(isinstance(element.value, cst.SimpleString) for element in source.elements)
+    )
+
+
 def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others. A failure recorded in one of
     the ``discarded`` locals is dropped all the same."""
     nodes = _loop_nodes(loop.body)
     trys = [node for node in nodes if isinstance(node, cst.Try)]
-    if not trys or not _collects(nodes) or _returns_from(nodes):
+    if not trys or not _collects(_with_inner_loops(nodes)) or _returns_from(nodes):
         return []  # a `return` in the loop: a scan for the first candidate that works
     found = []
     for node in trys:
@@ -332,7 +360,7 @@ def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) 
             # Skipping on (`continue`) drops the item; `pass` or logging drops it only when the
             # `try` held the collecting itself, else the item is still collected after the `try`
             # (a field that failed to parse: not a dropped item).
-            if _swallows(clause, discarded) and (_collects(inner) or _continues(clause)):
+            if _swallows(clause, discarded) and (_collects(_with_inner_loops(inner)) or _continues(clause)):
                 found.append(clause)
     return found
 
@@ -348,6 +376,16 @@ def _loop_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
             continue
         pending.extend(children(node))
     return nodes
+
+
+def _with_inner_loops(nodes: list[cst.CSTNode]) -> list[cst.CSTNode]:
+    """``nodes`` and the bodies of the loops among them: a fetched chunk whose records an
+    inner loop collects (`for rec in records: found.append(...)`) is collected all the same."""
+    found = list(nodes)
+    for node in nodes:
+        if isinstance(node, (cst.For, cst.While)):
+            found.extend(_with_inner_loops(_loop_nodes(node.body)))
+    return found
 
 
 def _collects(nodes: list[cst.CSTNode]) -> bool:
