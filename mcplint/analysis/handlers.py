@@ -313,9 +313,10 @@ class HandlerFactsCollector:
             value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES, cst.ListComp, cst.SetComp, cst.GeneratorExp)
         ):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
-        if isinstance(target, cst.Name) and isinstance(value, cst.Dict) and function is None:
+        if isinstance(target, cst.Name) and isinstance(value, (cst.Dict, cst.Call, *_SEQUENCES)) and function is None:
             tools = list(_table_functions(value))
-            if tools:  # `TOOLS = {"ListIndexTool": {"function": list_indices, ...}}`
+            # `TOOLS = {"ListIndexTool": {"function": list_indices, ...}}`, `[FunctionTool(f), ...]`
+            if tools:
                 self.registry_tables.setdefault(name, []).extend(tools)
         if isinstance(target, cst.Name) and isinstance(value, cst.Dict):
             # `HANDLERS = {"x": handle_x}`: `HANDLERS[name](...)` may call any value.
@@ -450,8 +451,23 @@ def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression
     return positional[position] if 0 <= position < len(positional) else None
 
 
-def _table_functions(table: cst.Dict) -> Iterator[cst.BaseExpression]:
-    """The functions a tool table names under a function key (`{"X": {"function": f, ...}}`)."""
+def _table_functions(table: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The functions a tool table names under a function key (`{"X": {"function": f, ...}}`),
+    or wraps in a tool object (`FunctionTool(f)`, alone or in a list): an agent framework's
+    tools, which a low-level `call_tool` runs by name (`tool_map[name].run_async(...)`)."""
+    if isinstance(table, cst.Call):
+        wrapped = _tool_wrapped(table)
+        if wrapped is not None:
+            yield wrapped
+        return
+    if isinstance(table, _SEQUENCES):
+        for item in table.elements:
+            wrapped = _tool_wrapped(item.value) if isinstance(item.value, cst.Call) else None
+            if wrapped is not None:
+                yield wrapped
+        return
+    if not isinstance(table, cst.Dict):
+        return
     for element in table.elements:
         if isinstance(element, cst.DictElement) and isinstance(element.value, cst.Dict):
             for entry in element.value.elements:
@@ -462,6 +478,15 @@ def _table_functions(table: cst.Dict) -> Iterator[cst.BaseExpression]:
                     and isinstance(entry.value, (cst.Name, cst.Attribute))
                 ):
                     yield entry.value
+
+
+def _tool_wrapped(call: cst.Call) -> cst.BaseExpression | None:
+    """The function `FunctionTool(f)` (a class named `...Tool`) wraps."""
+    name = (dotted_name(call.func) or "").rpartition(".")[2]
+    if not (name.endswith("Tool") and name[:1].isupper() and call.args and call.args[0].keyword is None):
+        return None
+    first = call.args[0].value
+    return first if isinstance(first, (cst.Name, cst.Attribute)) and not call.args[0].star else None
 
 
 def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:

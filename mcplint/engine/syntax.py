@@ -160,7 +160,12 @@ def _builds_definition(value: ast.expr | None, parameter: str) -> bool:
 
 def is_registry_table(value: ast.expr | None) -> bool:
     """`TOOLS = {"ListIndexTool": {"function": list_indices, "input_schema": ...}, ...}`: a table
-    whose entries name a function under a function key (the same test as the LibCST analysis)."""
+    whose entries name a function under a function key, or `[FunctionTool(f), ...]` (the same
+    test as the LibCST analysis)."""
+    if isinstance(value, ast.Call):
+        return _tool_wrapped(value)
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return any(isinstance(item, ast.Call) and _tool_wrapped(item) for item in value.elts)
     if not isinstance(value, ast.Dict):
         return False
     for entry in value.values:
@@ -173,6 +178,18 @@ def is_registry_table(value: ast.expr | None) -> bool:
                 ):
                     return True
     return False
+
+
+def _tool_wrapped(call: ast.Call) -> bool:
+    """`FunctionTool(f)`: a class named `...Tool` wrapping a function (as the LibCST analysis)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return (
+        name.endswith("Tool")
+        and name[:1].isupper()
+        and bool(call.args)
+        and isinstance(call.args[0], (ast.Name, ast.Attribute))
+    )
 
 
 def _partial_of(value: ast.expr | None) -> str | None:
