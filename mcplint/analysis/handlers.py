@@ -81,6 +81,9 @@ def as_handler_kind(text: str) -> HandlerKind:
 ServerLevel = Literal["high", "low", "low-2", "any"]
 SERVER_LEVELS = frozenset(get_args(ServerLevel))
 LOW_LEVEL_2: ServerLevel = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
+# The level of a tool a low-level `call_tool` runs by name from a table, followed by the `try`s
+# (encoded) around the dispatching call: what the tool raises is stopped there.
+DISPATCHED = "dispatched:"
 # mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
 LOW_LEVEL_KEYWORDS = {
     "on_call_tool": "tool",
@@ -246,6 +249,8 @@ class HandlerFactsCollector:
         self.collected: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
         # Module-level tool tables and the functions their entries name under a function key.
         self.registry_tables: dict[str, list[cst.BaseExpression]] = {}
+        # Locals assigned an item looked up in a container (`tool = tool_map[name]`, `.get(name)`).
+        self.looked_up: set[tuple[str | None, str]] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -303,6 +308,11 @@ class HandlerFactsCollector:
             return
         if isinstance(value, cst.Await):
             value = value.expression
+        if isinstance(target, cst.Name) and (
+            isinstance(value, cst.Subscript)
+            or (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get")
+        ):
+            self.looked_up.add((self._scopes.current_function, name))
         if isinstance(value, cst.Call):
             self.bindings.append((*self._binding_scope(name), value.func, False))
         function = self._scopes.current_function
@@ -625,6 +635,8 @@ class HandlerScope:
     #: Kinds registered with an argument that names no function (a loop over a registry), and
     #: the module's registration decorators: the run's join pairs the two across modules.
     dynamic_registrations: list[str] = field(default_factory=list)
+    # Per low-level `call_tool`: the `try`s (encoded) around its calls of tools looked up by name.
+    dispatch_guards: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
     registry_tables: list[str] = field(default_factory=list)
     #: Functions of other modules registered here (target, kind, level), and this module's
@@ -1776,11 +1788,15 @@ def resolve_handler_scope(
         kind = "tool" if "tool" in resolver.dynamic_registrations else sorted(resolver.dynamic_registrations)[0]
         resolver.local_registry_decorators = {key: kind for key in resolver.registry_decorators()}
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
+    initial_states: dict[str, set[frozenset[str]]] = {}  # handler key -> the guards its caller puts around it
     external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
         if key not in scope.handlers:
-            scope.handlers[key] = Handler(key, as_handler_kind(kind), level != "high", level == LOW_LEVEL_2)
+            low_level = level != "high" and not level.startswith(DISPATCHED)
+            scope.handlers[key] = Handler(key, as_handler_kind(kind), low_level, level == LOW_LEVEL_2)
+            if level.startswith(DISPATCHED) and level != DISPATCHED:
+                initial_states[key] = {frozenset([level.removeprefix(DISPATCHED)])}
             roots[key] = [key]
         roots[key].extend(wrappers)
 
@@ -1809,7 +1825,7 @@ def resolve_handler_scope(
         external_wrappers[key].extend(name for name in imported if name not in external_wrappers[key])
 
     for key, handler in scope.handlers.items():
-        _reach_paths(resolver, scope, roots[key], handler, {frozenset()})
+        _reach_paths(resolver, scope, roots[key], handler, initial_states.get(key, {frozenset()}))
         _reach(resolver, scope.returns_to, roots[key], handler, True)
         for wrapper in external_wrappers.get(key, ()):
             # An imported wrapper's inner function runs per call and returns to the client.
@@ -1855,12 +1871,29 @@ def resolve_handler_scope(
     if any(handler.kind == "tool" and handler.low_level for handler in scope.handlers.values()):
         # A low-level `tools/call` handler runs tools by name: what a registry holds, if any.
         resolver.dynamic_registrations.add("tool")
+        scope.dispatch_guards = [
+            _dispatch_guard(facts, facts.functions[key])
+            for key, handler in scope.handlers.items()
+            if handler.kind == "tool" and handler.low_level and key in facts.functions
+        ]
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
     scope.registry_decorators = resolver.registry_decorators()
     scope.registry_tables = sorted(facts.registry_tables)
     return scope
+
+
+def _dispatch_guard(facts: HandlerFactsCollector, info: FunctionInfo) -> str:
+    """The `try`s around a low-level `call_tool`'s calls of a tool it looked up by name
+    (`tool = tool_map[name]` ... `await tool.run_async(...)`, `TOOLS[name](...)`), when every
+    such call has the same ones; "" when none is guarded, or they differ."""
+    guards: set[str] = set()
+    for callee in dict.fromkeys(info.calls):
+        root, dot, _ = callee.partition(".")
+        if "[]" in callee or (dot and (info.key, root) in facts.looked_up):
+            guards.update(info.guards_for(callee))
+    return guards.pop() if len(guards) == 1 else ""
 
 
 def _reach(

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from mcplint.analysis.handlers import DISPATCHED
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
 from mcplint.engine.module_index import ModuleIndex
 from mcplint.engine.result import FileResult
@@ -180,10 +181,18 @@ def join(
 
     # Tool tables (`{"ListIndexTool": {"function": list_indices, ...}}`) count like registration
     # decorators: once a server of the same project runs tools by name or registers in a loop.
+    # When every low-level `call_tool` of the project runs them inside the same `try`s, what a
+    # tool raises is stopped there (it answers with its own error result).
+    dispatch_guards: dict[str | None, set[str]] = {}
     for path, result in results.items():
-        table_kind = registry_kinds.get(index.project_of(path))
+        dispatch_guards.setdefault(index.project_of(path), set()).update(result.dispatch_guards)
+    for path, result in results.items():
+        project = index.project_of(path)
+        table_kind = registry_kinds.get(project)
         if table_kind is not None:
-            registered_here[path].update((f"{table}{{}}", table_kind, "high") for table in result.registry_tables)
+            guards = dispatch_guards.get(project, set())
+            level = f"{DISPATCHED}{next(iter(guards))}" if len(guards) == 1 and "" not in guards else "high"
+            registered_here[path].update((f"{table}{{}}", table_kind, level) for table in result.registry_tables)
 
     joined = {}
     for path, context in contexts.items():

@@ -241,6 +241,7 @@ def _rule_findings(
     result.outgoing_arguments = scope.outgoing_arguments
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
+    result.dispatch_guards = scope.dispatch_guards
     result.registry_decorators = scope.registry_decorators
     result.registry_tables = scope.registry_tables
     result.outgoing_registrations = scope.outgoing_registrations

@@ -45,6 +45,7 @@ class FileResult:
     outgoing_arguments: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # target -> (slot, class)
     outgoing_instances: dict[str, list[str]] = field(default_factory=dict)  # storing function -> classes
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
+    dispatch_guards: list[str] = field(default_factory=list)  # per low-level call_tool: the trys around its dispatch
     registry_decorators: list[str] = field(default_factory=list)  # functions
     registry_tables: list[str] = field(default_factory=list)  # module-level tool tables ({"function": f})
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
@@ -71,6 +72,7 @@ JOIN_FIELDS = (
     "outgoing_arguments",
     "outgoing_instances",
     "dynamic_registrations",
+    "dispatch_guards",
     "registry_decorators",
     "registry_tables",
     "outgoing_registrations",
