@@ -391,10 +391,13 @@ class BareErrorReturn(Rule):
         """Locals an enclosing `if` of the function has found to hold an error
         (`if "error" in result:`, `if result.get("error"):`)."""
         names: set[str] = set()
-        for ancestor in reversed(self.context.ancestors):
+        ancestors = self.context.ancestors
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
             if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 break
-            if isinstance(ancestor, cst.If):
+            inside = ancestors[index + 1] if index + 1 < len(ancestors) else None
+            if isinstance(ancestor, cst.If) and inside is ancestor.body:  # not its `else`
                 names.update(_error_tested(ancestor.test))
         return names
 
