@@ -430,23 +430,31 @@ def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset()
 
 
 def _record_of(clause: cst.ExceptHandler, names: frozenset[str]) -> str | None:
+    """The local among ``names`` the clause records the failure in."""
     for line in clause.body.body:
         for statement in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if _records_in(statement, names):
-                return _receiver(statement.value)  # type: ignore[attr-defined]  # an Expr: checked above
+            name = _recorded_in(statement)
+            if name is not None and name.value in names:
+                return name.value
+    return None
+
+
+def _recorded_in(statement: cst.CSTNode) -> cst.Name | None:
+    """The local a statement adds to (`errors.append((date, exc))`)."""
+    call = statement.value if isinstance(statement, cst.Expr) else None
+    if (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.attr.value in MUTATORS
+    ):
+        return call.func.value
     return None
 
 
 def _records_in(statement: cst.CSTNode, names: frozenset[str]) -> bool:
-    """`errors.append((date, exc))` into one of ``names``."""
-    call = statement.value if isinstance(statement, cst.Expr) else None
-    return (
-        isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and isinstance(call.func.value, cst.Name)
-        and call.func.value.value in names
-        and call.func.attr.value in MUTATORS
-    )
+    name = _recorded_in(statement)
+    return name is not None and name.value in names
 
 
 def _discarded_records(function: cst.FunctionDef) -> frozenset[str]:
@@ -457,18 +465,17 @@ def _discarded_records(function: cst.FunctionDef) -> frozenset[str]:
     a failed item there drops it from a partial answer as surely as `continue` alone."""
     harmless: set[int] = set()
     recorded: set[str] = set()
-    statements = [node for node in own_nodes(function.body) if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement))]
-    for node in statements:
+    for node in own_nodes(function.body):
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             harmless.update(id(name) for name in _emptied_names(targets, node.value))
         elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
-            call = node.value
-            if _records_in(node, frozenset([_receiver(call)])):
-                recorded.add(_receiver(call))
-                harmless.add(id(call.func.value))  # type: ignore[attr-defined]  # checked by _records_in
-            elif _is_logging(call):
-                harmless.update(_name_ids(call))
+            receiver = _recorded_in(node)
+            if receiver is not None:
+                recorded.add(receiver.value)
+                harmless.add(id(receiver))
+            elif _is_logging(node.value):
+                harmless.update(_name_ids(node.value))
         elif isinstance(node, cst.Return) and node.value is not None and _whole_call_failure(node.value):
             harmless.update(_name_ids(node.value))
         elif isinstance(node, cst.If) and _only_fails_or_logs(node.body):
@@ -496,11 +503,6 @@ def _emptied_names(targets: list[cst.BaseAssignTargetExpression], value: cst.Bas
                 if isinstance(element.value, cst.Name) and is_empty_value(item.value)
             )
     return found
-
-
-def _receiver(call: cst.Call) -> str:
-    func = call.func
-    return func.value.value if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) else ""
 
 
 def _name_ids(root: cst.CSTNode) -> set[int]:
