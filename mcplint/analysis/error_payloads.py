@@ -25,7 +25,7 @@ JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simp
 # "Unable to connect", "Invalid page size: 0"); "No results found" is an empty result, not one.
 ERROR_TEXT = re.compile(
     r"^[\W_]*(error|failed|failure|cannot|can't|unable to|could not|couldn't|invalid|"
-    r"security violation|permission denied|access denied)\b",
+    r"security violation|permission denied|access denied|unexpected)\b",
     re.IGNORECASE,
 )
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
