@@ -72,6 +72,8 @@ def error_payloads(
     elif isinstance(expression, cst.List):  # a content list; `(False, "Error")` is a status pair
         for element in expression.elements:
             yield from error_payloads(element.value, imports, local_values, resolving, helper_kind)
+    elif isinstance(expression, cst.ListComp):  # `[r if ok(r) else f"ERROR: {r}" for r in results]`
+        yield from error_payloads(expression.elt, imports, local_values, resolving, helper_kind)
     elif isinstance(expression, cst.IfExp):
         yield from error_payloads(expression.body, imports, local_values, resolving, helper_kind)
         yield from error_payloads(expression.orelse, imports, local_values, resolving, helper_kind)
