@@ -1654,15 +1654,17 @@ class _Resolver:
         key = self.resolve_function(dotted, context_key, context_class) if depth < 3 else None
         info = self.facts.functions.get(key or "")
         if info is not None:
+            # A lookup in a registry of instances: the classes registered there, whose methods
+            # override the base class the getter may be annotated with (`-> ToolHandler | None`).
+            for table in self.facts.returned_tables.get(info.key, ()):
+                if table in self.collected():
+                    return f"<collected:{table}>"
             if info.returns is not None:
                 return self._annotation_class(info.returns)
             for name in info.returned_names:  # a getter of a module-level instance
                 found = self._name_class(key, name, depth + 1) or self._name_class(None, name, depth + 1)
                 if found is not None:
                     return found
-            for table in self.facts.returned_tables.get(info.key, ()):  # a lookup in a registry of instances
-                if table in self.collected():
-                    return f"<collected:{table}>"
             return None
         qualified = self.imports.qualify(dotted)
         if not _is_project_name(qualified):
