@@ -77,3 +77,25 @@ def test_a_placeholder_named_like_a_helper_keyword_is_renamed(tmp_path):
     server = (root / "acme_flows" / "server.py").read_text()
     assert "ref=ref, hint_value=hint" in server
     assert 'acme_flows_error("THE_FLOW_NOTES_ARE_TOO_LONG", details_value=details)' in server
+
+
+# -- the project's own validation message passed on ---------------------------------------------
+def test_a_clause_passing_on_its_own_trys_validation_message_is_left_with_the_reason(tmp_path):
+    """mcp-clickhouse: `raise ValueError("... must be http or https ...")` inside the `try`,
+    `except ValueError as exc: raise ToolError(str(exc))`: the client was told the project's own
+    validation message (its tests match on it). A registry entry ("Resolve client config failed")
+    or the type's name would lose it: the site is left, with the reason. An OS error's text in
+    the same module is a leak and is still rewritten."""
+    root = tmp_path / "own_validation"
+    shutil.copytree(PROJECTS / "own_validation", root)
+    result = run_cli("migrate", "--write", ".", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    server = (root / "acme_db" / "server.py").read_text()
+    assert "    except ValueError as exc:\n        raise ToolError(str(exc)) from exc\n" in server
+    assert 'raise acme_db_error("COULD_NOT_READ_THE_SCHEMA") from exc' in server
+    line = server.splitlines().index("        raise ToolError(str(exc)) from exc") + 1  # as migrated
+    assert (
+        f"acme_db/server.py:{line}: MCP006 the `except ValueError` passes on to the client the text of the "
+        "`ValueError` its `try` raises itself (a message the project wrote): a registry entry would lose it"
+    ) in result.stderr
+    assert "RESOLVE_CLIENT_CONFIG" not in (root / "mcp-errors.toml").read_text()

@@ -13,7 +13,7 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, own_message_reason, raised_message, registry_error_fix
 
 
 class StackTraceLeak(Rule):
@@ -99,7 +99,12 @@ class StackTraceLeak(Rule):
     `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
     it was and not its text (paths, SQL, hosts). The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
-    told is for the author. `mcplint migrate` creates the registry entries.
+    told is for the author. Nor does a raise in a clause that catches only
+    classes its own `try` raises itself (`raise ValueError("... must be http
+    or https")` in the body, `except ValueError as exc: raise
+    ToolError(str(exc))`): the text is then the project's own validation
+    message, which the client was meant to read, and either fix would lose
+    it. `mcplint migrate` creates the registry entries.
 
     ## Options
     - `sanitizers` (list of function names, default `[]`): functions whose
@@ -157,13 +162,16 @@ class StackTraceLeak(Rule):
         for leak in leaks:
             plain_fix = _sanitising_fix(leak.origin.node)
             site = self._raise_site(leak)
+            fix = registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix
+            kept = own_message_reason(self.context, site.clause) if site is not None else None
             self.report(
                 leak.origin.node,
                 _message(leak),
                 function=leak.function,
                 through_return=leak.sink.through_return,
-                fix=registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix,
-                error_message=site.message if site is not None else None,
+                fix=None if kept else fix,
+                error_message=site.message if site is not None and not kept else None,
+                unfixed_reason=kept,
             )
 
     def project_inputs(self, project: ProjectContext) -> object:
