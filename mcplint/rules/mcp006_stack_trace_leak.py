@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
 
+from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
 from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.imports import dotted_name
@@ -13,7 +15,13 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, own_message_reason, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import (
+    ErrorSite,
+    exception_log_line,
+    own_message_reason,
+    raised_message,
+    registry_error_fix,
+)
 
 
 class StackTraceLeak(Rule):
@@ -97,7 +105,10 @@ class StackTraceLeak(Rule):
     before it (a module without a logger gets one), so the text goes to the logs.
     Everywhere else, and without a match: `str(e)`, `repr(e)`, `{e}` and
     `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
-    it was and not its text (paths, SQL, hosts). The failure itself always
+    it was and not its text (paths, SQL, hosts), and in the `except` clause
+    that caught it, when the clause logs nothing yet and the module has a
+    logger, `logger.exception(...)` goes before the statement, so the text is
+    in the logs instead. The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
     told is for the author. Nor does a raise in a clause that catches only
     classes its own `try` raises itself (`raise ValueError("... must be http
@@ -159,8 +170,9 @@ class StackTraceLeak(Rule):
         exported, leaks = self._judge(self.context.project.imported_text_helpers)
         exported.update(module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
+        logged: set[int] = set()  # the clauses a fix logs in already: one line each
         for leak in leaks:
-            plain_fix = _sanitising_fix(leak.origin.node)
+            plain_fix = self._logging(_sanitising_fix(leak.origin.node), leak, logged)
             site = self._raise_site(leak)
             fix = registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix
             kept = own_message_reason(self.context, site.clause) if site is not None else None
@@ -213,6 +225,42 @@ class StackTraceLeak(Rule):
             return None
         message = site_message(written, leak.function, bound_name(clause))
         return ErrorSite(raise_node, message, leak.function, clause, hides_cause=True, annotation=annotation)
+
+    def _logging(self, fix: FixSpec | None, leak: Leak, logged: set[int]) -> FixSpec | None:
+        """The plain fix, with `logger.exception(...)` before the statement it changes when that
+        is in the `except` clause that caught the exception, the clause logs nothing yet and the
+        module has a logger: the text the client no longer gets goes to the log."""
+        if fix is None:
+            return None
+        found = self._clause_statement(leak)
+        if found is None or id(found[0]) in logged:
+            return fix
+        clause, statement = found
+        site = ErrorSite(statement, None, leak.function, clause, hides_cause=True)  # type: ignore[arg-type]
+        line, imports = exception_log_line(self.context, site)
+        if line is None or imports:
+            # A fix with imports counts as a registry helper's (the fixer applies those first, and
+            # migrate takes the site as done): only a module with a logger of its own gets the line.
+            return fix
+        logged.add(id(clause))
+        return replace(fix, log_line=line, statement=statement)
+
+    def _clause_statement(self, leak: Leak) -> tuple[cst.ExceptHandler, cst.BaseSmallStatement] | None:
+        """The `except` clause of the leak's function around its origin, and the simple statement
+        in it that holds the origin."""
+        sources = self._flow.functions.get(leak.function)
+        if not sources:
+            return None
+        origin = leak.origin.node
+        for clause in own_nodes(sources[-1].node.body):
+            if not isinstance(clause, cst.ExceptHandler):
+                continue
+            for statement in own_nodes(clause.body):
+                if isinstance(statement, cst.BaseSmallStatement) and any(
+                    node is origin for node in own_nodes(statement)
+                ):
+                    return clause, statement
+        return None
 
     def _raises_project_class(self, call: cst.Call) -> bool:
         """`raise CommandSecurityError(f"... {e}")`: the project's own class, which its own

@@ -91,7 +91,7 @@ def registry_error_fix(
     details = _without_registry_hints(site.details, _entry_hints(registry, chosen))
     if details is not None:
         call = call.with_changes(args=[*call.args, cst.Arg(details, keyword=cst.Name("details"), equal=_EQUAL)])
-    log_line, log_imports = _log_line(context, site)
+    log_line, log_imports = exception_log_line(context, site)
     assert isinstance(call.func, cst.Name)  # helper_call and _symbol_call call the helper by name
     imports = ((registry.helpers_module, call.func.value), *log_imports)
     original = site.raised_class
@@ -243,7 +243,7 @@ def result_allowed(annotation: cst.BaseExpression | None) -> bool:
     return name is not None and name.rsplit(".", 1)[-1] in _RESULT_ANNOTATIONS
 
 
-def _log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+def exception_log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     """The `logger.exception(...)` line that keeps the caught exception the rewrite stops from
     reaching the client, and the imports it needs (a module logger, when there is none)."""
     if not site.hides_cause or site.clause is None or context.loggers.already_logs(site.clause):
