@@ -7,7 +7,14 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis.empty_values import own_nodes
-from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
+from mcplint.analysis.exception_flow import (
+    STRINGIFIERS,
+    ExceptionFlow,
+    Leak,
+    StdioDetector,
+    bound_name,
+    text_helper,
+)
 from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext, TextHelperEntry
@@ -183,7 +190,7 @@ class StackTraceLeak(Rule):
                 through_return=leak.sink.through_return,
                 fix=None if kept else fix,
                 error_message=site.message if site is not None and not kept else None,
-                unfixed_reason=kept,
+                unfixed_reason=kept or (_left_reason(leak) if fix is None else None),
             )
 
     def project_inputs(self, project: ProjectContext) -> object:
@@ -279,6 +286,18 @@ def _message(leak: Leak) -> str:
         f"{what} the client through {leak.sink.description}; "
         "log it and send a fixed message (or a registry error) instead"
     )
+
+
+def _left_reason(leak: Leak) -> str | None:
+    """Why a leak has no fix, where the origin says it (`mcplint migrate` lists the site with it)."""
+    origin = leak.origin.node
+    if leak.origin.kind == "traceback":
+        return "traceback text: what the client should be told instead is for the author"
+    if isinstance(origin, cst.Call):
+        name = dotted_name(origin.func)
+        if name is not None and name not in STRINGIFIERS:
+            return f"the text comes from `{name}(...)`, which puts the exception's text in what it returns: change it there"
+    return None
 
 
 def _exception_name(expression: cst.BaseExpression) -> cst.Name | None:
