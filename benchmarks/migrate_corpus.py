@@ -72,10 +72,19 @@ def migrate_one(package: Path, scratch: Path) -> dict[str, object]:
         "before": {code: before[code] for code in SITE_CODES},
         "after": {code: after[code] for code in SITE_CODES},
         "broken_files": broken,
+        # Findings of the other rules that the migration added (MCP003/MCP004 on its own registry ...).
+        "new_findings": {code: after[code] - before[code] for code in after if after[code] > before[code] and code not in SITE_CODES},
         "registry_findings": registry_findings,
         "second_run_clean": again.returncode == 0 and "nothing to migrate" in again.stderr,
+        "resolved": resolved(migration.stderr),
         "summary": migration.stderr.strip().splitlines()[-12:],
     }
+
+
+def resolved(report: str) -> dict[str, int]:
+    """The report's "resolved" column: the sites the migration rewrote, per rule."""
+    rows = (line.split() for line in report.splitlines() if line.startswith(SITE_CODES))
+    return {row[0]: int(row[2]) for row in rows if len(row) == 4 and row[2].isdigit()}
 
 
 def main() -> int:
@@ -93,15 +102,21 @@ def main() -> int:
             row = migrate_one(package, Path(scratch))
             rows.append(row)
             before, after = sum(row["before"].values()), sum(row["after"].values())  # type: ignore[attr-defined]
-            flags = [] if row["second_run_clean"] else ["second run not clean"]
+            flags = [f"rewrote {sum(row['resolved'].values())}"]  # type: ignore[attr-defined]
+            flags += [] if row["second_run_clean"] else ["second run not clean"]
             flags += [f"{len(row['broken_files'])} broken"] if row["broken_files"] else []  # type: ignore[arg-type]
             flags += [f"{row['registry_findings']} REG"] if row["registry_findings"] else []
+            flags += [f"new {code} {count}" for code, count in row["new_findings"].items()]  # type: ignore[attr-defined]
             print(f"{row['package']:40} exit {row['exit']}  {before:4} -> {after:4}  {row['seconds']:6}s  {' '.join(flags)}")
     totals_before = sum((Counter(row["before"]) for row in rows), Counter())  # type: ignore[arg-type]
     totals_after = sum((Counter(row["after"]) for row in rows), Counter())  # type: ignore[arg-type]
     for code in SITE_CODES:
         print(f"{code}: {totals_before[code]} -> {totals_after[code]}")
-    failures = [row["package"] for row in rows if row["broken_files"] or not row["second_run_clean"] or row["registry_findings"] or row["exit"] not in (0,)]
+    failures = [
+        row["package"] for row in rows
+        if row["broken_files"] or not row["second_run_clean"] or row["registry_findings"] or row["new_findings"]
+        or row["exit"] not in (0,)
+    ]  # fmt: skip
     print(f"packages: {len(rows)}; with a problem: {len(failures)} {failures}")
     if arguments.json:
         arguments.json.write_text(json.dumps(rows, indent=2))

@@ -12,6 +12,20 @@ from __future__ import annotations
 import libcst as cst
 
 
+# A module importing one of these is a test module: the servers it builds are never deployed,
+# and its payloads are a test's data (an upstream API's answer mocked), not what a server sends.
+TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
+
+
+def imported_package(node: cst.Import | cst.ImportFrom) -> list[str]:
+    """The top-level packages an absolute import names (`import a.b, c` → a, c)."""
+    if isinstance(node, cst.ImportFrom):
+        if node.relative or node.module is None:
+            return []
+        return [(dotted_name(node.module) or "").split(".", 1)[0]]
+    return [(dotted_name(alias.name) or "").split(".", 1)[0] for alias in node.names]
+
+
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     # `type(...) is`, not isinstance: LibCST's node classes are ABCs, whose isinstance is slow,

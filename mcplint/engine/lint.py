@@ -428,6 +428,7 @@ def _findings(
         catching_caller = _caller_catching_a_raise(candidate, scope, affected or reaching)
         fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges, catching_caller)
         unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching, catching_caller)
+        unfixed = unfixed or (candidate.unfixed_reason if candidate.fix is None else None)
         catcher = _catcher_of_replaced_class(candidate, scope) if fix is not None else None
         if catcher is not None:
             fix, unfixed = None, catcher

@@ -35,17 +35,23 @@ class Placement:
 
 
 def place_helpers(root: Path, site_files: Iterable[Path], usable: Callable[[Path], bool]) -> Placement | None:
-    """The helpers module's place; None when the project builds no wheel (or there is no site):
-    any importable place will do then. Raises `NoPlace`."""
+    """The helpers module's place; None when the project builds no wheel: any importable
+    place will do then. Without a site (a migration whose rewrites need no entry still writes
+    the registry, and its `helpers-module` must be one the wheel ships, or the next run refuses
+    it), the package the wheel ships that holds most modules. Raises `NoPlace`."""
     files = list(site_files)
-    if not files:
-        return None
     try:
         layout = read_layout(root)
     except Unreadable as error:
+        if not files:
+            return None
         raise NoPlace(f"cannot tell what the wheel ships: {error}") from error
     if layout is None:
         return None
+    if not files:
+        files = list(_shipped_modules(root, layout))
+        if not files:
+            return None
     shipped = [(source, wheel) for source, wheel in _shipped(root, layout, files) if len(wheel.parts) >= 2]
     if not shipped:
         raise NoPlace(f"no migrated module is inside a package the wheel ships ({layout.describe()}): "
@@ -97,6 +103,16 @@ def shipped_module_file(module: str, root: Path) -> Path | None:
     None when the configuration does not say."""
     found = _layout_and_source(root, module)
     return root / found[1] if found is not None and found[1] is not None else None
+
+
+def _shipped_modules(root: Path, layout: WheelLayout) -> Iterable[Path]:
+    """The project's modules the wheel ships (what `_shipped` keeps of them)."""
+    for tree in layout.trees:
+        source = root / tree.source
+        if tree.is_file:
+            yield source
+        elif source.is_dir():
+            yield from sorted(source.rglob("*.py") if tree.whole else source.glob("*.py"))
 
 
 def _shipped(root: Path, layout: WheelLayout, files: list[Path]) -> list[tuple[PurePosixPath, PurePosixPath]]:

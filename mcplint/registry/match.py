@@ -17,6 +17,7 @@ import libcst as cst
 
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.model import ErrorEntry, Registry
+from mcplint.registry.validate import HELPER_KEYWORDS
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -329,6 +330,8 @@ def template_of(expression: cst.BaseExpression) -> str | None:
         if _is_exception_text(part):
             return None
         name = _placeholder_name(part, len(names))
+        if name in HELPER_KEYWORDS:  # `hint=` is the helper's own keyword: the value would not fill `{hint}`
+            name = f"{name}_value"
         while name in names:
             name = f"{name}_{len(names)}"
         names.append(name)

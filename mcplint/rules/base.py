@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from mcplint.analysis.catching import Guards, clause_of
+from mcplint.analysis.catching import Guards, catches, clause_of
 from mcplint.analysis.handlers import HandlerFactsCollector
-from mcplint.analysis.imports import ImportTable
+from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.locals import LocalAssignments
 from mcplint.analysis.loggers import ModuleLoggers
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -85,6 +85,8 @@ class Candidate:
     # Counts only where the function is itself a handler (a helper's `-> X | None` declares
     # None to its callers, who decide; a tool's None goes to the client as it is).
     only_as_handler: bool = False
+    # Why the rule offers no fix at all here (`mcplint migrate` lists the site with it).
+    unfixed_reason: str | None = None
 
 
 class RuleContext:
@@ -122,11 +124,13 @@ class RuleContext:
         self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
         self._statement_tries: dict[int, tuple[tuple[cst.ExceptHandler, ...], ...]] = {}
+        self._own_raises: dict[int, set[str]] = {}  # id(except clause) -> classes its `try` raises itself
 
     def visit_Raise(self, node: cst.Raise) -> None:
         # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
         self._raise_places[id(node)] = (self.enclosing_clause(), self.return_annotation())
         self._remember_tries(node)
+        self._remember_own_raise(node)
 
     def visit_Return(self, node: cst.Return) -> None:
         self._remember_tries(node)
@@ -139,6 +143,21 @@ class RuleContext:
         handlers = self.enclosing_try_handlers(node)
         if handlers:
             self._statement_tries[id(node)] = handlers
+
+    def _remember_own_raise(self, node: cst.Raise) -> None:
+        raised = _raised_class(node.exc)
+        if raised is None:
+            return
+        for handlers in self._statement_tries.get(id(node), ()):  # innermost first
+            clause = next((handler for handler in handlers if catches(clause_of(handler)[0], raised)), None)
+            if clause is not None:  # the first clause that catches it decides
+                self._own_raises.setdefault(id(clause), set()).add(raised)
+                return
+
+    def own_raises(self, clause: cst.ExceptHandler) -> frozenset[str]:
+        """The classes (last names) that the clause's `try` raises in its own body and the clause
+        catches: `raise ValueError("... must be http or https")` inside `try: ... except ValueError`."""
+        return frozenset(self._own_raises.get(id(clause), ()))
 
     def statement_guards(self, node: cst.CSTNode) -> Guards:
         """The `try`s of its function whose body holds a raise, return or assignment, innermost
@@ -188,6 +207,16 @@ class RuleContext:
     def registry(self) -> Registry | None:
         """The configured error registry, or None (none configured, or it cannot be read)."""
         return configured_registry(self.registry_path)
+
+
+def _raised_class(raised: cst.BaseExpression | None) -> str | None:
+    """`ValueError` of `raise ValueError(...)` or `raise errors.ConfigError`; None for a name
+    that is not a class's (`raise error`)."""
+    if isinstance(raised, cst.Call):
+        raised = raised.func
+    name = dotted_name(raised) if raised is not None else None
+    last = name.rpartition(".")[2] if name else ""
+    return last if last[:1].isupper() else None
 
 
 def configured_registry(path: str | None) -> Registry | None:
@@ -240,6 +269,7 @@ class Rule:
         advice: Advice | None = None,
         fix_replaces_class: str | None = None,
         only_as_handler: bool = False,
+        unfixed_reason: str | None = None,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -247,7 +277,7 @@ class Rule:
         self.context.candidates.append(
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
-                advice, fix_replaces_class, only_as_handler,
+                advice, fix_replaces_class, only_as_handler, unfixed_reason,
             )  # fmt: skip
         )
 

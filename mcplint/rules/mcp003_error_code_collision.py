@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict
-from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.imports import TEST_FRAMEWORKS, dotted_name, imported_package
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.protocol_codes import SPEC_CODES, band_problem
 from mcplint.registry.model import Registry
@@ -97,6 +97,9 @@ class ErrorCodeCollision(Rule):
     application code in the band means something else to a client; code 0 is
     what mcp and fastmcp send for an unmapped exception. A constant that
     disagrees with the registry sends a code the documentation does not list.
+    In a test module (one importing pytest or unittest) a payload is the
+    test's data, an upstream API's error mocked: only the band and 0 are
+    judged there, not the registry.
 
     ## Example
     ```python
@@ -143,6 +146,7 @@ class ErrorCodeCollision(Rule):
         self._calls: list[tuple[cst.Call, str | None]] = []
         self._payload_codes: list[tuple[cst.DictElement, str | None]] = []
         self._seen_payload_codes: set[int] = set()
+        self._test_module = False
 
     @classmethod
     def prescreen(cls, text: str, settings: FileSettings) -> bool:
@@ -157,6 +161,12 @@ class ErrorCodeCollision(Rule):
         return registry is not None and _symbol_pattern(registry).search(text) is not None
 
     # -- the walk ----------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        self._test_module |= any(package in TEST_FRAMEWORKS for package in imported_package(node))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._test_module |= any(package in TEST_FRAMEWORKS for package in imported_package(node))
+
     def visit_Module(self, node: cst.Module) -> None:
         self._module = node
 
@@ -196,7 +206,9 @@ class ErrorCodeCollision(Rule):
         for element, function in self._payload_codes:
             code = _int(element.value)
             if code is not None:
-                self._check_literal(element.value, code, function, registry)
+                # A test module's payloads are its data (an upstream API's error mocked): their
+                # codes are not the server's, so not the registry's business; the band still is.
+                self._check_literal(element.value, code, function, None if self._test_module else registry)
 
     def _check_tables(self, module: cst.Module, registry: Registry | None) -> None:
         symbols = {entry.symbol: entry.code for entry in registry.errors} if registry else {}

@@ -1,11 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.exception_flow import ExceptionFlow, Leak, StdioDetector, bound_name, text_helper
+from mcplint.analysis.empty_values import own_nodes
+from mcplint.analysis.exception_flow import (
+    STRINGIFIERS,
+    ExceptionFlow,
+    Leak,
+    StdioDetector,
+    bound_name,
+    text_helper,
+)
 from mcplint.analysis.handlers import module_aliases
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext, TextHelperEntry
@@ -13,7 +22,13 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import helper_name
 from mcplint.registry.match import site_message
 from mcplint.rules.base import FixSpec, Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import (
+    ErrorSite,
+    exception_log_line,
+    own_message_reason,
+    raised_message,
+    registry_error_fix,
+)
 
 
 class StackTraceLeak(Rule):
@@ -97,9 +112,17 @@ class StackTraceLeak(Rule):
     before it (a module without a logger gets one), so the text goes to the logs.
     Everywhere else, and without a match: `str(e)`, `repr(e)`, `{e}` and
     `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
-    it was and not its text (paths, SQL, hosts). The failure itself always
+    it was and not its text (paths, SQL, hosts), and in the `except` clause
+    that caught it, when the clause logs nothing yet and the module has a
+    logger, `logger.exception(...)` goes before the statement, so the text is
+    in the logs instead. The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
-    told is for the author. `mcplint migrate` creates the registry entries.
+    told is for the author. Nor does a raise in a clause that catches only
+    classes its own `try` raises itself (`raise ValueError("... must be http
+    or https")` in the body, `except ValueError as exc: raise
+    ToolError(str(exc))`): the text is then the project's own validation
+    message, which the client was meant to read, and either fix would lose
+    it. `mcplint migrate` creates the registry entries.
 
     ## Options
     - `sanitizers` (list of function names, default `[]`): functions whose
@@ -154,16 +177,20 @@ class StackTraceLeak(Rule):
         exported, leaks = self._judge(self.context.project.imported_text_helpers)
         exported.update(module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
+        logged: set[int] = set()  # the clauses a fix logs in already: one line each
         for leak in leaks:
-            plain_fix = _sanitising_fix(leak.origin.node)
+            plain_fix = self._logging(_sanitising_fix(leak.origin.node), leak, logged)
             site = self._raise_site(leak)
+            fix = registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix
+            kept = own_message_reason(self.context, site.clause) if site is not None else None
             self.report(
                 leak.origin.node,
                 _message(leak),
                 function=leak.function,
                 through_return=leak.sink.through_return,
-                fix=registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix,
-                error_message=site.message if site is not None else None,
+                fix=None if kept else fix,
+                error_message=site.message if site is not None and not kept else None,
+                unfixed_reason=kept or (_left_reason(leak) if fix is None else None),
             )
 
     def project_inputs(self, project: ProjectContext) -> object:
@@ -206,6 +233,42 @@ class StackTraceLeak(Rule):
         message = site_message(written, leak.function, bound_name(clause))
         return ErrorSite(raise_node, message, leak.function, clause, hides_cause=True, annotation=annotation)
 
+    def _logging(self, fix: FixSpec | None, leak: Leak, logged: set[int]) -> FixSpec | None:
+        """The plain fix, with `logger.exception(...)` before the statement it changes when that
+        is in the `except` clause that caught the exception, the clause logs nothing yet and the
+        module has a logger: the text the client no longer gets goes to the log."""
+        if fix is None:
+            return None
+        found = self._clause_statement(leak)
+        if found is None or id(found[0]) in logged:
+            return fix
+        clause, statement = found
+        site = ErrorSite(statement, None, leak.function, clause, hides_cause=True)  # type: ignore[arg-type]
+        line, imports = exception_log_line(self.context, site)
+        if line is None or imports:
+            # A fix with imports counts as a registry helper's (the fixer applies those first, and
+            # migrate takes the site as done): only a module with a logger of its own gets the line.
+            return fix
+        logged.add(id(clause))
+        return replace(fix, log_line=line, statement=statement)
+
+    def _clause_statement(self, leak: Leak) -> tuple[cst.ExceptHandler, cst.BaseSmallStatement] | None:
+        """The `except` clause of the leak's function around its origin, and the simple statement
+        in it that holds the origin."""
+        sources = self._flow.functions.get(leak.function)
+        if not sources:
+            return None
+        origin = leak.origin.node
+        for clause in own_nodes(sources[-1].node.body):
+            if not isinstance(clause, cst.ExceptHandler):
+                continue
+            for statement in own_nodes(clause.body):
+                if isinstance(statement, cst.BaseSmallStatement) and any(
+                    node is origin for node in own_nodes(statement)
+                ):
+                    return clause, statement
+        return None
+
     def _raises_project_class(self, call: cst.Call) -> bool:
         """`raise CommandSecurityError(f"... {e}")`: the project's own class, which its own
         `except` clauses may catch; a registry error would slip past them."""
@@ -223,6 +286,18 @@ def _message(leak: Leak) -> str:
         f"{what} the client through {leak.sink.description}; "
         "log it and send a fixed message (or a registry error) instead"
     )
+
+
+def _left_reason(leak: Leak) -> str | None:
+    """Why a leak has no fix, where the origin says it (`mcplint migrate` lists the site with it)."""
+    origin = leak.origin.node
+    if leak.origin.kind == "traceback":
+        return "traceback text: what the client should be told instead is for the author"
+    if isinstance(origin, cst.Call):
+        name = dotted_name(origin.func)
+        if name is not None and name not in STRINGIFIERS:
+            return f"the text comes from `{name}(...)`, which puts the exception's text in what it returns: change it there"
+    return None
 
 
 def _exception_name(expression: cst.BaseExpression) -> cst.Name | None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from mcplint.analysis.handlers import SERVER_CLASSES
-from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.imports import TEST_FRAMEWORKS, dotted_name
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import ProjectContext
 from mcplint.analysis.scopes import Frame
@@ -24,8 +24,6 @@ OPTION = "mask_error_details"
 ENV_VAR = "FASTMCP_MASK_ERROR_DETAILS"
 # pydantic-settings reads these (case-insensitively) as False.
 FALSE_TEXT = frozenset({"0", "false", "f", "no", "n", "off", ""})
-# A module importing one of these is a test module: the servers it builds are never deployed.
-TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
 ENV_SETTERS = frozenset({"setdefault", "putenv", "setenv", "__setitem__"})
 # The pre-screen: a fastmcp import and the class's name.
 FASTMCP_IMPORT = ImportScreen(("fastmcp",))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from mcplint.analysis.catching import CATCH_ALL, Guards
+from mcplint.analysis.catching import CATCH_ALL, Guards, clause_of
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
@@ -91,7 +91,7 @@ def registry_error_fix(
     details = _without_registry_hints(site.details, _entry_hints(registry, chosen))
     if details is not None:
         call = call.with_changes(args=[*call.args, cst.Arg(details, keyword=cst.Name("details"), equal=_EQUAL)])
-    log_line, log_imports = _log_line(context, site)
+    log_line, log_imports = exception_log_line(context, site)
     assert isinstance(call.func, cst.Name)  # helper_call and _symbol_call call the helper by name
     imports = ((registry.helpers_module, call.func.value), *log_imports)
     original = site.raised_class
@@ -243,7 +243,7 @@ def result_allowed(annotation: cst.BaseExpression | None) -> bool:
     return name is not None and name.rsplit(".", 1)[-1] in _RESULT_ANNOTATIONS
 
 
-def _log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+def exception_log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     """The `logger.exception(...)` line that keeps the caught exception the rewrite stops from
     reaching the client, and the imports it needs (a module logger, when there is none)."""
     if not site.hides_cause or site.clause is None or context.loggers.already_logs(site.clause):
@@ -256,6 +256,26 @@ def _log_line(context: RuleContext, site: ErrorSite) -> tuple[str | None, tuple[
             return None, ()  # the name is taken by something else: no logger of ours
         logger, imports = "logger", (MODULE_LOGGER_IMPORT,)
     return f'{logger}.exception("{what} failed")', imports
+
+
+def own_message_reason(context: RuleContext, clause: cst.ExceptHandler | None) -> str | None:
+    """Why a site that sends the caught exception's text to the client is not rewritten: its
+    `except` catches only classes (no catch-all) of which its `try` raises one itself, with a
+    message written for the client (`raise ValueError("... must be http or https")` in the
+    body, `except ValueError as exc: raise ToolError(str(exc))`). The text is then the
+    project's own input validation, often from its other functions too, and a registry entry
+    (or the exception's type name) in its place would lose what the client was told (its tests
+    match on it). Left for a human, who can give each of those raises its own entry."""
+    if clause is None:
+        return None
+    names = clause_of(clause)[0]
+    own = context.own_raises(clause)
+    if not names or CATCH_ALL.intersection(names) or not own:
+        return None
+    return (
+        f"the `except {', '.join(names)}` passes on to the client the text of the `{', '.join(sorted(own))}` "
+        "its `try` raises itself (a message the project wrote): a registry entry would lose it"
+    )
 
 
 def mentions(message: cst.BaseExpression, name: str | None) -> bool:
