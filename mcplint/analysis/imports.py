@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-
 # A module importing one of these is a test module: the servers it builds are never deployed,
 # and its payloads are a test's data (an upstream API's answer mocked), not what a server sends.
 TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
