@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from mcplint.analysis.empty_values import own_nodes
-from mcplint.analysis.imports import ImportTable
+from mcplint.analysis.imports import ImportTable, dotted_name
 
 ERROR_KEYS = frozenset({"error", "error_code", "errorCode", "errors"})
 FAILURE_FLAG_KEYS = frozenset({"success", "ok"})
@@ -187,6 +187,18 @@ def is_error_dict(node: cst.Dict) -> bool:
         if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
             return True
     return False
+
+
+def builds_error(expression: cst.BaseExpression) -> bool:
+    """A call of a function named for an error (`create_error_response(...)`), also through the
+    methods of what it returns (`services_error("NOT_FOUND").tool_result()`): an answer that
+    fails the call, whatever it looks like."""
+    call = expression.expression if isinstance(expression, cst.Await) else expression
+    while isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Call):
+        call = call.func.value
+    if not isinstance(call, cst.Call):
+        return False
+    return "error" in (dotted_name(call.func) or "").rpartition(".")[2].lower()
 
 
 def is_error_text(expression: cst.BaseExpression) -> bool:

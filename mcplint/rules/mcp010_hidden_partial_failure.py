@@ -7,7 +7,7 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, is_empty_value, own_nodes
-from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, is_error_dict, is_error_text
+from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, builds_error, is_error_dict, is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
 from mcplint.rules.base import Rule, RuleContext
@@ -295,7 +295,7 @@ def _whole_call_failure(value: cst.BaseExpression) -> bool:
         callee = (dotted_name(value.func) or "").rsplit(".", 1)[-1]
         if callee == "dumps" and value.args:
             return _whole_call_failure(value.args[0].value)
-        return "error" in callee.lower()
+        return builds_error(value)
     if isinstance(value, cst.Dict):  # `{"success": False, "message": "Failed to fetch ..."}`
         return _says_it_failed(value)
     return is_error_text(value)
