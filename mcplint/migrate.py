@@ -585,9 +585,9 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
     analysis only through
     - the fixes of its findings: the entry a finding's message matches (`registry.match`: the
       same constant text, case and spacing aside) or `default-symbol` names. A file with a
-      finding of a rule migrate fixes is taken again only from a run in the same fix mode, and
-      only if no message of its findings (the first run's in that context, the previous
-      run's, those it fixed) has the words of an entry that differs between the registries;
+      finding of a rule migrate fixes is taken again only from a run in the same fix mode, and,
+      if the run fixes it, only if no message of its findings has the words of an entry that
+      differs between the registries (`_same_fixes`);
     - the registry helpers' calls, whose text is safe to send (MCP006): a file that names a
       helper only one registry has, or imports from (or is) a helpers module only one has, is
       analysed again.
@@ -609,11 +609,7 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
         if result.fixed or result.diff or any(f.code in FIX_CODES for f in result.findings):
             if previous.modes.get(task.path) != task.fix_mode or task.settings.default_symbol in symbols:
                 return None
-            first = previous.first.analyses.get(task.path, {}).get(task.project)
-            if first is None:
-                return None
-            found = (*first.findings, *result.findings, *result.fixed)
-            if any(f.error_template is not None and _words(f.error_template) in changed for f in found):
+            if task.fix_mode is not None and not _same_fixes(previous, task, result, changed):
                 return None
         key = (task.path, tuple(result.imported_names))
         if key not in blind:
@@ -622,6 +618,19 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
         return result if blind[key] else None
 
     return reuse
+
+
+def _same_fixes(previous: _Previous, task: FileTask, result: FileResult, changed: set[tuple[str, ...]]) -> bool:
+    """No message of the file's findings (the first run's in that context, the previous run's,
+    those it fixed) has the words of an entry that differs between the registries. Only a file
+    the run fixes asks: a library module's (analysed, never fixed) findings differ between the
+    registries only in the fixes offered and the reasons for none, which nothing reads (the
+    migration gives its sites their reasons itself, `_with_boundary`)."""
+    first = previous.first.analyses.get(task.path, {}).get(task.project)
+    if first is None:
+        return False
+    found = (*first.findings, *result.findings, *result.fixed)
+    return not any(f.error_template is not None and _words(f.error_template) in changed for f in found)
 
 
 def _registry_blind(

@@ -191,6 +191,14 @@ _HEADS = [
     "# header\n\nfrom mcp.types import (\n    ErrorData,  # kept\n    INTERNAL_ERROR,\n)\n",
     "import os; import sys\n@dec\ndef f():\n    pass\n",
     "",
+    # The head found by the tokenizer: decorators, lines continued at column 0, `;`, CRLF.
+    '"""Doc."""\nimport os\n\n# before\n@app.tool(\n    name="x",\n)\n@other\nasync def f():\n    return 1\n',
+    "@dec\nclass A:\n    pass\nimport os\n\n\nx = (\n1)\n",
+    "import os\nx = [\n1,\n]\nimport sys\n",
+    "from mcp.types import ErrorData\nimport os; y = 2\nz = 3\n",
+    '"""Doc\nimport fake\n"""\nfrom . import a\nfrom.b import c\nif True:\n    import d\n',
+    "import os\r\n\r\n\r\nx = 1\r\n",
+    "class A:\n    pass\n\n    # indented comment\n# comment\ndef f(): pass\n",
 ]
 _IMPORTS = [(("mcp.types", "ErrorData"),), (("logging", ""), ("__future__", "annotations"), ("pkg.errors", "pkg_error"))]
 
@@ -204,6 +212,23 @@ def test_add_imports_gives_what_libcst_s_visitor_gives_on_the_whole_module(sourc
     items = [ImportItem(module, obj_name=name or None) for module, name in imports]
     whole = AddImportsVisitor(CodemodContext(), items).transform_module(cst.parse_module(source)).code
     assert add_imports(source, list(imports)) == whole
+
+
+def test_the_text_work_of_a_pass_is_remembered_beyond_a_count_of_files(monkeypatch):
+    """A round of a large project's migration fixes more files than lru_cache(maxsize=64) held:
+    each pass's text work is remembered by the size of its texts instead (engine/fixer.py)."""
+    from mcplint.engine import fixer
+
+    calls = []
+    remembered = fixer._Remembered(lambda before, after: calls.append(after) or after.upper(), budget=10_000)
+    texts = [f"x = {number}\n" for number in range(200)]
+    assert [remembered("", text) for text in texts] == [text.upper() for text in texts]
+    assert [remembered("", text) for text in texts] == [text.upper() for text in texts]
+    assert len(calls) == 200  # the second round computed nothing again
+    small = fixer._Remembered(lambda before, after: calls.append(after) or after, budget=100)
+    for text in texts:
+        small("", text)
+    assert small("", texts[0]) == texts[0] and calls[-1] == texts[0]  # forgotten: over its budget
 
 
 @pytest.mark.parametrize("source", _HEADS)

@@ -242,6 +242,18 @@ def test_a_finding_of_the_first_run_counts_too(source):
     assert migrate._unchanged(_previous(source, fixed, trial, first=fixed), final)(_task(source)) is fixed
 
 
+def test_a_library_module_s_findings_are_taken_again_whatever_entries_changed(source):
+    """A module the migration analyses but never fixes (library code: fix mode None) differs
+    between the registries only in the fixes its findings are offered, which nothing applies."""
+    found = FileResult(findings=[_finding("MCP002", "Note not found")], content_hash="x")
+    trial = _registry(("NOTE_NOT_FOUND", "Note not found"), ("OTHER", "Something else"))
+    final = _registry(("OTHER", "Something else"))
+    previous = _previous(source, found, trial, mode=None)
+    assert migrate._unchanged(previous, final)(_task(source, mode=None)) is found
+    fixed = _previous(source, found, trial)  # a module the run fixes: its fix would differ
+    assert migrate._unchanged(fixed, final)(_task(source)) is None
+
+
 def test_a_fix_is_never_taken_from_a_run_in_another_fix_mode(source):
     found = FileResult(findings=[_finding("MCP002", "Something else")], content_hash="x")
     registry = _registry(("NOTE_NOT_FOUND", "Note not found"))

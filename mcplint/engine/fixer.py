@@ -24,11 +24,14 @@ import ast
 import difflib
 import functools
 import hashlib
+import io
 import os
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+import tokenize
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import libcst as cst
 
@@ -39,7 +42,7 @@ from mcplint.engine.positions import LineIndex
 from mcplint.engine.result import FileResult
 from mcplint.finding import SAFE, Finding
 from mcplint.settings import FileSettings
-from mcplint.source import UndecodableSource, decode_with_encoding
+from mcplint.source import LINE_BREAK, UndecodableSource, decode_with_encoding
 
 # Imports inside functions: the linter and LibCST's codemod machinery (about 280 ms to import) are
 # imported by the fixes that use them; `is_applicable` serves a warm run without either.
@@ -169,9 +172,48 @@ def fix_text(
     return FixOutcome(current, fixed, findings, None, analysis)
 
 
-# A file's passes are the same in every cross-module round of a run that does not change its
-# fixes: the text work of a pass (pure functions of the texts) is done once per process.
-@functools.lru_cache(maxsize=64)
+class _Remembered:
+    """A pure function of texts, its results remembered for the calls whose texts (arguments and
+    result) total at most ``budget`` characters, the least recently used forgotten first.
+
+    A file's passes are the same in every cross-module round of a run that does not change its
+    fixes, and in the next run of a migration where its fixes stay the same: the text work of a
+    pass is done once per process. A count of entries would not do: a round of a large project
+    fixes more files than any fixed count holds (each round then starts over: on the corpus of
+    29 servers, `lru_cache(maxsize=64)` remembered nothing from one round to the next), and a
+    count large enough for it holds too much of an editor's versions of one large file."""
+
+    def __init__(self, function: Callable[..., Any], budget: int) -> None:
+        self._function = function
+        self._budget = budget
+        self._size = 0
+        self._results: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> Any:
+        found = self._results.get(args)
+        if found is not None:
+            self._results.move_to_end(args)
+            return found[0]
+        result = self._function(*args)
+        size = sum(len(arg) for arg in args if isinstance(arg, str)) + (len(result) if isinstance(result, str) else 0)
+        self._results[args] = (result, size)
+        self._size += size
+        while self._size > self._budget and self._results:
+            _, (_, forgotten) = self._results.popitem(last=False)
+            self._size -= forgotten
+        return result
+
+
+def _remembered(budget: int) -> Callable[[Callable[..., Any]], _Remembered]:
+    return lambda function: _Remembered(function, budget)
+
+
+# Characters of text each of the pass's text functions remembers (their keys hold the texts).
+TEXT_MEMORY = 64 * 1024 * 1024
+
+
+@_remembered(TEXT_MEMORY)
 def _with_imports(before: str, edited: str, imports: tuple[tuple[str, str], ...]) -> str:
     """The edited text with the imports its fixes need, and without those they left unused."""
     updated = without_imports_made_unused(before, add_imports(edited, imports))
@@ -180,7 +222,7 @@ def _with_imports(before: str, edited: str, imports: tuple[tuple[str, str], ...]
     return updated
 
 
-@functools.lru_cache(maxsize=64)
+@_remembered(TEXT_MEMORY)
 def _laid_out(original: str, edited: str, line_length: int) -> str:
     """The edited text with the statements the fixes wrote laid out to the project's line
     length (`mcplint.engine.wrap`: as black would, touching no line the file had before)."""
@@ -189,7 +231,7 @@ def _laid_out(original: str, edited: str, line_length: int) -> str:
     return relayout(original, edited, line_length)
 
 
-@functools.lru_cache(maxsize=64)
+@_remembered(TEXT_MEMORY)
 def _parses_once(text: str) -> bool:
     return parses(text)
 
@@ -225,7 +267,81 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     and edits only the module's head (a docstring, the block of imports after it) and the blank
     line before the first statement after that block, but walks and copies the whole tree; on a
     large module most of a fix pass went there. So it runs on the head alone, with a stand-in for
-    the first statement after it, and the rest of the body is put back untouched."""
+    the first statement after it, and the rest of the body is put back untouched. Not even parsed:
+    where CPython's parser (a tenth of LibCST's) finds the head ending, LibCST parses only the
+    text before that statement, with ``pass`` in its place, and the text from it on is kept."""
+    head = _head_text(text)
+    if head is not None:
+        try:
+            added = _add_imports_parsed(head + _STAND_IN, imports)
+        except cst.ParserSyntaxError:
+            added = None
+        if added is not None and added.endswith(_STAND_IN):
+            return added[: -len(_STAND_IN)] + text[len(head) :]
+    return _add_imports_parsed(text, imports)
+
+
+_STAND_IN = "pass\n"
+
+
+def _head_text(text: str) -> str | None:
+    """The text before the first top-level statement after the module's first statement and the
+    `import` lines that follow it (that statement's comments and blank lines before it included):
+    found by Python's tokenizer, which stops there. None when there is no such statement."""
+    if _LONE_CR.search(text):  # the tokenizer's lines end at `\n` only
+        return None
+    statements = 0
+    decorated = False
+    line_start = True  # the next token begins a logical line
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
+            if token.type in _NOT_A_STATEMENT:
+                line_start = line_start or token.type == tokenize.NEWLINE
+                continue
+            if not line_start:
+                continue
+            line_start = False
+            if token.start[1] != 0:  # in an indented block
+                continue
+            if token.type == tokenize.OP and token.string == "@":
+                if decorated:
+                    continue
+                decorated = True  # the statement begins with its decorators
+            elif decorated:
+                decorated = False  # the `def` or `class` the decorators began
+                continue
+            statements += 1
+            if statements > 1 and not (token.type == tokenize.NAME and token.string in ("import", "from")):
+                break
+        else:
+            return None
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    head = text[: _line_start(text, token.start[0])]
+    try:  # only whole statements before it
+        ast.parse(head)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return head
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+_NOT_A_STATEMENT = frozenset(
+    (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+)
+
+
+def _line_start(text: str, line: int) -> int:
+    """The offset of the 1-based ``line``'s first character."""
+    if line == 1:
+        return 0
+    for number, match in enumerate(LINE_BREAK.finditer(text), start=2):
+        if number == line:
+            return match.end()
+    return len(text)
+
+
+def _add_imports_parsed(text: str, imports: Sequence[tuple[str, str]]) -> str:
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 
