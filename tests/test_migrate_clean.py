@@ -100,6 +100,12 @@ def test_a_clause_passing_on_its_own_trys_validation_message_is_left_with_the_re
         "`ValueError` its `try` raises itself (a message the project wrote): a registry entry would lose it"
     ) in result.stderr
     assert "RESOLVE_CLIENT_CONFIG" not in (root / "mcp-errors.toml").read_text()
+    # The same text returned as an error dict: neither MCP001's registry error nor MCP006's
+    # type name replaces it.
+    assert '    except ValueError as exc:\n        return {"error": str(exc)}\n' in server
+    returned = server.splitlines().index('        return {"error": str(exc)}') + 1
+    for code in ("MCP001", "MCP006"):
+        assert f"acme_db/server.py:{returned}: {code} the `except ValueError` passes on" in result.stderr
 
 
 # -- the reason a site is left ---------------------------------------------------------------------

@@ -125,6 +125,7 @@ class RuleContext:
         self._raise_places: dict[int, tuple[cst.ExceptHandler | None, cst.BaseExpression | None]] = {}
         self._statement_tries: dict[int, tuple[tuple[cst.ExceptHandler, ...], ...]] = {}
         self._own_raises: dict[int, set[str]] = {}  # id(except clause) -> classes its `try` raises itself
+        self._return_clauses: dict[int, cst.ExceptHandler] = {}  # id(return) -> the clause around it
 
     def visit_Raise(self, node: cst.Raise) -> None:
         # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
@@ -134,6 +135,9 @@ class RuleContext:
 
     def visit_Return(self, node: cst.Return) -> None:
         self._remember_tries(node)
+        clause = self.enclosing_clause()
+        if clause is not None:
+            self._return_clauses[id(node)] = clause
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._remember_tries(node)
@@ -163,6 +167,10 @@ class RuleContext:
         """The `try`s of its function whose body holds a raise, return or assignment, innermost
         first: what would catch an exception raised in its place."""
         return tuple(tuple(map(clause_of, handlers)) for handlers in self._statement_tries.get(id(node), ()))
+
+    def return_clause(self, node: cst.CSTNode) -> cst.ExceptHandler | None:
+        """The `except` clause (of its own function) a `return` is written in, if any."""
+        return self._return_clauses.get(id(node))
 
     def raise_place(self, node: cst.Raise) -> tuple[cst.ExceptHandler | None, cst.BaseExpression | None]:
         """(the `except` clause around the raise, its function's return annotation)."""

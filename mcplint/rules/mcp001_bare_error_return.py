@@ -25,7 +25,7 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, mentions, own_message_reason, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
 
@@ -167,7 +167,11 @@ class BareErrorReturn(Rule):
     hold a success too), unless the assignment is the last statement of an
     `except` clause and `return <local>` directly follows the `try`: then the
     assignment itself becomes the raise (or the returned result). No unique
-    match, no fix (`mcplint migrate` creates the entries).
+    match, no fix (`mcplint migrate` creates the entries). Nor in a clause that
+    catches only classes its own `try` raises itself, where the payload carries
+    the exception's text (`except ValueError as e: return {"error": str(e)}`
+    around `raise ValueError("The page size must be ...")`): that is the
+    project's own validation message, which a registry entry would lose.
 
     ## Options
     None.
@@ -367,6 +371,11 @@ class BareErrorReturn(Rule):
             # The success becomes an isError result: right for the client, but code that used
             # the returned dict, or an output schema (`-> str` on mcp 1.x), may not expect it.
             fix = registry_error_fix(self.context, site, UNSAFE) if site is not None else None
+            # `except ValueError as e: return {"error": str(e)}` around the project's own
+            # `raise ValueError("...")`: a registry message would lose the text it wrote.
+            kept = own_message_reason(self.context, clause) if mentions(node.value, caught) else None
+            if kept is not None:
+                fix, error_message = None, None
             if payload.kind == "dict":
                 self.report(
                     payload.node,
@@ -375,6 +384,7 @@ class BareErrorReturn(Rule):
                     through_return=True,
                     fix=fix,
                     error_message=error_message,
+                    unfixed_reason=kept,
                 )
             else:
                 self.report(
@@ -385,6 +395,7 @@ class BareErrorReturn(Rule):
                     through_return=True,
                     fix=fix,
                     error_message=error_message,
+                    unfixed_reason=kept,
                 )
 
     def _error_guarded_names(self) -> set[str]:

@@ -117,9 +117,9 @@ class StackTraceLeak(Rule):
     logger, `logger.exception(...)` goes before the statement, so the text is
     in the logs instead. The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
-    told is for the author. Nor does a raise in a clause that catches only
-    classes its own `try` raises itself (`raise ValueError("... must be http
-    or https")` in the body, `except ValueError as exc: raise
+    told is for the author. Nor does a raise or return in a clause that
+    catches only classes its own `try` raises itself (`raise ValueError("...
+    must be http or https")` in the body, `except ValueError as exc: raise
     ToolError(str(exc))`): the text is then the project's own validation
     message, which the client was meant to read, and either fix would lose
     it. `mcplint migrate` creates the registry entries.
@@ -182,7 +182,8 @@ class StackTraceLeak(Rule):
             plain_fix = self._logging(_sanitising_fix(leak.origin.node), leak, logged)
             site = self._raise_site(leak)
             fix = registry_error_fix(self.context, site, UNSAFE, fallback=plain_fix) if site else plain_fix
-            kept = own_message_reason(self.context, site.clause) if site is not None else None
+            clause = site.clause if site is not None else self.context.return_clause(leak.sink.node)
+            kept = own_message_reason(self.context, clause)
             self.report(
                 leak.origin.node,
                 _message(leak),

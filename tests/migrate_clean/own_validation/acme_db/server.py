@@ -31,3 +31,14 @@ def read_schema(path: str) -> str:
             return schema.read()
     except OSError as exc:
         raise ToolError(f"Could not read the schema: {exc}") from exc
+
+
+@mcp.tool()
+def set_page_size(size: str) -> dict:
+    try:
+        value = int(size)
+        if not 1 <= value <= 100:
+            raise ValueError("The page size must be between 1 and 100")
+    except ValueError as exc:
+        return {"error": str(exc)}
+    return {"page_size": value}
