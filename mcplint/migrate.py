@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from mcplint.analysis.loggers import imports_a_helper
 from mcplint.analysis.project import module_of
 from mcplint.check import fail
 from mcplint.config import (
@@ -766,7 +767,7 @@ def _generated_summary(path: Path, current: str, generated: str, registry: Regis
 
 def _registry_fix(finding: Finding) -> bool:
     """The finding already has a fix into a registry helper (one that imports it)."""
-    return finding.fix is not None and bool(finding.fix.imports)
+    return finding.fix is not None and imports_a_helper(finding.fix.imports)
 
 
 def _reason(finding: Finding) -> str:

@@ -160,4 +160,8 @@ def test_mcp006_fix_shows_the_type_not_the_text(tmp_path):
     fixed = (tmp_path / "server.py").read_text()
     assert 'return f"could not read {path}: {type(e).__name__}"' in fixed
     assert 'return {"error": type(error).__name__}' in fixed
+    # The module had no logger: it gets one, and the text the client no longer sees is logged.
+    assert "import logging\n" in fixed and "logger = logging.getLogger(__name__)\n" in fixed
+    assert '    except OSError as e:\n        logger.exception("read failed")\n' in fixed
+    assert '    except OSError as error:\n        logger.exception("write failed")\n' in fixed
     assert run_cli("check", "--select", "MCP006", "server.py", cwd=tmp_path).exit_code == 0

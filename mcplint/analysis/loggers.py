@@ -19,6 +19,11 @@ LOGGER_OBJECTS = frozenset({"loguru.logger"})
 # The import a fix asks for to log where the module has no logger: the fixer then adds
 # `logger = logging.getLogger(__name__)` after the module's imports (`engine.fixer`).
 MODULE_LOGGER_IMPORT = ("logging", "")
+
+
+def imports_a_helper(imports: tuple[tuple[str, str], ...]) -> bool:
+    """A fix's imports bring in something besides a module logger: a registry helper."""
+    return any(pair != MODULE_LOGGER_IMPORT for pair in imports)
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "msg"})
 
 

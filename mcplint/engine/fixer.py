@@ -35,7 +35,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT
+from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT, imports_a_helper
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
 from mcplint.engine.positions import LineIndex
@@ -153,7 +153,9 @@ def fix_text(
             break
         # Fixes into registry helpers first, alone in their pass: they can make another rule's
         # finding moot (a raise no longer uses `message`, so MCP006 need not blank it for the logs).
-        fixable = [finding for finding in fixable if finding.fix is not None and finding.fix.imports] or fixable
+        fixable = [
+            finding for finding in fixable if finding.fix is not None and imports_a_helper(finding.fix.imports)
+        ] or fixable
         updated, applied = apply_edits(current, fixable)
         imports = tuple(sorted({pair for finding in applied if finding.fix is not None for pair in finding.fix.imports}))
         if imports:

@@ -113,9 +113,9 @@ class StackTraceLeak(Rule):
     Everywhere else, and without a match: `str(e)`, `repr(e)`, `{e}` and
     `{e!r}` become `type(e).__name__`, so the client learns what kind of failure
     it was and not its text (paths, SQL, hosts), and in the `except` clause
-    that caught it, when the clause logs nothing yet and the module has a
-    logger, `logger.exception(...)` goes before the statement, so the text is
-    in the logs instead. The failure itself always
+    that caught it, when the clause logs nothing yet, `logger.exception(...)`
+    goes before the statement (a module without a logger gets one), so the
+    text is in the logs instead. The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
     told is for the author. Nor does a raise or return in a clause that
     catches only classes its own `try` raises itself (`raise ValueError("...
@@ -236,8 +236,8 @@ class StackTraceLeak(Rule):
 
     def _logging(self, fix: FixSpec | None, leak: Leak, logged: set[int]) -> FixSpec | None:
         """The plain fix, with `logger.exception(...)` before the statement it changes when that
-        is in the `except` clause that caught the exception, the clause logs nothing yet and the
-        module has a logger: the text the client no longer gets goes to the log."""
+        is in the `except` clause that caught the exception and the clause logs nothing yet (a
+        module without a logger gets one): the text the client no longer gets goes to the log."""
         if fix is None:
             return None
         found = self._clause_statement(leak)
@@ -246,12 +246,11 @@ class StackTraceLeak(Rule):
         clause, statement = found
         site = ErrorSite(statement, None, leak.function, clause, hides_cause=True)  # type: ignore[arg-type]
         line, imports = exception_log_line(self.context, site)
-        if line is None or imports:
-            # A fix with imports counts as a registry helper's (the fixer applies those first, and
-            # migrate takes the site as done): only a module with a logger of its own gets the line.
+        if line is None:
             return fix
         logged.add(id(clause))
-        return replace(fix, log_line=line, statement=statement)
+        # A module without a logger gets one (`imports`: the module logger, not a helper).
+        return replace(fix, log_line=line, statement=statement, imports=imports)
 
     def _clause_statement(self, leak: Leak) -> tuple[cst.ExceptHandler, cst.BaseSmallStatement] | None:
         """The `except` clause of the leak's function around its origin, and the simple statement
