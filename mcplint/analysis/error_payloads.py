@@ -189,6 +189,12 @@ def is_error_dict(node: cst.Dict) -> bool:
     return False
 
 
+def is_failure_answer(value: cst.BaseExpression) -> bool:
+    """What a branch returns says the call failed: error text, an error dict, or what an
+    error-named function builds (`return services_error("NO_ROWS").tool_result()`)."""
+    return is_error_text(value) or builds_error(value) or (isinstance(value, cst.Dict) and is_error_dict(value))
+
+
 def builds_error(expression: cst.BaseExpression) -> bool:
     """A call of a function named for an error (`create_error_response(...)`), also through the
     methods of what it returns (`services_error("NOT_FOUND").tool_result()`): an answer that

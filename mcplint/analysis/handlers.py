@@ -23,7 +23,7 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value
-from mcplint.analysis.error_payloads import builds_error, is_error_dict, is_error_text
+from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
@@ -527,9 +527,7 @@ def _answers(body: cst.BaseSuite) -> bool:
         parts = [element.value for element in value.elements]
         if any(isinstance(part, cst.Name) and part.value == "False" or is_error_text(part) for part in parts):
             return False
-    if is_empty_value(value) or is_error_text(value) or builds_error(value):
-        return False
-    return not (isinstance(value, cst.Dict) and is_error_dict(value))
+    return not (is_empty_value(value) or is_failure_answer(value))
 
 
 def _partial_of(value: cst.BaseExpression) -> str | None:

@@ -15,7 +15,7 @@ from mcplint.analysis.empty_values import (
     own_nodes,
     returns_values,
 )
-from mcplint.analysis.error_payloads import builds_error, is_error_dict, is_error_text
+from mcplint.analysis.error_payloads import is_failure_answer
 from mcplint.analysis.exception_flow import catches_everything, caught_names, reraises
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.project import ProjectContext
@@ -288,7 +288,7 @@ def _failure_answered_empties(function: cst.FunctionDef) -> set[str]:
             found.update(names)
         elif isinstance(statement, cst.Return) and statement.value is not None:
             value = statement.value
-            if is_error_text(value) or builds_error(value) or (isinstance(value, cst.Dict) and is_error_dict(value)):
+            if is_failure_answer(value):
                 found.update(names)
     return found
 
