@@ -465,8 +465,11 @@ def _discarded_records(function: cst.FunctionDef) -> frozenset[str]:
     a failed item there drops it from a partial answer as surely as `continue` alone."""
     harmless: set[int] = set()
     recorded: set[str] = set()
+    names: list[cst.Name] = []
     for node in own_nodes(function.body):
-        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+        if isinstance(node, cst.Name):
+            names.append(node)
+        elif isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             harmless.update(id(name) for name in _emptied_names(targets, node.value))
         elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
@@ -482,11 +485,7 @@ def _discarded_records(function: cst.FunctionDef) -> frozenset[str]:
             harmless.update(_name_ids(node.test))
         elif isinstance(node, cst.For) and _only_fails_or_logs(node.body):
             harmless.update(_name_ids(node.iter))
-    used = {
-        node.value
-        for node in own_nodes(function.body)
-        if isinstance(node, cst.Name) and id(node) not in harmless
-    }
+    used = {name.value for name in names if id(name) not in harmless}
     return frozenset(recorded - used)
 
 
