@@ -254,6 +254,7 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
     returns = [node for node in own_nodes(function.body) if isinstance(node, cst.Return) and node.value is not None]
     if not returns:
         return
+    coalesced = _coalesced_locals(function)
     for unit, path in _units_with_paths(units_of(function.body), (), "function", function):
         if not isinstance(unit, cst.Try):
             continue
@@ -266,7 +267,7 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
         filled = _filled_locals(units_of(unit.body))
         for handler in unit.handlers:
             body = units_of(handler.body)
-            emptied = _emptied_locals(body)
+            emptied = _emptied_locals(body, coalesced)
             if emptied is None or _ending(body, exits) is not None:
                 continue  # the clause does something, or leaves by a jump of its own
             candidates: dict[str, str] = dict(emptied)  # local: what is shown as left empty
@@ -279,7 +280,13 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
                 if _try_body_keeps(units_of(unit.body), name) or _only_added_to(unit.body, name):
                     candidates.setdefault(name, name)
             carried = next(
-                ((name, node) for name in candidates for node in later if node.value is not None and _carries(node.value, name)),
+                (
+                    (name, node)
+                    for name in candidates
+                    for carrier in _carriers(function, name)
+                    for node in later
+                    if node.value is not None and _carries(node.value, carrier)
+                ),
                 None,
             )
             if carried is not None:
@@ -321,9 +328,22 @@ def _filled_locals(units: Sequence[cst.CSTNode]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _emptied_locals(units: Sequence[cst.CSTNode]) -> list[tuple[str, str]] | None:
+def _coalesced_locals(function: cst.FunctionDef) -> frozenset[str]:
+    """Locals the function reads as an empty value when they are None (`(commit or {}).get(...)`)."""
+    return frozenset(
+        node.left.value
+        for node in own_nodes(function.body)
+        if isinstance(node, cst.BooleanOperation)
+        and isinstance(node.operator, cst.Or)
+        and isinstance(node.left, cst.Name)
+        and _says_none_exist(node.right)
+    )
+
+
+def _emptied_locals(units: Sequence[cst.CSTNode], coalesced: frozenset[str] = frozenset()) -> list[tuple[str, str]] | None:
     """The locals a clause sets to an empty value (``rows = []``, ``refs["shared"] = []``,
-    ``text = text or ""``) when that and logging is all it does; None when it does more."""
+    ``text = text or ""``) when that and logging is all it does; None when it does more.
+    A local set to None counts where the function reads its None as empty (``coalesced``)."""
     names = []
     for unit in units:
         if _changes_nothing(unit):
@@ -336,7 +356,8 @@ def _emptied_locals(units: Sequence[cst.CSTNode]) -> list[tuple[str, str]] | Non
         name = _root_name(unit.targets[0].target)
         if name is None or not is_empty_value(value):
             return None
-        if _says_none_exist(value):  # `None`, `0`, `False` in a field say "unknown", not "none"
+        # `None`, `0`, `False` in a field say "unknown", not "none" (unless read as "none" later).
+        if _says_none_exist(value) or (name in coalesced and isinstance(value, cst.Name) and value.value == "None"):
             names.append((name, cst.Module(body=[]).code_for_node(unit.targets[0].target)))
     return names
 
@@ -356,6 +377,33 @@ def _only_added_to(root: cst.CSTNode, name: str) -> bool:
 
 
 _NOT_CARRYING = frozenset({"len", "bool", "isinstance", "type", "id"})
+
+
+_CONTAINERS = (cst.Dict, cst.List, cst.Tuple, cst.Set)
+
+
+def _carriers(function: cst.FunctionDef, name: str) -> list[str]:
+    """The local and the collections that take it in (`files.append({"last_commit": commit})`,
+    `entry = {"commit": commit}`; `files.append(entry)`): an answer carrying one carries it."""
+    found = [name]
+    for carried in found:
+        if len(found) > 8:
+            break
+        for node in own_nodes(function.body):
+            target = None
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
+                if isinstance(node.func.value, cst.Name) and any(_carries(arg.value, carried) for arg in node.args):
+                    target = node.func.value.value
+            elif isinstance(node, cst.Assign) and len(node.targets) == 1 and _carries(node.value, carried):
+                assigned: cst.BaseExpression = node.targets[0].target
+                if isinstance(assigned, cst.Subscript):
+                    assigned = assigned.value  # `by_path[path] = commit`
+                elif not isinstance(node.value, _CONTAINERS):
+                    continue  # `parsed = parse(payload)` is another value, not a record holding it
+                target = assigned.value if isinstance(assigned, cst.Name) else None
+            if target is not None and target not in found:
+                found.append(target)
+    return found
 
 
 def _carries(expression: cst.BaseExpression, name: str) -> bool:

@@ -169,6 +169,10 @@ class FunctionInfo:
     # Locals whose emptiness picks the answer (`if not matches: return "No matches found"`):
     # an empty value a callee hands back reaches the client as that answer.
     answered_empties: list[str] = field(default_factory=list)
+    # Callees whose missing result the function makes an empty one (`f(x) or {}`): the
+    # caller has said a `None` from them means "no data", and carries on with it.
+    coalesced_calls: list[str] = field(default_factory=list)
+    coalesced_names: list[str] = field(default_factory=list)  # `tail = tail_file(p)`; `tail or ""`
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
     call_guards: dict[str, list[str]] = field(default_factory=dict)
     # guards_for's answers: asked for every callee on every reach step, after the walk is done.
@@ -227,6 +231,8 @@ class HandlerFactsCollector:
         self._scopes = scopes
         self._guards_of = guards_of
         self._open_trys = 0  # guards are looked up only for calls inside a `try`
+        # `(batch or {}).get(rid)`: a default read through, where a missing item falls back.
+        self._projected: set[int] = set()
         self.functions: dict[str, FunctionInfo] = {}
         self.class_bases: dict[str, Sequence[cst.Arg]] = {}
         # Where a name or `self.x` gets a value (a constructor call) or a type:
@@ -404,6 +410,28 @@ class HandlerFactsCollector:
         if info is not None and name is not None and _answers(node.body):
             info.answered_empties.append(name)
 
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.BooleanOperation):
+            self._projected.add(id(node.value))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.BooleanOperation):
+            self._projected.add(id(node.value))
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        info = self.functions.get(self._scopes.current_function or "")
+        if info is None or not isinstance(node.operator, cst.Or) or not _is_empty_literal(node.right):
+            return
+        if id(node) in self._projected:
+            return  # only an item of it is read, and its absence may well be checked
+        left = node.left.expression if isinstance(node.left, cst.Await) else node.left
+        if isinstance(left, cst.Call):
+            callee = _callee(left.func)
+            if callee is not None:
+                info.coalesced_calls.append(callee)
+        elif isinstance(left, cst.Name):
+            info.coalesced_names.append(left.value)
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name) and isinstance(node.operator, cst.AddAssign):
             self.collected.setdefault((self._scopes.current_function, node.target.value), []).append(node.value)
@@ -514,10 +542,14 @@ _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation
 
 
 def _answers(body: cst.BaseSuite) -> bool:
-    """The branch answers as a success in its own words: its first statement returns a value
-    that is not empty (`return None` passes the emptiness on), nor an error text or payload
-    (`return "No matches found"`)."""
-    first = body.body[0] if body.body else None
+    """The branch answers as a success in its own words: it returns a value that is not empty
+    (`return None` passes the emptiness on), nor an error text or payload (`return "No matches
+    found"`), first or after simple statements that fill it (`preview["found"] = False`)."""
+    lines = body.body
+    first: cst.CSTNode | None = lines[0] if lines else None
+    if lines and all(isinstance(line, cst.SimpleStatementLine) for line in lines):
+        last = cast(cst.SimpleStatementLine, lines[-1])
+        first = last.body[-1] if last.body else None
     if isinstance(first, cst.SimpleStatementLine):
         first = first.body[0] if first.body else None
     if not isinstance(first, cst.Return) or first.value is None:
@@ -576,6 +608,37 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
     return callees, names
 
 
+def _coalesced(resolver: _Resolver, scope: HandlerScope) -> set[str]:
+    found: set[str] = set()
+    for info in resolver.facts.functions.values():
+        if info.key in scope.returns_to:
+            for callee in _coalesced_callees(resolver, info, answered=True):
+                found.update(resolver.resolve_callee(callee, info.key, info.class_key))
+    return found
+
+
+def _coalesced_callees(resolver: _Resolver, info: FunctionInfo, *, answered: bool = False) -> list[str]:
+    """The callees whose missing result the function makes an empty one, directly
+    (`read(p) or {}`) or through the local it keeps it in (`tail = tail_file(p)`; `tail or ""`);
+    with ``answered``, also those whose None it answers as a success (`if row is None: return
+    {"found": False}`)."""
+    callees = list(info.coalesced_calls)
+    for name in [*info.coalesced_names, *(info.answered_empties if answered else ())]:
+        for value in resolver.facts.aliases.get((info.key, name), ()):
+            if isinstance(value, cst.Call):
+                callee = _callee(value.func)
+                if callee is not None:
+                    callees.append(callee)
+    return callees
+
+
+def _is_empty_literal(expression: cst.BaseExpression) -> bool:
+    """`{}`, `[]`, `""`, `0`, `dict()`: an empty value written out (not `None`, which is no value)."""
+    if isinstance(expression, cst.Name):
+        return False
+    return is_empty_value(expression)
+
+
 def _nearest_class(scopes: ScopeTracker) -> str | None:
     for frame in reversed(scopes.frames):
         if frame.kind == "class":
@@ -617,6 +680,10 @@ class HandlerScope:
     reached_by: dict[str, list[Handler]] = field(default_factory=dict)
     #: Functions whose return value becomes a handler's return value.
     returns_to: dict[str, list[Handler]] = field(default_factory=dict)
+    #: Functions whose missing result (`None`) a caller carrying its value to a handler makes
+    #: an empty one (`read(path) or {}`) or answers as a success (`if row is None: return
+    #: {"found": False}`): "no data" is what that handler answers for a failure.
+    coalesced: set[str] = field(default_factory=set)
     #: Project functions of other modules that reached functions call (qualified name ->
     #: handlers), and those whose result they return.
     outgoing_calls: dict[str, list[Handler]] = field(default_factory=dict)
@@ -1856,6 +1923,7 @@ def resolve_handler_scope(
                 _reach_paths(resolver, scope, keys, handler, {initial})
     _collect_outgoing(resolver, scope)
     _collect_local_reach(resolver, scope)
+    scope.coalesced = _coalesced(resolver, scope)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
     scope.server_factories = resolver.module_factories()
@@ -2107,7 +2175,8 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
 
 
 def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
-    callees = list(info.returned_calls)
+    # `page = read(path) or {}`: the empty that stands in for a failed read is the caller's data.
+    callees = [*info.returned_calls, *_coalesced_callees(resolver, info)]
     aliases, collected = resolver.facts.aliases, resolver.facts.collected
     for name in info.returned_names:
         for value in aliases.get((info.key, name), ()):

@@ -399,7 +399,7 @@ def _findings(
     kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     for candidate in candidates:
         rule = RULES_BY_CODE[candidate.code]
-        if candidate.only_as_handler and candidate.function not in scope.handlers:
+        if candidate.only_as_handler and candidate.function not in scope.handlers and candidate.function not in scope.coalesced:
             continue
         affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught

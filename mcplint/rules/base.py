@@ -83,7 +83,8 @@ class Candidate:
     # where a caller on the way from a handler catches one and not the other.
     fix_replaces_class: str | None = None
     # Counts only where the function is itself a handler (a helper's `-> X | None` declares
-    # None to its callers, who decide; a tool's None goes to the client as it is).
+    # None to its callers, who decide; a tool's None goes to the client as it is), or where a
+    # caller decided that None is no data (`read(path) or {}`, HandlerScope.coalesced).
     only_as_handler: bool = False
     # Why the rule offers no fix at all here (`mcplint migrate` lists the site with it).
     unfixed_reason: str | None = None

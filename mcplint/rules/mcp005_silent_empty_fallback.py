@@ -35,20 +35,21 @@ class SilentEmptyFallback(Rule):
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
     success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
-    empty values (`{"items": [], "total": 0}`, also beside echoed
-    parameters), an empty model (`Page(items=[])`), or a local still empty
-    on that path; `pass`, `continue` (a retry) or logging that falls
-    through to such a `return`; a clause that only logs (or empties it)
-    while a collection the `try` was to fill (`rows = []` before it) goes
-    into the answer (`{"rows": rows}`). The value must reach a handler.
+    empty values (also beside echoed parameters), an empty model
+    (`Page(items=[])`), or a local still empty on that path; `pass`,
+    `continue` (a retry) or logging that falls through to such a `return`;
+    a clause that only logs (or empties it) while a collection the `try`
+    was to fill goes into the answer (`{"rows": rows}`). The value must
+    reach a handler.
 
     Silent when the clause raises on some path or a catch-all sibling
     re-raises, for control-flow exceptions, for `KeyError`/`IndexError`/
     `AttributeError` around a lookup and `JSONDecodeError` in a loop, in
     yes/no probes (`is_*`, `has_*`, `-> bool`), for `None` in a helper typed
-    `-> X | None` or returning nothing else, when a loop moves on to its
-    next candidate, when the emptiness is answered as a failure (`if not
-    rows: raise`), for a `try` that only reshapes what is at hand.
+    `-> X | None` (unless a caller reads it as none: `read(p) or {}`) or
+    returning nothing else, when a loop moves on to its next candidate,
+    when the emptiness is answered as a failure (`if not rows: raise`),
+    for a `try` that only reshapes what is at hand.
 
     ## Why is this bad?
     The client receives a *successful*, empty result. An LLM concludes there
@@ -307,7 +308,10 @@ def _shown(expression: cst.BaseExpression | None) -> str:
 
 
 def _returns_none(outcome: ClauseReturn) -> bool:
-    value = outcome.return_node.value if outcome.return_node is not None else None
+    return _is_none(outcome.return_node.value if outcome.return_node is not None else None)
+
+
+def _is_none(value: cst.BaseExpression | None) -> bool:
     return value is None or (isinstance(value, cst.Name) and value.value == "None")
 
 
