@@ -15,6 +15,7 @@ definitions in the file does not matter.
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeGuard, TypeVar, cast, get_args
@@ -22,7 +23,7 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded
-from mcplint.analysis.empty_values import emptiness_tested, is_empty_value
+from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
 from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -173,6 +174,9 @@ class FunctionInfo:
     # caller has said a `None` from them means "no data", and carries on with it.
     coalesced_calls: list[str] = field(default_factory=list)
     coalesced_names: list[str] = field(default_factory=list)  # `tail = tail_file(p)`; `tail or ""`
+    # Messages it sends by name to another process or loop: (callee, message), for
+    # `await session.call("get_results", args)`; the project's dispatcher runs them.
+    message_calls: list[tuple[str, str]] = field(default_factory=list)
     # Per callee, the `try`s around each of its calls (calls outside any `try` are not listed).
     call_guards: dict[str, list[str]] = field(default_factory=dict)
     # guards_for's answers: asked for every callee on every reach step, after the walk is done.
@@ -234,6 +238,11 @@ class HandlerFactsCollector:
         # `(batch or {}).get(rid)`: a default read through, where a missing item falls back.
         self._projected: set[int] = set()
         self.functions: dict[str, FunctionInfo] = {}
+        # What a local holds besides its aliases: a dict literal assigned to it, values stored
+        # into its items (`payload["x"] = ...`); read only to follow a message's answer.
+        self.contents: dict[tuple[str | None, str], list[cst.BaseExpression]] = {}
+        # (function, its class, message, callees) per branch of a dispatcher by message name.
+        self.message_branches: list[tuple[str, str | None, str, list[str]]] = []
         self.class_bases: dict[str, Sequence[cst.Arg]] = {}
         # Where a name or `self.x` gets a value (a constructor call) or a type:
         # (scope, target, expression, is_annotation). The scope of a name is the
@@ -307,6 +316,10 @@ class HandlerFactsCollector:
             return
         if isinstance(target, cst.Subscript):
             self._stores_first_parameter([value], dotted_name(_table_of(target)))
+            if isinstance(target.value, cst.Name):  # `payload["mata"] = await session.call(...)`
+                self.contents.setdefault((self._scopes.current_function, target.value.value), []).append(value)
+        elif isinstance(target, cst.Name) and isinstance(value, cst.Dict):
+            self.contents.setdefault((self._scopes.current_function, target.value), []).append(value)
         elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
             self._stores_first_parameter([target.value])  # `function.__tool__ = ...`: marked as above
         name = dotted_name(target)
@@ -409,6 +422,17 @@ class HandlerFactsCollector:
         name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body):
             info.answered_empties.append(name)
+        message = _message_tested(node.test)
+        if info is not None and message is not None:
+            # `elif msg_type == "get_results": result = self.client.get_results(...)`
+            callees = [
+                callee
+                for inner in own_nodes(node.body)
+                if isinstance(inner, cst.Call)
+                for callee in [_callee(inner.func)]
+                if callee is not None
+            ]
+            self.message_branches.append((info.key, info.class_key, message, callees))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.BooleanOperation):
@@ -454,6 +478,9 @@ class HandlerFactsCollector:
             # decorates for a registration loop that looks for the mark (`vars(module)`).
             self._stores_first_parameter([node.args[0].value])
         references = [_callee(node.func)] + [_callee(arg.value) for arg in node.args]
+        message = _message_sent(node)
+        if message is not None and references[0] is not None and function in self.functions:
+            self.functions[function].message_calls.append((references[0], message))
         calls = self.functions[function].calls if function in self.functions else self.module_calls
         calls.extend(ref for ref in references if ref is not None)
         if self._open_trys and self._guards_of is not None and function in self.functions:
@@ -608,6 +635,89 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
     return callees, names
 
 
+# A call that sends a message by name (`session.call("get_results", args)`, `rpc.request(...)`).
+_SENDS = re.compile(r"_*(call|send|request|invoke|dispatch|rpc|call_raw|send_command|send_request)(_\w+)?")
+_MESSAGE_NAME = re.compile(r"[A-Za-z_][\w.:/-]{2,63}")
+
+
+def _message_sent(call: cst.Call) -> str | None:
+    if not isinstance(call.func, cst.Attribute) or not _SENDS.fullmatch(call.func.attr.value) or not call.args:
+        return None
+    first = call.args[0]
+    if first.keyword is not None or first.star or not isinstance(first.value, cst.SimpleString):
+        return None
+    text = first.value.evaluated_value
+    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+
+
+def _message_tested(test: cst.BaseExpression) -> str | None:
+    """The message a dispatcher's branch answers: `msg_type == "get_results"`."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return None
+    sides = (test.left, target.comparator)
+    literal = next((side for side in sides if isinstance(side, cst.SimpleString)), None)
+    other = next((side for side in sides if not isinstance(side, cst.SimpleString)), None)
+    if literal is None or other is None or dotted_name(other) is None:
+        return None
+    text = literal.evaluated_value
+    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+
+
+def _message_returns(resolver: _Resolver, scope: HandlerScope) -> dict[str, list[Handler]]:
+    """Per message sent by name, the handlers that return what its answer carries."""
+    found: dict[str, list[Handler]] = {}
+    for info in resolver.facts.functions.values():
+        handlers = scope.returns_to.get(info.key)
+        if not handlers or not info.message_calls:
+            continue
+        returned = _callees_flowing_to_return(resolver, info)
+        for callee, message in info.message_calls:
+            if callee in returned:
+                for handler in handlers:
+                    _add(found, message, handler)
+    return found
+
+
+def _callees_flowing_to_return(resolver: _Resolver, info: FunctionInfo) -> set[str]:
+    """The callees whose result the function's answer is built from, through any number of
+    locals and calls (`results = await session.call(...)`; `payload = compact(results)`;
+    `envelope = build(data=payload)`; `return envelope`). Wider than the return reach: it
+    only decides which messages sent by name a handler answers with."""
+    callees = set(info.returned_calls)
+    pending, seen = list(info.returned_names), set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        key = (info.key, name)
+        for value in (*resolver.facts.aliases.get(key, ()), *resolver.facts.contents.get(key, ())):
+            for node in own_nodes(value):
+                if isinstance(node, cst.Name):
+                    pending.append(node.value)
+                elif isinstance(node, cst.Call):
+                    callee = _callee(node.func)
+                    if callee is not None:
+                        callees.add(callee)
+    return callees
+
+
+def _message_targets(resolver: _Resolver, project: ProjectContext) -> dict[str, list[str]]:
+    """Per message a dispatcher answers by name, the project functions its branch runs,
+    qualified for the other modules (the run's join links them to the senders)."""
+    found: dict[str, list[str]] = {}
+    for function, class_key, message, callees in resolver.facts.message_branches:
+        targets = found.setdefault(message, [])
+        for callee in callees:
+            for key in resolver.resolve_callee(callee, function, class_key):
+                targets.append(project.label(key))
+            targets.extend(_call_externals(resolver, callee, function, class_key))
+    return {message: list(dict.fromkeys(targets)) for message, targets in found.items() if targets}
+
+
 def _coalesced(resolver: _Resolver, scope: HandlerScope) -> set[str]:
     found: set[str] = set()
     for info in resolver.facts.functions.values():
@@ -684,6 +794,10 @@ class HandlerScope:
     #: an empty one (`read(path) or {}`) or answers as a success (`if row is None: return
     #: {"found": False}`): "no data" is what that handler answers for a failure.
     coalesced: set[str] = field(default_factory=set)
+    #: Messages sent by name whose answer a handler returns (message -> handlers), and the
+    #: functions a dispatcher here runs per message: the run's join links the two.
+    message_returns: dict[str, list[Handler]] = field(default_factory=dict)
+    message_targets: dict[str, list[str]] = field(default_factory=dict)
     #: Project functions of other modules that reached functions call (qualified name ->
     #: handlers), and those whose result they return.
     outgoing_calls: dict[str, list[Handler]] = field(default_factory=dict)
@@ -1924,6 +2038,8 @@ def resolve_handler_scope(
     _collect_outgoing(resolver, scope)
     _collect_local_reach(resolver, scope)
     scope.coalesced = _coalesced(resolver, scope)
+    scope.message_returns = _message_returns(resolver, scope)
+    scope.message_targets = _message_targets(resolver, project)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
     scope.server_factories = resolver.module_factories()

@@ -126,6 +126,20 @@ def join(
                 if found is not None:
                     entries[found[0]].update((found[1], label, kind, tuple(state)) for label, kind, state in handlers)
 
+    # A message sent by name to a dispatcher of the same project (`session.call("get_results")`
+    # answered by `elif msg_type == "get_results": self.client.get_results()` in a worker
+    # process): what the branch runs returns to the handlers the sender returns to.
+    message_targets: dict[tuple[str | None, str], list[tuple[str, str]]] = {}
+    for path, result in results.items():
+        for message, targets in result.message_targets.items():
+            message_targets.setdefault((index.project_of(path), message), []).extend((path, t) for t in targets)
+    for path, result in results.items():
+        for message, handlers in result.message_returns.items():
+            for dispatcher, target in message_targets.get((index.project_of(path), message), ()):
+                found = locate(target, dispatcher)
+                if found is not None:
+                    returns[found[0]].update((found[1], label, kind, tuple(state)) for label, kind, state in handlers)
+
     # Follow each entry point through the module it lands in, to the modules that
     # module calls on, so a chain of service modules is joined in one step.
     for entries, reach_of in ((calls, "local_reach_calls"), (returns, "local_reach_returns")):

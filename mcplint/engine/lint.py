@@ -9,6 +9,7 @@ parsed by LibCST exactly once and walked exactly once.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import pickle
 import re
@@ -242,6 +243,8 @@ def _rule_findings(
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.dispatch_guards = scope.dispatch_guards
+    result.message_returns = _handler_pairs(scope, scope.message_returns, project)
+    result.message_targets = scope.message_targets
     result.registry_decorators = scope.registry_decorators
     result.registry_tables = scope.registry_tables
     result.outgoing_registrations = scope.outgoing_registrations
@@ -334,7 +337,18 @@ def _may_produce_findings(
         return True
     if settings.handler_decorators or settings.handler_functions:
         return True
-    return _FRAMEWORK_IMPORT.search(text) is not None
+    return _FRAMEWORK_IMPORT.search(text) is not None or _dispatches_messages(text)
+
+
+# `elif msg_type == "get_results":`: a dispatcher by message name (a worker process's loop),
+# whose branches the run's join links to the handlers sending those messages.
+_MESSAGE_BRANCH = re.compile(r"^[ \t]*elif[ \t]+[\w.]+[ \t]*==[ \t]*[\"'][A-Za-z_]", re.MULTILINE)
+_MIN_MESSAGE_BRANCHES = 3
+
+
+def _dispatches_messages(text: str) -> bool:
+    branches = _MESSAGE_BRANCH.finditer(text)
+    return len(list(itertools.islice(branches, _MIN_MESSAGE_BRANCHES))) == _MIN_MESSAGE_BRANCHES
 
 
 def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext) -> _Walked:

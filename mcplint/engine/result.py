@@ -46,6 +46,9 @@ class FileResult:
     outgoing_instances: dict[str, list[str]] = field(default_factory=dict)  # storing function -> classes
     dynamic_registrations: list[str] = field(default_factory=list)  # kinds registered from a registry
     dispatch_guards: list[str] = field(default_factory=list)  # per low-level call_tool: the trys around its dispatch
+    # Messages sent by name whose answer a handler returns, and what a dispatcher runs per message.
+    message_returns: dict[str, list[tuple[str, str, tuple[str, ...]]]] = field(default_factory=dict)
+    message_targets: dict[str, list[str]] = field(default_factory=dict)
     registry_decorators: list[str] = field(default_factory=list)  # functions
     registry_tables: list[str] = field(default_factory=list)  # module-level tool tables ({"function": f})
     outgoing_registrations: list[tuple[str, str, str]] = field(default_factory=list)  # (target, kind, level)
@@ -73,6 +76,8 @@ JOIN_FIELDS = (
     "outgoing_instances",
     "dynamic_registrations",
     "dispatch_guards",
+    "message_returns",
+    "message_targets",
     "registry_decorators",
     "registry_tables",
     "outgoing_registrations",

@@ -45,10 +45,10 @@ class HiddenPartialFailure(Rule):
     Silent when the answer carries the recorded failure, or the clause
     raises, returns or breaks; when the `try` or the loop returns or breaks
     (a retry, a scan); for cleanup sweeps, environment variables, literal
-    lists of keys, values converted in place (`info[key] = ...`),
-    `StopIteration`, list handlers; for upstream records that do not parse
-    (the `try` awaits and calls nothing of the module, catches only parse
-    errors such as `ValueError`, and the loop walks no parameter).
+    lists of keys, values converted in place (`info[key] = ...`) or by
+    `int()` alone, `StopIteration`, list handlers; for upstream records
+    that do not parse (the `try` awaits and calls nothing of the module,
+    catches only parse errors, and the loop walks no parameter).
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -549,13 +549,18 @@ def _filters_malformed_records(
     try_node = next(node for node in _loop_nodes(loop.body) if isinstance(node, cst.Try) and clause in node.handlers)
     if _converts_in_place(loop, try_node) and not _continues(clause):
         return True  # `info[key] = convert(value)` over `info.items()`: on failure the raw value stays
+    params = function.params
+    parameters = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    converts = _only_converts(try_node)
+    if converts and not _collects(list(_loop_nodes(try_node.body))):
+        return True  # `dest = int(parts[1])`: a field of the item at hand did not convert
+    if _walked_names(loop) & parameters:
+        return False
+    if converts:
+        return True  # `nums.append(int(part))`: whatever the clause names, only a conversion failed
     if clause.type is None:
         return False
     if not _caught_tails(clause.type) <= _MALFORMED_RECORD:
-        return False
-    params = function.params
-    parameters = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    if _walked_names(loop) & parameters:
         return False
     for node in _loop_nodes(try_node.body):
         if isinstance(node, cst.Await):
@@ -565,6 +570,26 @@ def _filters_malformed_records(
             if callee.rsplit(".", 1)[-1] in local_functions:
                 return False
     return True
+
+
+# Builtins that convert a value at hand: what they raise says the value was malformed.
+_CONVERSIONS = frozenset({"int", "float", "complex", "bool", "str", "bytes", "ord", "chr"})
+
+
+def _only_converts(try_node: cst.Try) -> bool:
+    """The `try` converts values at hand and stores them: it awaits nothing and calls nothing
+    but conversion builtins and a container's adders (`nums.append(int(part))`)."""
+    calls = 0
+    for node in _loop_nodes(try_node.body):
+        if isinstance(node, cst.Await):
+            return False
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name) and func.value in _CONVERSIONS:
+                calls += 1
+            elif not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in MUTATORS):
+                return False
+    return calls > 0
 
 
 def _converts_in_place(loop: cst.For, try_node: cst.Try) -> bool:
