@@ -73,8 +73,14 @@ def is_empty_value(
         return isinstance(text, str) and text in EMPTY_TEXTS
     if isinstance(expression, (cst.List, cst.Set)):
         return not expression.elements
-    if isinstance(expression, cst.Tuple):  # `()`; a pair like `None, None` says "nothing found"
-        return not expression.elements
+    if isinstance(expression, cst.Tuple):
+        # `()`, `[], None` (rows and their count): empty when every part is and one is an empty
+        # collection or text; `None, None` says "unknown", not "nothing there".
+        parts = [element.value for element in expression.elements]
+        return not parts or (
+            all(is_empty_value(part, local_value, known) for part in parts)
+            and any(isinstance(part, (cst.List, cst.Dict, cst.Set, cst.SimpleString)) for part in parts)
+        )
     if isinstance(expression, cst.Dict):
         return _is_empty_dict(expression, local_value, known.echoes)
     if isinstance(expression, cst.Call):
@@ -390,20 +396,45 @@ def _carriers(function: cst.FunctionDef, name: str) -> list[str]:
         if len(found) > 8:
             break
         for node in own_nodes(function.body):
-            target = None
+            targets: list[str] = []
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
                 if isinstance(node.func.value, cst.Name) and any(_carries(arg.value, carried) for arg in node.args):
-                    target = node.func.value.value
+                    targets.append(node.func.value.value)
             elif isinstance(node, cst.Assign) and len(node.targets) == 1 and _carries(node.value, carried):
                 assigned: cst.BaseExpression = node.targets[0].target
                 if isinstance(assigned, cst.Subscript):
                     assigned = assigned.value  # `by_path[path] = commit`
-                elif not isinstance(node.value, _CONTAINERS):
-                    continue  # `parsed = parse(payload)` is another value, not a record holding it
-                target = assigned.value if isinstance(assigned, cst.Name) else None
-            if target is not None and target not in found:
-                found.append(target)
+                elif not isinstance(node.value, _CONTAINERS) and not _library_transform(node.value):
+                    continue  # `parsed = parse(payload)`: the project's function may answer the emptiness
+                if isinstance(assigned, cst.Name):
+                    targets.append(assigned.value)
+            elif isinstance(node, cst.For) and _carries(node.iter, carried):
+                # `for m in found: results.append(...)`: what the loop fills comes from it.
+                targets.extend(
+                    inner.func.value.value
+                    for inner in own_nodes(node.body)
+                    if isinstance(inner, cst.Call)
+                    and isinstance(inner.func, cst.Attribute)
+                    and inner.func.attr.value in MUTATORS
+                    and isinstance(inner.func.value, cst.Name)
+                )
+            found.extend(target for target in dict.fromkeys(targets) if target not in found)
     return found
+
+
+# Builtins that hand a value on reshaped: `list(regex.finditer(contents))` is still its content.
+_RESHAPING_BUILTINS = frozenset({"list", "tuple", "set", "sorted", "reversed", "enumerate", "zip", "dict", "filter", "map"})
+
+
+def _library_transform(value: cst.BaseExpression) -> bool:
+    """A builtin or a method of a value at hand (`list(...)`, `regex.finditer(text)`,
+    `text.splitlines()`), not a function of the project's that may check what it is given."""
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    if isinstance(func, cst.Name):
+        return func.value in _RESHAPING_BUILTINS
+    return isinstance(func, cst.Attribute) and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"))
 
 
 def _carries(expression: cst.BaseExpression, name: str) -> bool:
@@ -616,6 +647,8 @@ def _changes_nothing(unit: cst.CSTNode) -> bool:
     if not isinstance(value, cst.Call):
         return False
     name = (dotted_name(value.func) or "").lower()
+    if name.rpartition(".")[2] in MUTATORS:
+        return False  # `warnings.append(f"Failed to fetch ...: {exc}")`: recorded for the answer
     return any(word in _LOG_WORDS for word in name.split("."))
 
 

@@ -187,10 +187,16 @@ class SilentEmptyFallback(Rule):
             reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
             left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
             if left:
-                answered = _failure_answered_empties(node)
-                left = [o for o in left if (o.left_empty or "").partition("[")[0] not in answered]
+                answered, answered_none = _failure_answered_empties(node)
+                left = [
+                    o
+                    for o in left
+                    if (name := (o.left_empty or "").partition("[")[0]) not in answered
+                    and not (name in answered_none and _emptied_to_none(o.handler, name))
+                ]
+            flags = _flag_parameters(node)
             for outcome in [*outcomes, *left]:
-                if not outcome.empty or self._expected(outcome):
+                if not outcome.empty or self._expected(outcome, flags):
                     continue
                 if _returns_none(outcome) and not returns_something:
                     continue  # a procedure: None is its only success
@@ -216,10 +222,10 @@ class SilentEmptyFallback(Rule):
             fix = registry_error_fix(self.context, site, UNSAFE, symbol=self.context.default_symbol)
         return fix or registry_error_fix(self.context, site, UNSAFE)
 
-    def _expected(self, outcome: ClauseReturn) -> bool:
+    def _expected(self, outcome: ClauseReturn, flags: frozenset[str] = frozenset()) -> bool:
         """The clause is a deliberate, narrow fallback (or not a fallback at all)."""
         handler, try_node = outcome.handler, outcome.try_node
-        if reraises(handler):
+        if reraises(handler) and not _raises_only_on_request(handler, flags):
             return True
         imports = self.context.imports
         if not catches_everything(handler, imports) and any(
@@ -234,6 +240,33 @@ class SilentEmptyFallback(Rule):
             or (caught <= self._lookup and _looks_up(try_node))
             or (caught <= self._loop and outcome.in_loop)
         )
+
+
+def _flag_parameters(function: cst.FunctionDef) -> frozenset[str]:
+    """Parameters with a `True`/`False` default: switches a caller may leave as they are."""
+    params = function.params
+    return frozenset(
+        param.name.value
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+        if isinstance(param.default, cst.Name) and param.default.value in ("True", "False")
+    )
+
+
+def _raises_only_on_request(handler: cst.ExceptHandler, flags: frozenset[str]) -> bool:
+    """Every raise of the clause sits under an `if` on a flag parameter (`if not fail_silently
+    or is_auth_error(exc): raise`): with the flag's default the failure turns into the empty
+    answer, which is what callers that pass nothing get."""
+    if not flags:
+        return False
+    statements = [s for s in handler.body.body if isinstance(s, cst.If)]
+    guarded = {
+        id(node)
+        for statement in statements
+        if any(isinstance(n, cst.Name) and n.value in flags for n in [statement.test, *own_nodes(statement.test)])
+        for node in own_nodes(statement.body)
+    }
+    raises = [node for node in own_nodes(handler.body) if isinstance(node, cst.Raise)]
+    return bool(raises) and all(id(node) in guarded for node in raises)
 
 
 def _site(function: str, outcome: ClauseReturn, annotation: cst.BaseExpression | None) -> ErrorSite | None:
@@ -273,10 +306,12 @@ def _finding(outcome: ClauseReturn) -> tuple[cst.CSTNode, str]:
     return node, message + why
 
 
-def _failure_answered_empties(function: cst.FunctionDef) -> set[str]:
+def _failure_answered_empties(function: cst.FunctionDef) -> tuple[set[str], set[str]]:
     """Locals the function checks and answers with a failure (`if not rows: raise ...`,
-    `if count < 1: return "Error: ..."`): the empty value does not pass for a result."""
-    found = set()
+    `if count < 1: return "Error: ..."`): the empty value does not pass for a result. The
+    second set: locals only a `x is None` test answers (an emptied `""` passes it)."""
+    found: set[str] = set()
+    only_none: set[str] = set()
     for node in own_nodes(function.body):
         if not isinstance(node, cst.If) or not node.body.body:
             continue
@@ -285,13 +320,31 @@ def _failure_answered_empties(function: cst.FunctionDef) -> set[str]:
             continue
         first = node.body.body[0]
         statement = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else first
-        if isinstance(statement, cst.Raise):
-            found.update(names)
-        elif isinstance(statement, cst.Return) and statement.value is not None:
-            value = statement.value
-            if is_failure_answer(value):
-                found.update(names)
-    return found
+        if isinstance(statement, cst.Raise) or (
+            isinstance(statement, cst.Return) and statement.value is not None and is_failure_answer(statement.value)
+        ):
+            (only_none if _tests_is_none(node.test) else found).update(names)
+    return found, only_none
+
+
+def _tests_is_none(test: cst.BaseExpression) -> bool:
+    """`x is None`: true of a None only, not of an empty text or list."""
+    return (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and _is_none(test.comparisons[0].comparator)
+    )
+
+
+def _emptied_to_none(handler: cst.ExceptHandler, name: str) -> bool:
+    """The clause sets the local to None (which an `is None` test answers)."""
+    return any(
+        isinstance(node, cst.Assign)
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+        and _is_none(node.value)
+        for node in own_nodes(handler.body)
+    )
 
 
 def _caught_text(handler: cst.ExceptHandler) -> str:
