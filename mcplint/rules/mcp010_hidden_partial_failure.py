@@ -34,13 +34,12 @@ class HiddenPartialFailure(Rule):
     ## What it does
     Finds batch loops in handler scope that drop a failed item: a `for` loop
     that collects results around a `try` whose `except` only `continue`s,
-    or `pass`es or logs where the `try` collected, or records the failure
-    where no successful answer reads it (a list only logged, or answered
-    only when nothing succeeded), while the answer names no failure
-    (`failed`, `errors`, `status`). Also finds items
-    mapped through a module function whose `except` returns `None`, the
-    `None`s filtered out (`filter(None, ...)`). The result must reach a
-    handler.
+    logs (where the `try` collected), empties the fetched local (`rows =
+    []`), or records the failure where no successful answer reads it,
+    while the answer names no failure (`failed`, `errors`, `status`). Also
+    items mapped through a function whose `except` returns `None`, the
+    `None`s filtered out, or `[]`, the lists merged (`rows.extend(batch)`).
+    The result must reach a handler.
 
     Silent when the answer carries the recorded failure, or the clause
     raises, returns or breaks; when the `try` or the loop returns or breaks
@@ -160,7 +159,10 @@ class HiddenPartialFailure(Rule):
         # Read during the one walk, not by walking each function again in finish():
         self._returns: dict[str, list[cst.Return]] = {}  # function -> its own returns
         self._none_on_failure: set[str] = set()  # functions with an `except` that returns None
+        # Functions with an `except` that returns `[]`: that clause, per function (last part of its name).
+        self._empty_on_failure: dict[str, cst.ExceptHandler] = {}
         self._clauses_open: list[int] = [0]  # `except` clauses open in each enclosing function
+        self._open_clauses: list[cst.ExceptHandler] = []  # every `except` clause open, innermost last
         self._returns_failures: dict[str, bool] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -177,9 +179,11 @@ class HiddenPartialFailure(Rule):
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
         self._clauses_open[-1] += 1
+        self._open_clauses.append(node)
 
     def leave_ExceptHandler(self, node: cst.ExceptHandler) -> None:
         self._clauses_open[-1] -= 1
+        self._open_clauses.pop()
 
     def visit_Return(self, node: cst.Return) -> None:
         function = self.context.scopes.current_function
@@ -188,6 +192,8 @@ class HiddenPartialFailure(Rule):
         self._returns.setdefault(function, []).append(node)
         if self._clauses_open[-1] and (node.value is None or _is_none(node.value)):
             self._none_on_failure.add(function)
+        elif self._clauses_open[-1] and isinstance(node.value, cst.List) and not node.value.elements:
+            self._empty_on_failure.setdefault(function.rsplit(".", 1)[-1], self._open_clauses[-1])
 
     def visit_For(self, node: cst.For) -> None:
         function = self.context.scopes.current_function
@@ -241,9 +247,13 @@ class HiddenPartialFailure(Rule):
             for _, clauses in loops:
                 for clause in clauses:
                     record = _record_of(clause, discarded.get(function, frozenset()))
-                    how = (
-                        f"records it in `{record}`, which no successful answer reads," if record else "skips it"
-                    )
+                    emptied = sorted(_clause_empties(clause))
+                    if record:
+                        how = f"records it in `{record}`, which no successful answer reads,"
+                    elif emptied and not _continues(clause):
+                        how = f"leaves `{emptied[0]}` empty for it"
+                    else:
+                        how = "skips it"
                     message = (
                         f"a failed item is dropped: this `except` {how} while the loop collects the others, "
                         f"and `{definition.name.value}` returns a result that does not say which items failed; "
@@ -252,6 +262,7 @@ class HiddenPartialFailure(Rule):
                     self.report(
                         clause, message, function=function, handler_kinds=ASKED_FOR, through_return=True, fix=fix
                     )
+        self._merged_empties()
         none_on_failure = {qualname.rsplit(".", 1)[-1] for qualname in self._none_on_failure}
         if not none_on_failure:
             return
@@ -268,6 +279,31 @@ class HiddenPartialFailure(Rule):
                 )
                 self.report(node, message, function=function, handler_kinds=ASKED_FOR, through_return=True)
 
+
+    def _merged_empties(self) -> None:
+        """A helper returning `[]` when it fails, whose per-item results a loop merges
+        (`for batch in pool.map(fetch_chunk, chunks): rows.extend(batch)`): a failed chunk
+        adds nothing, and the merged answer looks complete. Reported at the helper's clause."""
+        helpers = set(self._empty_on_failure)
+        if not helpers:
+            return
+        reported: set[int] = set()
+        for loop, function in self._loops:
+            if self._says_failures(function) or not self._returns_a_value(function):
+                continue
+            helper = _merging_helper(loop, helpers)
+            clause = self._empty_on_failure.get(helper or "")
+            if clause is None or id(clause) in reported:
+                continue
+            reported.add(id(clause))
+            message = (
+                f"a failed item is dropped: `{helper}` returns `[]` when it fails, and this loop merges "
+                "its results, so the answer does not say which items failed; let the failure reach the "
+                "loop and record it per item (index or key, status, error code)"
+            )
+            # Reached by a call is enough: what is merged is the function's work (records written,
+            # counted), whose result the handler reports as complete.
+            self.report(clause, message, function=function, handler_kinds=ASKED_FOR)
 
     def _returns_a_value(self, function: str) -> bool:
         return any(node.value is not None and not _is_none(node.value) for node in self._returns.get(function, ()))
@@ -362,7 +398,58 @@ def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) 
             # (a field that failed to parse: not a dropped item).
             if _swallows(clause, discarded) and (_collects(_with_inner_loops(inner)) or _continues(clause)):
                 found.append(clause)
+                continue
+            # `rows = fetch(chunk)` / `except: rows = []`, then `for rec in rows: found[...] = rec`:
+            # the chunk's records are dropped as surely as by `continue`.
+            emptied = _clause_empties(clause)
+            if emptied and emptied <= _assigned_names(inner) and _swallows(clause, discarded, emptied):
+                if _fed_from(nodes, node, emptied):
+                    found.append(clause)
     return found
+
+
+def _clause_empties(clause: cst.ExceptHandler) -> set[str]:
+    """The locals the clause sets to an empty collection (`rows = []`)."""
+    return {
+        target.target.value
+        for node in own_nodes(clause.body)
+        if isinstance(node, cst.Assign) and isinstance(node.value, (cst.List, cst.Dict, cst.Tuple)) and is_empty_value(node.value)
+        for target in node.targets
+        if isinstance(target.target, cst.Name)
+    }
+
+
+def _assigned_names(nodes: list[cst.CSTNode]) -> set[str]:
+    return {
+        target.target.value
+        for node in nodes
+        if isinstance(node, cst.Assign)
+        for target in node.targets
+        if isinstance(target.target, cst.Name)
+    }
+
+
+def _fed_from(nodes: list[cst.CSTNode], try_node: cst.Try, names: set[str]) -> bool:
+    """After the `try`, the loop collects from one of the locals: an inner loop over it that
+    collects, or an adder given it (`all_rows.extend(rows)`)."""
+    inside = {id(node) for node in _loop_nodes(try_node)}
+    for node in nodes:
+        if id(node) in inside or node is try_node:
+            continue
+        if isinstance(node, cst.For) and _mentions(node.iter, names) and _collects(_with_inner_loops(_loop_nodes(node.body))):
+            return True
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in MUTATORS
+            and any(_mentions(arg.value, names) for arg in node.args)
+        ):
+            return True
+    return False
+
+
+def _mentions(expression: cst.BaseExpression, names: set[str]) -> bool:
+    return any(isinstance(node, cst.Name) and node.value in names for node in [expression, *own_nodes(expression)])
 
 
 def _loop_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
@@ -416,7 +503,7 @@ def _cleans_up(nodes: list[cst.CSTNode]) -> bool:
     )
 
 
-def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset()) -> bool:
+def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset(), emptied: set[str] | None = None) -> bool:
     if clause.type is not None:
         names = _caught_tails(clause.type)
         if names & _CONTROL_FLOW:
@@ -426,7 +513,18 @@ def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset()
         for line in clause.body.body
         for statement in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])
     ]
-    return all(_drops(statement) or _records_in(statement, discarded) for statement in statements)
+    return all(
+        _drops(statement) or _records_in(statement, discarded) or (emptied is not None and _empties(statement, emptied))
+        for statement in statements
+    )
+
+
+def _empties(statement: cst.CSTNode, names: set[str]) -> bool:
+    return (
+        isinstance(statement, cst.Assign)
+        and all(isinstance(t.target, cst.Name) and t.target.value in names for t in statement.targets)
+        and is_empty_value(statement.value)
+    )
 
 
 def _record_of(clause: cst.ExceptHandler, names: frozenset[str]) -> str | None:
@@ -658,6 +756,25 @@ def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             values[node.targets[0].target.value] = node.value
     return values
+
+
+def _merging_helper(loop: cst.For, helpers: set[str]) -> str | None:
+    """The helper whose per-item lists the loop adds up: `for batch in map(fetch, chunks):
+    rows.extend(batch)`, or `rows.extend(fetch(chunk))` in the body."""
+    target = loop.target.value if isinstance(loop.target, cst.Name) else None
+    for node in _loop_nodes(loop.body):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("extend", "update")):
+            continue
+        for arg in node.args:
+            if isinstance(arg.value, cst.Name) and arg.value.value == target:
+                helper = _calls_helper(loop.iter, helpers)
+                if helper is not None:
+                    return helper
+            elif isinstance(arg.value, cst.Call):
+                helper = _calls_helper(arg.value, helpers)
+                if helper is not None:
+                    return helper
+    return None
 
 
 def _filtered_helper(node: cst.CSTNode, helpers: set[str], assignments: dict[str, cst.BaseExpression]) -> str | None:
