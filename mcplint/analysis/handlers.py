@@ -630,6 +630,8 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
             names.append(expression.value)
         elif isinstance(expression, cst.IfExp):
             pending.extend((expression.body, expression.orelse))
+        elif isinstance(expression, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in expression.slice):
+            pending.append(expression.value)  # `fields[:limit]` is a part of the list, not an item of it
         elif not isinstance(expression, _PROJECTIONS):
             pending.extend(expression.children)
     return callees, names
@@ -2300,6 +2302,11 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
             # comprehension carries what its iterable holds.
             if isinstance(value, (cst.Call, cst.Await, *_COMPREHENSIONS)):
                 callees.extend(_carried_values(value)[0])
+            if isinstance(value, _COMPREHENSIONS) and isinstance(value.for_in.iter, cst.Name):
+                # `comments = fetcher.get_comments(id)`; `[c.to_dict() for c in comments]`
+                for source in aliases.get((info.key, value.for_in.iter.value), ()):
+                    if isinstance(source, (cst.Call, cst.Await)):
+                        callees.extend(_carried_values(source)[0])
     # A local whose emptiness is the answer: the calls that fill it, directly or through
     # the locals it collects (`found.extend(page_matches)`, `page_matches = search(...)`).
     for name in info.answered_empties:
