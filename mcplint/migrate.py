@@ -18,7 +18,7 @@ import hashlib
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -542,7 +542,221 @@ def _fix_with(
         for task in tasks
     ]  # fmt: skip
     reuse = _unchanged(previous, parse_registry(text, registry)) if previous is not None else None
-    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
+    if previous is None or apply:
+        return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
+    return _warm_then_cold(fixing, previous.run, reuse, jobs or default_jobs(), workers)
+
+
+def _warm_then_cold(
+    tasks: list[FileTask],
+    previous: RunResult,
+    reuse: Callable[[FileTask], FileResult | None] | None,
+    jobs: int,
+    workers: Workers | None,
+) -> RunResult:
+    """A dry run of the fixes as a run from the empty contexts gives it, doing less: the rounds
+    of each project start from the contexts the run before settled in (only the fixes differ
+    between the runs, so a project whose fixed files keep their cross-module facts settles in
+    one round, its files analysed once), unless the run before did not settle there, or an
+    analysis of the warm rounds lost a fact the file had at the end of the run before (a fact
+    the contexts hold may then be kept alive by a call cycle across modules where a run from
+    the empty contexts would not derive it): those projects run again from the empty
+    contexts, taking the warm rounds' analyses where they meet the same context. Projects
+    never mix in a run (`ModuleIndex`), so each is decided alone."""
+    project_of = _projects(tasks)
+    cold = _unsettled(previous, project_of)
+    warm_tasks = [task for task in tasks if project_of[task.path] not in cold]
+    warm = None
+    if warm_tasks:
+        warm = run(
+            warm_tasks, jobs, progress=progress_bar(quiet=False), start=previous.contexts, reuse=reuse, workers=workers
+        )
+        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous)}
+    cold_tasks = [task for task in tasks if project_of[task.path] in cold]
+    if not cold_tasks and warm is not None:
+        return warm
+    again = _memo(warm, reuse) if warm is not None else reuse
+    cold_run = run(cold_tasks, jobs, progress=progress_bar(quiet=False), reuse=again, workers=workers)
+    if warm is None:
+        return cold_run
+    return _merged(tasks, [(warm, project_of, lambda project: project not in cold), (cold_run, project_of, cold.__contains__)])
+
+
+def _projects(tasks: list[FileTask]) -> dict[str, str | None]:
+    """Each task's path -> the root of its project (None: a file without a module name)."""
+    from mcplint.engine.join import initial_contexts
+    from mcplint.engine.module_index import ModuleIndex
+
+    index = ModuleIndex(initial_contexts([task.path for task in tasks]))
+    return {task.path: index.project_of(task.path) for task in tasks}
+
+
+def _unsettled(result: RunResult, project_of: dict[str, str | None]) -> set[str | None]:
+    """The projects whose files the join of the run's last analyses would give other contexts
+    (its rounds were cut off by MAX_ROUNDS)."""
+    if result.settled:
+        return set()
+    from mcplint.engine.join import initial_contexts, join
+    from mcplint.engine.module_index import ModuleIndex
+
+    contexts = initial_contexts(list(result.results))
+    wanted = join(result.results, contexts, ModuleIndex(contexts))
+    return {project_of[path] for path, context in wanted.items() if context != result.contexts.get(path)}
+
+
+def _merged(
+    tasks: list[FileTask],
+    parts: list[tuple[RunResult, dict[str, str | None], Callable[[str | None], bool]]],
+) -> RunResult:
+    """One run's result from the runs of disjoint sets of projects: each file's from the run
+    whose projects hold it."""
+    from mcplint.engine.runner import summarise
+
+    results: dict[str, FileResult] = {}
+    fixed: dict[str, list[Finding]] = {}
+    contexts = {}
+    analyses = {}
+    for part, project_of, holds in parts:
+        for path, result in part.results.items():
+            if not holds(project_of[path]):
+                continue
+            results[path] = result
+            contexts[path] = part.contexts[path]
+            analyses[path] = part.analyses.get(path, {})
+            fixed[path] = [finding for analysis in analyses[path].values() for finding in analysis.fixed]
+    return summarise(tasks, results, fixed, contexts, analyses, all(part.settled for part, _, _ in parts))
+
+
+def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
+    """The files the warm run analysed (not took from the run before) whose analysis lost a
+    cross-module fact the file had at the end of the run before that the join reads for some
+    file's context (`_read_by_join`): an outgoing call to a module of the project, not one to
+    `fastmcp.exceptions.ToolError` that a fix replaced; a text helper another module imports,
+    not one nobody does."""
+    from mcplint.engine.join import NameResolver, initial_contexts
+    from mcplint.engine.module_index import ModuleIndex
+    from mcplint.engine.result import JOIN_FIELDS
+
+    losses: dict[str, list[tuple[str, Any, Any]]] = {}
+    for path, by_context in warm.analyses.items():
+        before = previous.results.get(path)
+        for result in by_context.values():
+            if result is before:
+                continue
+            if before is None:
+                losses[path] = [("", None, None)]  # nothing to compare with: lost, to be safe
+                continue
+            for name in JOIN_FIELDS:
+                if _lost(getattr(before, name), getattr(result, name)):
+                    losses.setdefault(path, []).append((name, getattr(before, name), getattr(result, name)))
+    if not losses:
+        return set()
+    contexts = initial_contexts(list(previous.results))
+    index = ModuleIndex(contexts)
+    referenced: set[tuple[str, str]] = set()  # (file, key) another file's import or call resolves to
+    located: set[str] = set()  # the files a name of another file lands in
+    for results in (previous.results, {**previous.results, **warm.results}):
+        names = NameResolver(results, contexts, index)
+        for path, result in results.items():
+            for name in (*result.imported_names, *result.outgoing_returns, *result.outgoing_calls):
+                found = names.resolve(name, path)
+                if found is not None and found[0] != path:
+                    referenced.add(found)
+            for name in _names_of(result):
+                landed = index.locate(name, path)
+                if landed is not None and landed[0] != path:
+                    located.add(landed[0])
+    return {
+        path
+        for path, lost in losses.items()
+        if any(_read_by_join(name, old, new, path, index, referenced, located) for name, old, new in lost)
+    }
+
+
+def _names_of(result: FileResult) -> Iterator[str]:
+    """Every qualified name the join may resolve from the file."""
+    yield from result.imported_names
+    for name in _TARGET_KEYS:
+        yield from getattr(result, name)
+    for name in _TARGET_LISTS:
+        for targets in getattr(result, name).values():
+            yield from (target.removesuffix(".<locals>.*") for target in targets)
+    yield from (entry[0].removesuffix("[]") for entry in result.outgoing_registrations)
+
+
+# What the join reads of a file's facts (engine/join.py): qualified names it resolves from
+# the file (an outgoing call, an import: read when they land in a module of the project) ...
+_TARGET_KEYS = ("outgoing_calls", "outgoing_returns", "outgoing_servers", "outgoing_arguments", "outgoing_instances")
+_TARGET_LISTS = ("local_reach_calls", "local_reach_returns")  # function -> targets
+# ... the file's own definitions, read when another module's import or call resolves to them ...
+_OWN_KEYS = (
+    "module_servers", "server_classes", "server_factories", "registrars", "error_helpers", "text_helpers",
+    "unmasked_classes", "registry_decorators",
+)  # fmt: skip
+# ... what resolving a name through the file follows (read when a name lands in it) ...
+_RESOLVING = ("exports", "star_imports", "defined_names")
+# ... and nothing of these (`mcplint handlers`, the run's blind spots).
+_UNREAD = ("handlers", "imports_server_framework", "reached")
+
+
+def _read_by_join(
+    name: str,
+    old: Any,
+    new: Any,
+    path: str,
+    index: Any,
+    referenced: set[tuple[str, str]],
+    located: set[str],
+) -> bool:
+    """Whether the join may read what ``old`` has and ``new`` has not (field ``name`` of the
+    file ``path``) for some file's context. Anything else (the project-wide registration
+    facts, a field this does not know) counts as read."""
+
+    def lands(target: str) -> bool:
+        return index.locate(target.removesuffix(".<locals>.*"), path) is not None
+
+    if name in _UNREAD:
+        return False
+    if name in _TARGET_KEYS:
+        return any(lands(key) for key, value in old.items() if key not in new or _lost(value, new[key]))
+    if name in _TARGET_LISTS:
+        return any(lands(target) for key, value in old.items() for target in value if target not in new.get(key, ()))
+    if name == "imported_names":
+        return any(lands(target) for target in old if target not in new)
+    if name == "outgoing_registrations":
+        return any(lands(entry[0].removesuffix("[]")) for entry in old if entry not in new)
+    if name in _OWN_KEYS:
+        gone = [key for key in old if key not in new or (isinstance(old, dict) and old[key] != new[key])]
+        return any((path, key) in referenced for key in gone)
+    if name in _RESOLVING:
+        return path in located
+    return True
+
+
+def _lost(old: Any, new: Any) -> bool:
+    """``old`` has something ``new`` has not (a key, an item of a key's list, an item)."""
+    if old == new:
+        return False
+    if isinstance(old, dict) and isinstance(new, dict):
+        return any(key not in new or _lost(value, new[key]) for key, value in old.items())
+    if isinstance(old, list) and isinstance(new, list):
+        return any(item not in new for item in old)
+    return True
+
+
+def _memo(
+    warm: RunResult, reuse: Callable[[FileTask], FileResult | None] | None
+) -> Callable[[FileTask], FileResult | None]:
+    """``reuse``, and the warm run's analysis of a task in the same project context (the same
+    task, file and registry: the analysis would be the same again)."""
+
+    def again(task: FileTask) -> FileResult | None:
+        found = warm.analyses.get(task.path, {}).get(task.project)
+        if found is not None:
+            return found
+        return reuse(task) if reuse is not None else None
+
+    return again
 
 
 def _registries_of(tasks: list[FileTask]) -> tuple[Registry | None, ...]:
@@ -731,7 +945,9 @@ def build_report(
             Domain(name, plan.new_domains.get(name), [Symbol(e.symbol, e.code, e.message) for e in entries])
             for name, entries in domains.items()
         ],
-        files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
+        # Each site once: a dry run's rounds fix the file's original text again in every
+        # project context they analyse it in, and the run lists every round's fixes.
+        files=file_changes([f.path for f in dict.fromkeys(final.fixed)], final.diffs if diffs is None else diffs),
         left=[
             LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f)) for f in left
         ],
