@@ -365,7 +365,9 @@ def run_migrate(
     if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
         line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
-    tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
+    tasks = [
+        FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files
+    ]
     try:
         with shared_workers(jobs or default_jobs()) as workers:  # its runs parse each file once
             return _migrate(
@@ -579,7 +581,9 @@ def _warm_then_cold(
     cold_run = run(cold_tasks, jobs, progress=progress_bar(quiet=False), reuse=again, workers=workers)
     if warm is None:
         return cold_run
-    return _merged(tasks, [(warm, project_of, lambda project: project not in cold), (cold_run, project_of, cold.__contains__)])
+    return _merged(
+        tasks, [(warm, project_of, lambda project: project not in cold), (cold_run, project_of, cold.__contains__)]
+    )
 
 
 def _projects(tasks: list[FileTask]) -> dict[str, str | None]:
@@ -629,10 +633,12 @@ def _merged(
 
 def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
     """The files the warm run analysed (not took from the run before) whose analysis lost a
-    cross-module fact the file had at the end of the run before that the join reads for some
-    file's context (`_read_by_join`): an outgoing call to a module of the project, not one to
-    `fastmcp.exceptions.ToolError` that a fix replaced; a text helper another module imports,
-    not one nobody does."""
+    cross-module fact the file had at the end of the run before, where what that fact gave
+    some file's context in the run before is still in that file's context at the end of the
+    warm rounds (`_still_given`): something else holds it there, maybe only a call cycle
+    across modules that the lost fact began. A fact the join never reads for a context
+    (`_read_by_join`: a call of `fastmcp.exceptions.ToolError` that a fix replaced) is not
+    looked at; what gave a changed text helper is gone once every importer has the new one."""
     from mcplint.engine.join import NameResolver, initial_contexts
     from mcplint.engine.module_index import ModuleIndex
     from mcplint.engine.result import JOIN_FIELDS
@@ -653,24 +659,110 @@ def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
         return set()
     contexts = initial_contexts(list(previous.results))
     index = ModuleIndex(contexts)
-    referenced: set[tuple[str, str]] = set()  # (file, key) another file's import or call resolves to
-    located: set[str] = set()  # the files a name of another file lands in
+    referenced: dict[tuple[str, str], set[tuple[str, str]]] = {}  # (file, key) -> (importer, name) resolving to it
+    landed: set[tuple[str, str]] = set()  # (file, rest of the name) a name of another file lands in
+    resolvers = []
     for results in (previous.results, {**previous.results, **warm.results}):
         names = NameResolver(results, contexts, index)
+        resolvers.append(names)
         for path, result in results.items():
             for name in (*result.imported_names, *result.outgoing_returns, *result.outgoing_calls):
                 found = names.resolve(name, path)
                 if found is not None and found[0] != path:
-                    referenced.add(found)
+                    referenced.setdefault(found, set()).add((path, name))
             for name in _names_of(result):
-                landed = index.locate(name, path)
-                if landed is not None and landed[0] != path:
-                    located.add(landed[0])
+                found = index.locate(name, path)
+                if found is not None and found[0] != path:
+                    landed.add(found)
+    given = _Given(resolvers[0], previous.contexts, warm.contexts, referenced)
     return {
         path
         for path, lost in losses.items()
-        if any(_read_by_join(name, old, new, path, index, referenced, located) for name, old, new in lost)
+        if any(
+            _read_by_join(name, old, new, path, index, set(referenced), landed) and given.still(name, old, new, path)
+            for name, old, new in lost
+        )
     }
+
+
+# A file's facts others read, and the fields of the reader's context they give.
+_OWN_TO_CONTEXT = {
+    "module_servers": "imported_servers",
+    "server_classes": "imported_server_classes",
+    "server_factories": "imported_server_factories",
+    "registrars": "imported_registrars",
+    "error_helpers": "imported_error_helpers",
+    "text_helpers": "imported_text_helpers",
+    "unmasked_classes": "imported_unmasked_classes",
+    "registry_decorators": "registry_decorators",
+}
+_ENTRIES = {
+    "outgoing_calls": "entry_points",
+    "outgoing_returns": "return_entry_points",
+    "local_reach_calls": "entry_points",
+    "local_reach_returns": "return_entry_points",
+}
+
+
+@dataclass
+class _Given:
+    """What a lost fact gave the contexts of the run before (as the join derives it), looked
+    up in the contexts the warm rounds ended with."""
+
+    names: Any  # the join's NameResolver over the run before's results
+    before: dict[str, Any]  # path -> ProjectContext at the end of the run before
+    after: dict[str, Any]  # ... at the end of the warm rounds
+    referenced: dict[tuple[str, str], set[tuple[str, str]]]
+
+    def still(self, name: str, old: Any, new: Any, path: str) -> bool:
+        """Whether something the lost part of ``old`` (field ``name`` of ``path``) gave a
+        context in the run before is in that context still; a fact not modelled here: yes."""
+        if name in ("outgoing_calls", "outgoing_returns"):
+            return any(
+                self._entry_kept(target, path, _ENTRIES[name], label, kind, state)
+                for target, handlers in old.items()
+                for label, kind, state in handlers
+                if [label, kind, state] not in [list(h) for h in new.get(target, ())]
+            )
+        if name in ("local_reach_calls", "local_reach_returns"):
+            field_name = _ENTRIES[name]
+            entries = getattr(self.before.get(path), field_name, ())
+            return any(
+                self._entry_kept(target, path, field_name, label, kind, state)
+                for function, targets in old.items()
+                for target in targets
+                if target not in new.get(function, ())
+                for key, label, kind, state in entries
+                if key == function or (key.endswith(".*") and function.startswith(key[:-1]))
+            )
+        if name == "imported_names":
+            dropped = {target for target in old if target not in new}
+            return any(
+                item in getattr(self.after.get(path), field_name, ())
+                for field_name in _OWN_TO_CONTEXT.values()
+                for item in getattr(self.before.get(path), field_name, ())
+                if item[0] in dropped
+            )
+        if name in _OWN_TO_CONTEXT:
+            field_name = _OWN_TO_CONTEXT[name]
+            gone = [key for key in old if key not in new or (isinstance(old, dict) and old[key] != new[key])]
+            return any(
+                item in getattr(self.after.get(reader), field_name, ())
+                for key in gone
+                for reader, imported in self.referenced.get((path, key), ())
+                for item in getattr(self.before.get(reader), field_name, ())
+                if item[0] == imported
+            )
+        return True
+
+    def _entry_kept(self, target: str, path: str, field_name: str, label: str, kind: str, state: Any) -> bool:
+        if "|" in target:
+            return True  # a choice by resolution order: not modelled
+        found = self.names.resolve(target.removesuffix(".<locals>.*"), path)
+        if found is None:
+            return False
+        key = found[1] + (".<locals>.*" if target.endswith(".<locals>.*") else "")
+        return (key, label, kind, tuple(state)) in getattr(self.after.get(found[0]), field_name, ())
 
 
 def _names_of(result: FileResult) -> Iterator[str]:
@@ -706,7 +798,7 @@ def _read_by_join(
     path: str,
     index: Any,
     referenced: set[tuple[str, str]],
-    located: set[str],
+    landed: set[tuple[str, str]],
 ) -> bool:
     """Whether the join may read what ``old`` has and ``new`` has not (field ``name`` of the
     file ``path``) for some file's context. Anything else (the project-wide registration
@@ -728,9 +820,18 @@ def _read_by_join(
     if name in _OWN_KEYS:
         gone = [key for key in old if key not in new or (isinstance(old, dict) and old[key] != new[key])]
         return any((path, key) in referenced for key in gone)
-    if name in _RESOLVING:
-        return path in located
+    if name == "star_imports":
+        return any(file == path for file, _ in landed)
+    if name in _RESOLVING:  # exports, defined_names: a name resolved through the file that begins so
+        gone = [key for key in old if key not in new]
+        return any(file == path and _begins(rest, key) for file, rest in landed for key in gone)
     return True
+
+
+def _begins(name: str, key: str) -> bool:
+    """``name`` is ``key`` or names something of it (`Class` begins `Class.method`; `Class.m`
+    begins `Class.m.<locals>`)."""
+    return name == key or name.startswith(key + ".") or key.startswith(name + ".")
 
 
 def _lost(old: Any, new: Any) -> bool:

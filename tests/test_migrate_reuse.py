@@ -107,7 +107,31 @@ def _return_cycle_project(root: Path) -> Path:
     return root
 
 
-BUILT = {"renamed_symbol": lambda root: _renamed_symbol_project(root), "return_cycle": _return_cycle_project}
+# The same without the cycle: the rewrite of the tool's `return` still takes `check` out of
+# every handler's reach, and the warm rounds see it (the library module is analysed again in
+# the context the join gives it once the tool module lost the flow).
+FLOW_CHECK = """\
+def check(note_id: str) -> str:
+    try:
+        int(note_id)
+    except ValueError as e:
+        return f"Error: bad id {e}"
+    return ""
+"""
+
+
+def _return_flow_project(root: Path) -> Path:
+    _return_cycle_project(root)
+    (root / "srv" / "c.py").unlink()
+    (root / "srv" / "b.py").write_text(FLOW_CHECK)
+    return root
+
+
+BUILT = {
+    "renamed_symbol": lambda root: _renamed_symbol_project(root),
+    "return_cycle": _return_cycle_project,
+    "return_flow": _return_flow_project,
+}
 
 
 def _renamed_symbol_project(root: Path) -> Path:
@@ -171,6 +195,36 @@ def test_a_fact_a_call_cycle_keeps_alive_is_not_reused(tmp_path, monkeypatch):
     assert _outcome(root, _return_cycle_project) == outcome
 
 
+def test_a_fix_in_one_file_changes_what_another_files_rule_sees(tmp_path, monkeypatch):
+    """`srv/b.py`'s sites are findings only while the tool returns what `check` returns: the
+    trial's rewrite of the tool ends that, its rounds start warm from the first run's contexts,
+    and they see it (the fact the tool module lost gave `check` its return entry point, which
+    is gone from the context the warm rounds end with, so they are taken: no cold run)."""
+    starts = []
+    original = migrate.run
+
+    def recording(tasks, *args, start=None, **options):
+        starts.append(start is not None)
+        return original(tasks, *args, start=start, **options)
+
+    monkeypatch.setattr(migrate, "run", recording)
+    root = tmp_path / "flow"
+    first = run_cli("check", "--no-cache", ".", cwd=_return_flow_project(_fresh(root)))
+    assert "srv/b.py:5:16: MCP001" in first.stdout  # reached from the tool before the migration
+    outcome = _outcome(root, _return_flow_project)
+    assert "MCP001  2      2         0" in outcome[2]  # b's site is no finding after the rewrite
+    assert "srv/b.py" not in outcome[1]
+    assert starts[:2] == [False, True] and False not in starts[2:3]  # the trial's warm rounds taken
+    _analysing_every_file(monkeypatch)
+    assert _outcome(root, _return_flow_project) == outcome
+
+
+def _fresh(root: Path) -> Path:
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    return root
+
+
 def test_without_the_lost_fact_test_the_cycle_keeps_a_stale_fact(tmp_path, monkeypatch):
     """What the test above guards against happens: taking the warm rounds whatever their
     analyses lost reports the stale site."""
@@ -196,7 +250,13 @@ def test_warm_rounds_are_taken_where_nothing_was_lost(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "name", [*(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS), "renamed_symbol", "return_cycle"]
+    "name",
+    [
+        *(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS),
+        "renamed_symbol",
+        "return_cycle",
+        "return_flow",
+    ],
 )
 def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
     """Dry run and --write give byte for byte what they give when every run analyses every
