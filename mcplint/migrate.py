@@ -559,12 +559,13 @@ def _warm_then_cold(
     """A dry run of the fixes as a run from the empty contexts gives it, doing less: the rounds
     of each project start from the contexts the run before settled in (only the fixes differ
     between the runs, so a project whose fixed files keep their cross-module facts settles in
-    one round, its files analysed once), unless the run before did not settle there, or an
-    analysis of the warm rounds lost a fact the file had at the end of the run before (a fact
-    the contexts hold may then be kept alive by a call cycle across modules where a run from
-    the empty contexts would not derive it): those projects run again from the empty
-    contexts, taking the warm rounds' analyses where they meet the same context. Projects
-    never mix in a run (`ModuleIndex`), so each is decided alone."""
+    one round, its files analysed once), unless the run before did not settle there (cut off
+    by MAX_ROUNDS), or an analysis of the warm rounds lost a fact whose contribution to some
+    context is still there when they end (`_lost_facts`: a call cycle across modules may keep
+    alive what a run from the empty contexts would not derive): those projects run again
+    from the empty contexts, taking the warm rounds' analyses where they meet the same
+    context. Projects never mix in a run (`ModuleIndex`), so each is decided alone. Not for
+    --write: there each round writes what it fixes, and the next fixes the written text."""
     project_of = _projects(tasks)
     cold = _unsettled(previous, project_of)
     warm_tasks = [task for task in tasks if project_of[task.path] not in cold]
