@@ -18,7 +18,7 @@ import hashlib
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -365,7 +365,9 @@ def run_migrate(
     if existing is not None and unusable is not None:  # a `helpers-module` the helpers cannot have
         line = existing.positions.span(("helpers-module",)).line
         return fail(f"cannot extend the registry: {registry_path}:{line}: {unusable.message}")
-    tasks = [FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files]
+    tasks = [
+        FileTask(str(file.path), file.display, resolver.settings_for(file.path), not file.explicit) for file in files
+    ]
     try:
         with shared_workers(jobs or default_jobs()) as workers:  # its runs parse each file once
             return _migrate(
@@ -542,7 +544,321 @@ def _fix_with(
         for task in tasks
     ]  # fmt: skip
     reuse = _unchanged(previous, parse_registry(text, registry)) if previous is not None else None
-    return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
+    if previous is None or apply:
+        return run(fixing, jobs or default_jobs(), progress=progress_bar(quiet=False), reuse=reuse, workers=workers)
+    return _warm_then_cold(fixing, previous.run, reuse, jobs or default_jobs(), workers)
+
+
+def _warm_then_cold(
+    tasks: list[FileTask],
+    previous: RunResult,
+    reuse: Callable[[FileTask], FileResult | None] | None,
+    jobs: int,
+    workers: Workers | None,
+) -> RunResult:
+    """A dry run of the fixes as a run from the empty contexts gives it, doing less: the rounds
+    of each project start from the contexts the run before settled in (only the fixes differ
+    between the runs, so a project whose fixed files keep their cross-module facts settles in
+    one round, its files analysed once), unless the run before did not settle there (cut off
+    by MAX_ROUNDS), or an analysis of the warm rounds lost a fact whose contribution to some
+    context is still there when they end (`_lost_facts`: a call cycle across modules may keep
+    alive what a run from the empty contexts would not derive): those projects run again
+    from the empty contexts, taking the warm rounds' analyses where they meet the same
+    context. Projects never mix in a run (`ModuleIndex`), so each is decided alone. Not for
+    --write: there each round writes what it fixes, and the next fixes the written text."""
+    project_of = _projects(tasks)
+    cold = _unsettled(previous, project_of)
+    warm_tasks = [task for task in tasks if project_of[task.path] not in cold]
+    warm = None
+    if warm_tasks:
+        warm = run(
+            warm_tasks, jobs, progress=progress_bar(quiet=False), start=previous.contexts, reuse=reuse, workers=workers
+        )
+        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous)}
+    cold_tasks = [task for task in tasks if project_of[task.path] in cold]
+    if not cold_tasks and warm is not None:
+        return warm
+    again = _memo(warm, reuse) if warm is not None else reuse
+    cold_run = run(cold_tasks, jobs, progress=progress_bar(quiet=False), reuse=again, workers=workers)
+    if warm is None:
+        return cold_run
+    return _merged(
+        tasks, [(warm, project_of, lambda project: project not in cold), (cold_run, project_of, cold.__contains__)]
+    )
+
+
+def _projects(tasks: list[FileTask]) -> dict[str, str | None]:
+    """Each task's path -> the root of its project (None: a file without a module name)."""
+    from mcplint.engine.join import initial_contexts
+    from mcplint.engine.module_index import ModuleIndex
+
+    index = ModuleIndex(initial_contexts([task.path for task in tasks]))
+    return {task.path: index.project_of(task.path) for task in tasks}
+
+
+def _unsettled(result: RunResult, project_of: dict[str, str | None]) -> set[str | None]:
+    """The projects whose files the join of the run's last analyses would give other contexts
+    (its rounds were cut off by MAX_ROUNDS)."""
+    if result.settled:
+        return set()
+    from mcplint.engine.join import initial_contexts, join
+    from mcplint.engine.module_index import ModuleIndex
+
+    contexts = initial_contexts(list(result.results))
+    wanted = join(result.results, contexts, ModuleIndex(contexts))
+    return {project_of[path] for path, context in wanted.items() if context != result.contexts.get(path)}
+
+
+def _merged(
+    tasks: list[FileTask],
+    parts: list[tuple[RunResult, dict[str, str | None], Callable[[str | None], bool]]],
+) -> RunResult:
+    """One run's result from the runs of disjoint sets of projects: each file's from the run
+    whose projects hold it."""
+    from mcplint.engine.runner import summarise
+
+    results: dict[str, FileResult] = {}
+    fixed: dict[str, list[Finding]] = {}
+    contexts = {}
+    analyses = {}
+    for part, project_of, holds in parts:
+        for path, result in part.results.items():
+            if not holds(project_of[path]):
+                continue
+            results[path] = result
+            contexts[path] = part.contexts[path]
+            analyses[path] = part.analyses.get(path, {})
+            fixed[path] = [finding for analysis in analyses[path].values() for finding in analysis.fixed]
+    return summarise(tasks, results, fixed, contexts, analyses, all(part.settled for part, _, _ in parts))
+
+
+def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
+    """The files the warm run analysed (not took from the run before) whose analysis lost a
+    cross-module fact the file had at the end of the run before, where what that fact gave
+    some file's context in the run before is still in that file's context at the end of the
+    warm rounds (`_still_given`): something else holds it there, maybe only a call cycle
+    across modules that the lost fact began. A fact the join never reads for a context
+    (`_read_by_join`: a call of `fastmcp.exceptions.ToolError` that a fix replaced) is not
+    looked at; what gave a changed text helper is gone once every importer has the new one."""
+    from mcplint.engine.join import NameResolver, initial_contexts
+    from mcplint.engine.module_index import ModuleIndex
+    from mcplint.engine.result import JOIN_FIELDS
+
+    losses: dict[str, list[tuple[str, Any, Any]]] = {}
+    for path, by_context in warm.analyses.items():
+        before = previous.results.get(path)
+        for result in by_context.values():
+            if result is before:
+                continue
+            if before is None:
+                losses[path] = [("", None, None)]  # nothing to compare with: lost, to be safe
+                continue
+            for name in JOIN_FIELDS:
+                if _lost(getattr(before, name), getattr(result, name)):
+                    losses.setdefault(path, []).append((name, getattr(before, name), getattr(result, name)))
+    if not losses:
+        return set()
+    contexts = initial_contexts(list(previous.results))
+    index = ModuleIndex(contexts)
+    referenced: dict[tuple[str, str], set[tuple[str, str]]] = {}  # (file, key) -> (importer, name) resolving to it
+    landed: set[tuple[str, str]] = set()  # (file, rest of the name) a name of another file lands in
+    resolvers = []
+    for results in (previous.results, {**previous.results, **warm.results}):
+        names = NameResolver(results, contexts, index)
+        resolvers.append(names)
+        for path, result in results.items():
+            for name in (*result.imported_names, *result.outgoing_returns, *result.outgoing_calls):
+                found = names.resolve(name, path)
+                if found is not None and found[0] != path:
+                    referenced.setdefault(found, set()).add((path, name))
+            for name in _names_of(result):
+                found = index.locate(name, path)
+                if found is not None and found[0] != path:
+                    landed.add(found)
+    given = _Given(resolvers[0], previous.contexts, warm.contexts, referenced)
+    return {
+        path
+        for path, lost in losses.items()
+        if any(
+            _read_by_join(name, old, new, path, index, set(referenced), landed) and given.still(name, old, new, path)
+            for name, old, new in lost
+        )
+    }
+
+
+# A file's facts others read, and the fields of the reader's context they give.
+_OWN_TO_CONTEXT = {
+    "module_servers": "imported_servers",
+    "server_classes": "imported_server_classes",
+    "server_factories": "imported_server_factories",
+    "registrars": "imported_registrars",
+    "error_helpers": "imported_error_helpers",
+    "text_helpers": "imported_text_helpers",
+    "unmasked_classes": "imported_unmasked_classes",
+    "registry_decorators": "registry_decorators",
+}
+_ENTRIES = {
+    "outgoing_calls": "entry_points",
+    "outgoing_returns": "return_entry_points",
+    "local_reach_calls": "entry_points",
+    "local_reach_returns": "return_entry_points",
+}
+
+
+@dataclass
+class _Given:
+    """What a lost fact gave the contexts of the run before (as the join derives it), looked
+    up in the contexts the warm rounds ended with."""
+
+    names: Any  # the join's NameResolver over the run before's results
+    before: dict[str, Any]  # path -> ProjectContext at the end of the run before
+    after: dict[str, Any]  # ... at the end of the warm rounds
+    referenced: dict[tuple[str, str], set[tuple[str, str]]]
+
+    def still(self, name: str, old: Any, new: Any, path: str) -> bool:
+        """Whether something the lost part of ``old`` (field ``name`` of ``path``) gave a
+        context in the run before is in that context still; a fact not modelled here: yes."""
+        if name in ("outgoing_calls", "outgoing_returns"):
+            return any(
+                self._entry_kept(target, path, _ENTRIES[name], label, kind, state)
+                for target, handlers in old.items()
+                for label, kind, state in handlers
+                if [label, kind, state] not in [list(h) for h in new.get(target, ())]
+            )
+        if name in ("local_reach_calls", "local_reach_returns"):
+            field_name = _ENTRIES[name]
+            entries = getattr(self.before.get(path), field_name, ())
+            return any(
+                self._entry_kept(target, path, field_name, label, kind, state)
+                for function, targets in old.items()
+                for target in targets
+                if target not in new.get(function, ())
+                for key, label, kind, state in entries
+                if key == function or (key.endswith(".*") and function.startswith(key[:-1]))
+            )
+        if name == "imported_names":
+            dropped = {target for target in old if target not in new}
+            return any(
+                item in getattr(self.after.get(path), field_name, ())
+                for field_name in _OWN_TO_CONTEXT.values()
+                for item in getattr(self.before.get(path), field_name, ())
+                if item[0] in dropped
+            )
+        if name in _OWN_TO_CONTEXT:
+            field_name = _OWN_TO_CONTEXT[name]
+            gone = [key for key in old if key not in new or (isinstance(old, dict) and old[key] != new[key])]
+            return any(
+                item in getattr(self.after.get(reader), field_name, ())
+                for key in gone
+                for reader, imported in self.referenced.get((path, key), ())
+                for item in getattr(self.before.get(reader), field_name, ())
+                if item[0] == imported
+            )
+        return True
+
+    def _entry_kept(self, target: str, path: str, field_name: str, label: str, kind: str, state: Any) -> bool:
+        if "|" in target:
+            return True  # a choice by resolution order: not modelled
+        found = self.names.resolve(target.removesuffix(".<locals>.*"), path)
+        if found is None:
+            return False
+        key = found[1] + (".<locals>.*" if target.endswith(".<locals>.*") else "")
+        return (key, label, kind, tuple(state)) in getattr(self.after.get(found[0]), field_name, ())
+
+
+def _names_of(result: FileResult) -> Iterator[str]:
+    """Every qualified name the join may resolve from the file."""
+    yield from result.imported_names
+    for name in _TARGET_KEYS:
+        yield from getattr(result, name)
+    for name in _TARGET_LISTS:
+        for targets in getattr(result, name).values():
+            yield from (target.removesuffix(".<locals>.*") for target in targets)
+    yield from (entry[0].removesuffix("[]") for entry in result.outgoing_registrations)
+
+
+# What the join reads of a file's facts (engine/join.py): qualified names it resolves from
+# the file (an outgoing call, an import: read when they land in a module of the project) ...
+_TARGET_KEYS = ("outgoing_calls", "outgoing_returns", "outgoing_servers", "outgoing_arguments", "outgoing_instances")
+_TARGET_LISTS = ("local_reach_calls", "local_reach_returns")  # function -> targets
+# ... the file's own definitions, read when another module's import or call resolves to them ...
+_OWN_KEYS = (
+    "module_servers", "server_classes", "server_factories", "registrars", "error_helpers", "text_helpers",
+    "unmasked_classes", "registry_decorators",
+)  # fmt: skip
+# ... what resolving a name through the file follows (read when a name lands in it) ...
+_RESOLVING = ("exports", "star_imports", "defined_names")
+# ... and nothing of these (`mcplint handlers`, the run's blind spots).
+_UNREAD = ("handlers", "imports_server_framework", "reached")
+
+
+def _read_by_join(
+    name: str,
+    old: Any,
+    new: Any,
+    path: str,
+    index: Any,
+    referenced: set[tuple[str, str]],
+    landed: set[tuple[str, str]],
+) -> bool:
+    """Whether the join may read what ``old`` has and ``new`` has not (field ``name`` of the
+    file ``path``) for some file's context. Anything else (the project-wide registration
+    facts, a field this does not know) counts as read."""
+
+    def lands(target: str) -> bool:
+        return index.locate(target.removesuffix(".<locals>.*"), path) is not None
+
+    if name in _UNREAD:
+        return False
+    if name in _TARGET_KEYS:
+        return any(lands(key) for key, value in old.items() if key not in new or _lost(value, new[key]))
+    if name in _TARGET_LISTS:
+        return any(lands(target) for key, value in old.items() for target in value if target not in new.get(key, ()))
+    if name == "imported_names":
+        return any(lands(target) for target in old if target not in new)
+    if name == "outgoing_registrations":
+        return any(lands(entry[0].removesuffix("[]")) for entry in old if entry not in new)
+    if name in _OWN_KEYS:
+        gone = [key for key in old if key not in new or (isinstance(old, dict) and old[key] != new[key])]
+        return any((path, key) in referenced for key in gone)
+    if name == "star_imports":
+        return any(file == path for file, _ in landed)
+    if name in _RESOLVING:  # exports, defined_names: a name resolved through the file that begins so
+        gone = [key for key in old if key not in new]
+        return any(file == path and _begins(rest, key) for file, rest in landed for key in gone)
+    return True
+
+
+def _begins(name: str, key: str) -> bool:
+    """``name`` is ``key`` or names something of it (`Class` begins `Class.method`; `Class.m`
+    begins `Class.m.<locals>`)."""
+    return name == key or name.startswith(key + ".") or key.startswith(name + ".")
+
+
+def _lost(old: Any, new: Any) -> bool:
+    """``old`` has something ``new`` has not (a key, an item of a key's list, an item)."""
+    if old == new:
+        return False
+    if isinstance(old, dict) and isinstance(new, dict):
+        return any(key not in new or _lost(value, new[key]) for key, value in old.items())
+    if isinstance(old, list) and isinstance(new, list):
+        return any(item not in new for item in old)
+    return True
+
+
+def _memo(
+    warm: RunResult, reuse: Callable[[FileTask], FileResult | None] | None
+) -> Callable[[FileTask], FileResult | None]:
+    """``reuse``, and the warm run's analysis of a task in the same project context (the same
+    task, file and registry: the analysis would be the same again)."""
+
+    def again(task: FileTask) -> FileResult | None:
+        found = warm.analyses.get(task.path, {}).get(task.project)
+        if found is not None:
+            return found
+        return reuse(task) if reuse is not None else None
+
+    return again
 
 
 def _registries_of(tasks: list[FileTask]) -> tuple[Registry | None, ...]:
@@ -731,7 +1047,9 @@ def build_report(
             Domain(name, plan.new_domains.get(name), [Symbol(e.symbol, e.code, e.message) for e in entries])
             for name, entries in domains.items()
         ],
-        files=file_changes([f.path for f in final.fixed], final.diffs if diffs is None else diffs),
+        # Each site once: a dry run's rounds fix the file's original text again in every
+        # project context they analyse it in, and the run lists every round's fixes.
+        files=file_changes([f.path for f in dict.fromkeys(final.fixed)], final.diffs if diffs is None else diffs),
         left=[
             LeftSite(f.path, f.line, f.code, f.unfixed_reason or reasons.get(_site_key(f)) or _reason(f)) for f in left
         ],

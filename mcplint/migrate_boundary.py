@@ -243,8 +243,8 @@ def mapped_texts(
         if wraps:
             from mcplint.engine.wrap import relayout  # black: only when there is something to lay out
 
-            tree = _with_imports(module.visit(_Wrap(wraps)), helpers_module, sorted(helpers))
-            texts[path] = (mappings[0].handler_display, relayout(base(path), tree.code, line_length(path)), sites)
+            code = _with_imports(module.visit(_Wrap(wraps)).code, helpers_module, sorted(helpers))
+            texts[path] = (mappings[0].handler_display, relayout(base(path), code, line_length(path)), sites)
     return texts
 
 
@@ -321,14 +321,14 @@ def _free_name(function: cst.CSTNode) -> str:
     return name
 
 
-def _with_imports(tree: cst.Module, module: str, names: list[str]) -> cst.Module:
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor
+def _with_imports(code: str, module: str, names: list[str]) -> str:
+    """``code`` with `from <module> import <name>` for each name, as LibCST's
+    ``AddImportsVisitor`` adds them: `fixer.add_imports`, which runs it on the module's head
+    only (on a large handler module the visitor's walk of the whole tree cost as much as the
+    mapping)."""
+    from mcplint.engine.fixer import add_imports
 
-    context = CodemodContext()
-    for name in names:
-        AddImportsVisitor.add_needed_import(context, module, name)
-    return AddImportsVisitor(context).transform_module(tree)
+    return add_imports(code, [(module, name) for name in names])
 
 
 # -- reading the files again -------------------------------------------------------------

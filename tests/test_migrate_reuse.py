@@ -54,6 +54,86 @@ def fetch(note_id: str) -> dict:
 """
 
 
+# The tool returns what `check` returns (a return entry point of `srv.b.check`), and `check`
+# and `again` return each other's values: a cycle across modules. The migration's rewrite of
+# the tool's `return` drops the flow, so no handler reaches `check` any more and its site is
+# no finding; the contexts of the run before still hold the entry point, which the cycle
+# keeps alive in rounds started from them (`migrate._warm_then_cold` must run cold then).
+CYCLE = {
+    "a.py": """\
+from mcp.server.fastmcp import FastMCP
+
+from srv.b import check
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def fetch(note_id: str) -> str:
+    message = check(note_id)
+    if message:
+        return f"Error: {message}"
+    return "fine"
+""",
+    "b.py": """\
+from srv import c
+
+
+def check(note_id: str) -> str:
+    if not note_id:
+        return c.again(note_id)
+    try:
+        int(note_id)
+    except ValueError as e:
+        return f"Error: bad id {e}"
+    return ""
+""",
+    "c.py": """\
+from srv import b
+
+
+def again(note_id: str) -> str:
+    return b.check(note_id + "0")
+""",
+}
+
+
+def _return_cycle_project(root: Path) -> Path:
+    (root / "srv").mkdir()
+    (root / "srv" / "__init__.py").write_text("")
+    for name, text in CYCLE.items():
+        (root / "srv" / name).write_text(text)
+    (root / "pyproject.toml").write_text('[project]\nname = "srv"\nversion = "0.1"\n')
+    return root
+
+
+# The same without the cycle: the rewrite of the tool's `return` still takes `check` out of
+# every handler's reach, and the warm rounds see it (the library module is analysed again in
+# the context the join gives it once the tool module lost the flow).
+FLOW_CHECK = """\
+def check(note_id: str) -> str:
+    try:
+        int(note_id)
+    except ValueError as e:
+        return f"Error: bad id {e}"
+    return ""
+"""
+
+
+def _return_flow_project(root: Path) -> Path:
+    _return_cycle_project(root)
+    (root / "srv" / "c.py").unlink()
+    (root / "srv" / "b.py").write_text(FLOW_CHECK)
+    return root
+
+
+BUILT = {
+    "renamed_symbol": lambda root: _renamed_symbol_project(root),
+    "return_cycle": _return_cycle_project,
+    "return_flow": _return_flow_project,
+}
+
+
 def _renamed_symbol_project(root: Path) -> Path:
     (root / "srv").mkdir()
     (root / "srv" / "__init__.py").write_text("")
@@ -89,7 +169,95 @@ def test_a_symbol_the_final_registry_renames_is_the_one_the_rewrite_calls(tmp_pa
     assert '+        return srv_error("NOTE_NOT_FOUND").tool_result()' in result.stdout
 
 
-@pytest.mark.parametrize("name", [*(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS), "renamed_symbol"])
+def _outcome(root: Path, build, *, write: bool = True) -> tuple:
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    build(root)
+    dry = run_cli("migrate", ".", cwd=root)
+    if not write:
+        return dry.exit_code, dry.stdout, dry.stderr
+    stat = run_cli("migrate", "--stat", ".", cwd=root)
+    written = run_cli("migrate", "--write", ".", cwd=root)
+    assert written.exit_code == 0, written.stderr
+    return dry.exit_code, dry.stdout, dry.stderr, stat.stderr, written.exit_code, written.stderr, _snapshot(root)
+
+
+def test_a_fact_a_call_cycle_keeps_alive_is_not_reused(tmp_path, monkeypatch):
+    """The trial's rewrite of the tool drops its flow from `srv.b.check`: no handler reaches the
+    library site in `check` any more, so it is no finding (a run from the empty contexts does
+    not derive the entry point). Rounds started from the first run's contexts keep it, held by
+    the `check` <-> `again` cycle, and so would report the site as left for a human; the tool
+    module's analysis lost a fact the join reads, so the project runs cold."""
+    root = tmp_path / "cycle"
+    outcome = _outcome(root, _return_cycle_project)
+    assert "srv/b.py:10" not in outcome[2]
+    _analysing_every_file(monkeypatch)
+    assert _outcome(root, _return_cycle_project) == outcome
+
+
+def test_a_fix_in_one_file_changes_what_another_files_rule_sees(tmp_path, monkeypatch):
+    """`srv/b.py`'s sites are findings only while the tool returns what `check` returns: the
+    trial's rewrite of the tool ends that, its rounds start warm from the first run's contexts,
+    and they see it (the fact the tool module lost gave `check` its return entry point, which
+    is gone from the context the warm rounds end with, so they are taken: no cold run)."""
+    starts = []
+    original = migrate.run
+
+    def recording(tasks, *args, start=None, **options):
+        starts.append(start is not None)
+        return original(tasks, *args, start=start, **options)
+
+    monkeypatch.setattr(migrate, "run", recording)
+    root = tmp_path / "flow"
+    first = run_cli("check", "--no-cache", ".", cwd=_return_flow_project(_fresh(root)))
+    assert "srv/b.py:5:16: MCP001" in first.stdout  # reached from the tool before the migration
+    outcome = _outcome(root, _return_flow_project)
+    assert "MCP001  2      2         0" in outcome[2]  # b's site is no finding after the rewrite
+    assert "srv/b.py" not in outcome[1]
+    assert starts[:2] == [False, True] and False not in starts[2:3]  # the trial's warm rounds taken
+    _analysing_every_file(monkeypatch)
+    assert _outcome(root, _return_flow_project) == outcome
+
+
+def _fresh(root: Path) -> Path:
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    return root
+
+
+def test_without_the_lost_fact_test_the_cycle_keeps_a_stale_fact(tmp_path, monkeypatch):
+    """What the test above guards against happens: taking the warm rounds whatever their
+    analyses lost reports the stale site."""
+    monkeypatch.setattr(migrate, "_lost_facts", lambda warm, previous: set())
+    dry = _outcome(tmp_path / "cycle", _return_cycle_project, write=False)
+    assert "srv/b.py:10: MCP001 library code" in dry[2]
+
+
+def test_warm_rounds_are_taken_where_nothing_was_lost(tmp_path, monkeypatch):
+    """The final run of the renamed-symbol project starts from the trial's settled contexts and
+    keeps them: its warm rounds are the result (one round, no run from the empty contexts)."""
+    runs = []
+    original = migrate.run
+
+    def recording(tasks, *args, start=None, **options):
+        runs.append(start is not None)
+        return original(tasks, *args, start=start, **options)
+
+    monkeypatch.setattr(migrate, "run", recording)
+    _outcome(tmp_path / "renamed", _renamed_symbol_project, write=False)
+    assert runs[0] is False  # the first run: from the empty contexts
+    assert runs[-1] is True  # the final run: warm, and taken (no cold run after it)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS),
+        "renamed_symbol",
+        "return_cycle",
+        "return_flow",
+    ],
+)
 def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
     """Dry run and --write give byte for byte what they give when every run analyses every
     file again, and the runs did reuse analyses (the comparison is not empty)."""
@@ -113,9 +281,9 @@ def test_reusing_analyses_changes_nothing(tmp_path, monkeypatch, name):
             _analysing_every_file(monkeypatch)
         root = tmp_path / name  # the same path both times: the output shows it
         shutil.rmtree(root, ignore_errors=True)
-        if name == "renamed_symbol":
+        if name in BUILT:
             root.mkdir(parents=True)
-            _renamed_symbol_project(root)
+            BUILT[name](root)
         else:
             shutil.copytree(PROJECTS[name], root)
         dry = run_cli("migrate", ".", cwd=root)
@@ -369,3 +537,17 @@ def test_parses_are_kept_across_runs_only_when_asked(monkeypatch):
         assert len(parsed) == 3
     finally:
         lint.keep_parsed_modules(False)
+
+
+@pytest.mark.parametrize("cold", [False, True])
+def test_each_site_is_counted_once(tmp_path, monkeypatch, cold):
+    """A dry run's rounds fix a file's original text again in every project context they
+    analyse it in, and the run lists each round's fixes: the report counts a site once
+    (server.py has 12 sites rewritten, not 24), whether the runs went warm or cold."""
+    if cold:
+        _analysing_every_file(monkeypatch)
+    root = tmp_path / "notes_server"
+    shutil.copytree(PROJECTS["notes_server"], root)
+    result = run_cli("migrate", "--stat", ".", cwd=root)
+    counts = [line.split(",")[0] for line in result.stderr.splitlines() if "site(s) rewritten" in line]
+    assert counts == ["  lowlevel.py: 6 site(s) rewritten", "  server.py: 12 site(s) rewritten"]

@@ -67,6 +67,9 @@ class RunResult:
     # path -> every analysis of the run, by the ProjectContext it was made in (each round's, not
     # only the last): what a later run over the same files may reuse (see ``run``'s ``reuse``)
     analyses: dict[str, dict[ProjectContext, FileResult]] = field(default_factory=dict)
+    # The rounds reached contexts the join does not change (not cut off by MAX_ROUNDS): each
+    # file's last analysis (``contexts``) is one its project's final facts agree with.
+    settled: bool = True
 
 
 def _lint_task(task: FileTask) -> FileResult:
@@ -179,6 +182,7 @@ def _run(
     run_key = _run_key(tasks, digests) if cache is not None and replayable else None
     replayed = _replay(tasks, cache, digests, run_key) if cache is not None and run_key is not None else None
     analysed_with: dict[str, ProjectContext] = {}
+    settled = True
     if replayed is not None:
         results = replayed
     else:
@@ -186,6 +190,7 @@ def _run(
         index = ModuleIndex(contexts)
         contexts.update((path, start[path]) for path in contexts if path in start)
         pending = [replace(task, project=contexts[task.path]) for task in tasks]
+        settled = False
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
@@ -202,6 +207,7 @@ def _run(
                 ]
                 contexts = wanted
                 if not pending:
+                    settled = True
                     break
         except BaseException:
             workers.terminate()
@@ -215,6 +221,19 @@ def _run(
             )
     if cache is not None:
         cache.save()
+    return summarise(tasks, results, fixed, analysed_with, analyses, settled)
+
+
+def summarise(
+    tasks: Sequence[FileTask],
+    results: dict[str, FileResult],
+    fixed: Mapping[str, list[Finding]],
+    analysed_with: dict[str, ProjectContext],
+    analyses: dict[str, dict[ProjectContext, FileResult]],
+    settled: bool,
+) -> RunResult:
+    """The run's result from each file's last analysis (``results``), the findings its rounds
+    fixed (``fixed``: per path, every round's), its contexts and analyses."""
     findings = sorted(finding for result in results.values() for finding in result.findings)
     warnings = sorted({warning for result in results.values() for warning in result.warnings})
     internal_errors = sum(result.internal_error for result in results.values())
@@ -227,7 +246,7 @@ def _run(
     write_errors = sorted(result.write_error for result in results.values() if result.write_error)
     return RunResult(
         findings, warnings, internal_errors, len(tasks), all_fixed, diffs, unseen, results, write_errors, analysed_with,
-        analyses,
+        analyses, settled,
     )  # fmt: skip
 
 
