@@ -23,6 +23,7 @@ import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children  # reads the fields directly: `CSTNode.children` is slow
+from mcplint.analysis.walk import own_nodes as _own_nodes
 
 EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
 EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})
@@ -168,13 +169,7 @@ def is_generator(function: cst.FunctionDef) -> bool:
 
 def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` that belongs to the same function (nested scopes skipped)."""
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        yield node
-        pending.extend(
-            child for child in children(node) if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
-        )
+    return _own_nodes(root)
 
 
 # -- where an except clause ends ------------------------------------------------------

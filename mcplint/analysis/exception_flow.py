@@ -194,12 +194,21 @@ class ExceptionFlow:
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
+        self.recursed = False  # some analysis met a call cycle (see order_free)
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far (the imported helpers changed)."""
         self._summaries.clear()
         self._leaks.clear()
         self._running.clear()
+        self.recursed = False
+
+    @property
+    def order_free(self) -> bool:
+        """No analysis so far met a call cycle: each summary and leak is what its function and
+        its callees make it, whichever function was asked for first (in a cycle, the callee in
+        progress counts as clean, so the first one asked for decides)."""
+        return not self.recursed
 
     def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
@@ -225,8 +234,11 @@ class ExceptionFlow:
         return self._summaries.get(key, Summary())
 
     def _analyse(self, key: str) -> None:
-        if key in self._leaks or key in self._running:
-            return  # done, or recursion: the callee in progress counts as clean
+        if key in self._leaks:
+            return
+        if key in self._running:
+            self.recursed = True
+            return  # recursion: the callee in progress counts as clean
         self._running.add(key)
         summary, leaks = Summary(), []
         for source in self.functions[key]:
@@ -298,6 +310,9 @@ def _called_like_a_helper(call: cst.Call, name: str) -> bool:
     )
 
 
+_COMPREHENSION_TYPES = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+
+
 class _FunctionRun:
     """One pass over one function's statements, in order, with an environment of tainted locals."""
 
@@ -349,24 +364,25 @@ class _FunctionRun:
             self._statement(unit, environment)
 
     def _statement(self, node: cst.CSTNode, environment: Environment) -> None:
-        if isinstance(node, cst.Assign):
+        kind = type(node)  # concrete classes: see _taint
+        if kind is cst.Assign:
             taint = self._taint(node.value, environment)
             for target in node.targets:
                 self._bind(target.target, taint, environment)
-        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+        elif kind is cst.AnnAssign and node.value is not None:
             self._bind(node.target, self._taint(node.value, environment), environment)
-        elif isinstance(node, cst.AugAssign):
+        elif kind is cst.AugAssign:
             self._bind(node.target, self._taint(node.value, environment), environment, weak=True)
-        elif isinstance(node, cst.Expr):
+        elif kind is cst.Expr:
             self._taint(node.value, environment)
-        elif isinstance(node, cst.Return) and node.value is not None:
+        elif kind is cst.Return and node.value is not None:
             self._sink(self._taint(node.value, environment), Sink(node, "the returned value", True))
-        elif isinstance(node, cst.Raise):
+        elif kind is cst.Raise:
             self._raise(node, environment)
-        elif isinstance(node, cst.Del):
+        elif kind is cst.Del:
             for name in _target_names(node.target):
                 environment.pop(name, None)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
             environment.pop(node.name.value, None)  # analysed on its own
         else:
             self._compound(node, environment)
@@ -475,37 +491,40 @@ class _FunctionRun:
 
     # -- expressions -------------------------------------------------------------------
     def _taint(self, node: cst.CSTNode | None, environment: Environment) -> Taint:
+        # `type(node) is`: these classes have no subclasses, and `isinstance` on LibCST's ABCs
+        # costs several times more (this runs for every expression of every function judged).
         if node is None:
             return _CLEAN
-        if isinstance(node, cst.Name):
+        kind = type(node)
+        if kind is cst.Name:
             return frozenset(_materialise(item, node) for item in environment.get(node.value, _CLEAN))
-        if isinstance(node, cst.Attribute):
+        if kind is cst.Attribute:
             return self._attribute(node, environment)
-        if isinstance(node, cst.Call):
+        if kind is cst.Call:
             return self._call(node, environment)
-        if isinstance(node, cst.Await):
+        if kind is cst.Await:
             return self._taint(node.expression, environment)
-        if isinstance(node, cst.FormattedString):
+        if kind is cst.FormattedString:
             return self._formatted(node, environment)
-        if isinstance(node, cst.BinaryOperation):  # `"%s" % e`, `"failed: " + str(e)`
+        if kind is cst.BinaryOperation:  # `"%s" % e`, `"failed: " + str(e)`
             taint = self._taint(node.left, environment) | self._taint(node.right, environment)
             return _as_text(taint, node)
-        if isinstance(node, cst.Lambda):
+        if kind is cst.Lambda:
             return _CLEAN
-        if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
+        if kind is cst.Comparison or kind is cst.UnaryOperation:
             self._parts(node, environment)  # calls inside still run (and may be sinks)
             return _CLEAN  # a truth value or a number
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if kind in _COMPREHENSION_TYPES:
             return self._comprehension(node, environment)
-        if isinstance(node, cst.NamedExpr):
+        if kind is cst.NamedExpr:
             taint = self._taint(node.value, environment)
             self._bind(node.target, taint, environment)
             return taint
-        if isinstance(node, cst.Subscript):
+        if kind is cst.Subscript:
             for element in node.slice:
                 self._taint(element.slice, environment)
             return self._taint(node.value, environment)
-        if isinstance(node, cst.IfExp):
+        if kind is cst.IfExp:
             self._taint(node.test, environment)
             return self._taint(node.body, environment) | self._taint(node.orelse, environment)
         # Strings, containers, boolean operations, slices, starred values: the union of the parts.

@@ -726,6 +726,7 @@ class _Resolver:
         self._calls_by_name: dict[str, list[_Registration]] | None = None
         # Asked for every function by the reach, the outgoing tables and the local reach alike.
         self.returned_callees: dict[str, list[str]] = {}
+        self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._collected: dict[str, list[str]] | None = None
@@ -1834,6 +1835,7 @@ def resolve_handler_scope(
                 _add(table, target, handler)
             scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
     # Functions that handlers of other modules reach (the run's join says which).
+    matching: dict[str, list[str]] = {}
     for entries, table, through_return in (
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),
@@ -1842,7 +1844,9 @@ def resolve_handler_scope(
         for pattern, label, kind, state in entries:
             handler = Handler.from_join(label, kind)
             initial = frozenset(state)
-            keys = _matching_keys(facts, pattern)
+            keys = matching.get(pattern)
+            if keys is None:  # the same function for many handlers: a `.*` pattern scans them all
+                keys = matching[pattern] = _matching_keys(facts, pattern)
             if not keys:  # `Client.fetch` inherited, `get_client().post`: a call to resolve here
                 keys = resolver.resolve_callee(pattern, None, None)
                 if not keys:
@@ -1920,14 +1924,25 @@ def _reach_paths(
             state = frozenset()
         states.add(state)
         _add(scope.reached_by, key, handler)
-        info = functions[key]
-        for callee in set(info.calls):
-            targets = resolver.resolve_callee(callee, key, info.class_key)
-            if not targets:
-                continue
-            for guards in info.guards_for(callee):
+        steps = resolver.call_steps.get(key)
+        if steps is None:
+            steps = resolver.call_steps[key] = _call_steps(resolver, functions[key])
+        for targets, guards_list in steps:
+            for guards in guards_list:
                 next_state = state | {guards} if guards else state
                 pending.extend((target, next_state) for target in targets)
+
+
+def _call_steps(resolver: _Resolver, info: FunctionInfo) -> list[tuple[list[str], list[str]]]:
+    """(the functions a callee may be, the guards of its calls) for each callee of ``info`` that
+    resolves here, in the order the reach takes them: every handler's reach steps through the
+    same function again (a module that 100 tools reach, once per tool and call path)."""
+    steps = []
+    for callee in set(info.calls):
+        targets = resolver.resolve_callee(callee, info.key, info.class_key)
+        if targets:
+            steps.append((targets, info.guards_for(callee)))
+    return steps
 
 
 class _Handlers(list[Handler]):

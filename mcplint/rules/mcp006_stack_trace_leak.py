@@ -146,6 +146,7 @@ class StackTraceLeak(Rule):
             helper_names=[helper_name(domain) for domain in registry.domains] if registry is not None else [],
         )
         self._stdio = StdioDetector(self.context.imports)
+        self._flow_inputs: object = None  # what the flow's analyses so far were computed with
         self._project_imports: set[str] = set()
         self._imports_from_package: list[tuple[str, str]] = []  # (top-level package or ".", bound name)
 
@@ -199,7 +200,15 @@ class StackTraceLeak(Rule):
 
     def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
-        self._flow.forget()
+        # A later round of the run hands the module a new project context: mostly only the
+        # functions other modules' handlers reach here (entry points) changed, which decide
+        # which functions are judged, not what a function's analysis finds. The analyses of
+        # the last round stay then (each computed alone: none met a call cycle).
+        project = self.context.project
+        inputs = (replace(project, entry_points=(), return_entry_points=()), helpers)
+        if inputs != self._flow_inputs or not self._flow.order_free:
+            self._flow.forget()
+            self._flow_inputs = inputs
         self._flow.external_calls = self.context.external_calls
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
