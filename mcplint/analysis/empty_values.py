@@ -22,8 +22,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
-from mcplint.analysis.walk import children  # reads the fields directly: `CSTNode.children` is slow
-from mcplint.analysis.walk import own_nodes as _own_nodes
+from mcplint.analysis.walk import own_nodes as _own_nodes  # reads the fields directly: `CSTNode.children` is slow
 
 EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
 EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})

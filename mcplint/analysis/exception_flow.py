@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 
@@ -311,6 +312,7 @@ def _called_like_a_helper(call: cst.Call, name: str) -> bool:
 
 
 _COMPREHENSION_TYPES = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_Comprehension = cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
 
 
 class _FunctionRun:
@@ -364,25 +366,24 @@ class _FunctionRun:
             self._statement(unit, environment)
 
     def _statement(self, node: cst.CSTNode, environment: Environment) -> None:
-        kind = type(node)  # concrete classes: see _taint
-        if kind is cst.Assign:
+        if type(node) is cst.Assign:
             taint = self._taint(node.value, environment)
             for target in node.targets:
                 self._bind(target.target, taint, environment)
-        elif kind is cst.AnnAssign and node.value is not None:
+        elif type(node) is cst.AnnAssign and node.value is not None:
             self._bind(node.target, self._taint(node.value, environment), environment)
-        elif kind is cst.AugAssign:
+        elif type(node) is cst.AugAssign:
             self._bind(node.target, self._taint(node.value, environment), environment, weak=True)
-        elif kind is cst.Expr:
+        elif type(node) is cst.Expr:
             self._taint(node.value, environment)
-        elif kind is cst.Return and node.value is not None:
+        elif type(node) is cst.Return and node.value is not None:
             self._sink(self._taint(node.value, environment), Sink(node, "the returned value", True))
-        elif kind is cst.Raise:
+        elif type(node) is cst.Raise:
             self._raise(node, environment)
-        elif kind is cst.Del:
+        elif type(node) is cst.Del:
             for name in _target_names(node.target):
                 environment.pop(name, None)
-        elif kind is cst.FunctionDef or kind is cst.ClassDef:
+        elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
             environment.pop(node.name.value, None)  # analysed on its own
         else:
             self._compound(node, environment)
@@ -495,36 +496,35 @@ class _FunctionRun:
         # costs several times more (this runs for every expression of every function judged).
         if node is None:
             return _CLEAN
-        kind = type(node)
-        if kind is cst.Name:
+        if type(node) is cst.Name:
             return frozenset(_materialise(item, node) for item in environment.get(node.value, _CLEAN))
-        if kind is cst.Attribute:
+        if type(node) is cst.Attribute:
             return self._attribute(node, environment)
-        if kind is cst.Call:
+        if type(node) is cst.Call:
             return self._call(node, environment)
-        if kind is cst.Await:
+        if type(node) is cst.Await:
             return self._taint(node.expression, environment)
-        if kind is cst.FormattedString:
+        if type(node) is cst.FormattedString:
             return self._formatted(node, environment)
-        if kind is cst.BinaryOperation:  # `"%s" % e`, `"failed: " + str(e)`
+        if type(node) is cst.BinaryOperation:  # `"%s" % e`, `"failed: " + str(e)`
             taint = self._taint(node.left, environment) | self._taint(node.right, environment)
             return _as_text(taint, node)
-        if kind is cst.Lambda:
+        if type(node) is cst.Lambda:
             return _CLEAN
-        if kind is cst.Comparison or kind is cst.UnaryOperation:
+        if type(node) is cst.Comparison or type(node) is cst.UnaryOperation:
             self._parts(node, environment)  # calls inside still run (and may be sinks)
             return _CLEAN  # a truth value or a number
-        if kind in _COMPREHENSION_TYPES:
-            return self._comprehension(node, environment)
-        if kind is cst.NamedExpr:
+        if type(node) in _COMPREHENSION_TYPES:
+            return self._comprehension(cast(_Comprehension, node), environment)
+        if type(node) is cst.NamedExpr:
             taint = self._taint(node.value, environment)
             self._bind(node.target, taint, environment)
             return taint
-        if kind is cst.Subscript:
+        if type(node) is cst.Subscript:
             for element in node.slice:
                 self._taint(element.slice, environment)
             return self._taint(node.value, environment)
-        if kind is cst.IfExp:
+        if type(node) is cst.IfExp:
             self._taint(node.test, environment)
             return self._taint(node.body, environment) | self._taint(node.orelse, environment)
         # Strings, containers, boolean operations, slices, starred values: the union of the parts.
