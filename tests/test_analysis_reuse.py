@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -139,3 +140,14 @@ def test_the_trees_a_run_keeps_are_frozen_until_it_ends():
     # ... and not past the run: a long-lived process (the language server) would keep
     # whatever reference cycle was frozen with them.
     assert gc.get_freeze_count() == 0
+
+
+def test_the_handler_scope_reads_no_helper_summaries():
+    """A later round that brings only other modules' helper summaries keeps the module's
+    handler scope (engine/lint.py `_resolve`), which is resolved with them left out: were the
+    scope to read them, that reuse would hand it stale ones."""
+    import mcplint.analysis.handlers as handlers
+
+    source = Path(handlers.__file__).read_text(encoding="utf-8")
+    for name in ("imported_text_helpers", "imported_error_helpers", "imported_unmasked_classes"):
+        assert name not in source, f"analysis/handlers.py reads {name}: include it in lint._resolve's scope_inputs"

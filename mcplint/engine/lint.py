@@ -16,7 +16,7 @@ import re
 import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
@@ -149,6 +149,8 @@ class _Walked:
     ranges: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # by id(node), once placed
     # Per rule (its index): the project inputs of its last finish(), what it reported and exported.
     finished: dict[int, tuple[object, list[Candidate], dict[str, dict[str, Any]]]] = field(default_factory=dict)
+    # The handler scope last resolved, and the part of the project context it was resolved in.
+    scope: tuple[ProjectContext, HandlerScope] | None = None
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -387,13 +389,20 @@ def _resolve(
     context.project = project
     context.exports = {}
     context.candidates = list(walked.walk_candidates)
-    scope = resolve_handler_scope(
-        context.facts,
-        context.imports,
-        handler_decorators=settings.handler_decorators,
-        handler_functions=settings.handler_functions,
-        project=project,
-    )
+    # The project context's summaries of other modules' helpers do not enter the handler
+    # scope: a later round that brings only those (the commonest kind) keeps the last scope.
+    scope_inputs = replace(project, imported_text_helpers=(), imported_error_helpers=(), imported_unmasked_classes=())
+    if walked.scope is not None and walked.scope[0] == scope_inputs:
+        scope = walked.scope[1]
+    else:
+        scope = resolve_handler_scope(
+            context.facts,
+            context.imports,
+            handler_decorators=settings.handler_decorators,
+            handler_functions=settings.handler_functions,
+            project=scope_inputs,
+        )
+        walked.scope = (scope_inputs, scope)
     # Rules whose judgement is costly judge only the functions a handler reaches.
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
     context.external_calls = scope.external_calls
