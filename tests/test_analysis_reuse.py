@@ -44,6 +44,12 @@ PLAIN = ProjectContext(module="app.server")
 WITH_HELPER = ProjectContext(
     module="app.server", imported_text_helpers=(("app.helpers.describe", ("error",), (), ("error",)),)
 )
+# Helpers the module does not call: what its analyses asked is answered the same.
+OTHER_HELPER = ProjectContext(module="app.server", imported_text_helpers=(("app.helpers.other", ("text",), (), ("text",)),))
+OTHER_HELPERS = ProjectContext(
+    module="app.server",
+    imported_text_helpers=(("app.helpers.other", ("text",), (), ("text",)), ("app.misc.shout", ("s",), (), ())),
+)
 # A tool of another module calls `helper`: its raise reaches the client.
 REACHED = ProjectContext(module="app.server", entry_points=(("helper", "app.other.tool", "tool", ()),))
 
@@ -73,7 +79,7 @@ def test_each_round_finds_what_a_fresh_analysis_in_its_context_finds():
     forget_walked_modules()
     # MCP006 keeps its flow analyses when only the entry points change; the imported text
     # helpers change what `lookup`'s analysis finds, so it must judge again.
-    rounds = [PLAIN, WITH_HELPER, PLAIN, REACHED, PLAIN, REACHED, WITH_HELPER]
+    rounds = [PLAIN, WITH_HELPER, PLAIN, REACHED, PLAIN, REACHED, WITH_HELPER, OTHER_HELPER, OTHER_HELPERS, WITH_HELPER]
     assert [_found(project) for project in rounds] == [_fresh(project) for project in rounds]
 
 

@@ -196,6 +196,9 @@ class ExceptionFlow:
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
         self.recursed = False  # some analysis met a call cycle (see order_free)
+        # What the analyses so far asked of the imported text helpers, and what they were told.
+        self._helpers_asked: dict[str, TextHelper | None] = {}
+        self._asked_for_any = False
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far (the imported helpers changed)."""
@@ -203,6 +206,26 @@ class ExceptionFlow:
         self._leaks.clear()
         self._running.clear()
         self.recursed = False
+        self._helpers_asked.clear()
+        self._asked_for_any = False
+
+    def text_helper(self, name: str) -> TextHelper | None:
+        """The imported text helper of that qualified name, if any (the answer is remembered:
+        see asked_the_same)."""
+        found = self.imported_text_helpers.get(name)
+        self._helpers_asked[name] = found
+        return found
+
+    def has_text_helpers(self) -> bool:
+        self._asked_for_any = True
+        return bool(self.imported_text_helpers)
+
+    def asked_the_same(self, helpers: Mapping[str, TextHelper]) -> bool:
+        """Whether ``helpers`` give every answer the analyses so far had from the imported text
+        helpers: those analyses then stand for them as well."""
+        if self._asked_for_any and bool(helpers) != bool(self.imported_text_helpers):
+            return False
+        return all(helpers.get(name) == found for name, found in self._helpers_asked.items())
 
     @property
     def order_free(self) -> bool:
@@ -585,10 +608,10 @@ class _FunctionRun:
         callee = self.flow.resolve(func, self.source)
         if callee is not None:
             return self._through_function(call, callee, arguments)
-        imported = self.flow.imported_text_helpers.get(qualified or "")
-        if imported is None and self.flow.imported_text_helpers:
+        imported = self.flow.text_helper(qualified or "")
+        if imported is None and self.flow.has_text_helpers():
             targets = self.flow.external_calls(name, self.source.key)
-            imported = next(filter(None, map(self.flow.imported_text_helpers.get, targets)), None)
+            imported = next(filter(None, map(self.flow.text_helper, targets)), None)
         if imported is not None:
             return self._through_imported(call, imported, arguments)
         if name.rpartition(".")[2][:1].isupper():  # a class (`server.LeanToolError(...)` too): its instance carries its arguments

@@ -201,12 +201,14 @@ class StackTraceLeak(Rule):
     def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
         # A later round of the run hands the module a new project context: mostly only the
-        # functions other modules' handlers reach here (entry points) changed, which decide
-        # which functions are judged, not what a function's analysis finds. The analyses of
-        # the last round stay then (each computed alone: none met a call cycle).
+        # functions other modules' handlers reach here (entry points), which decide which
+        # functions are judged, not what a function's analysis finds, or other modules' text
+        # helpers, which change only the analyses that asked for a changed one. The analyses
+        # of the last round stay then (each computed alone: none met a call cycle).
         project = self.context.project
-        inputs = (replace(project, entry_points=(), return_entry_points=()), helpers)
-        if inputs != self._flow_inputs or not self._flow.order_free:
+        imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
+        inputs = replace(project, entry_points=(), return_entry_points=(), imported_text_helpers=())
+        if inputs != self._flow_inputs or not self._flow.order_free or not self._flow.asked_the_same(imported):
             self._flow.forget()
             self._flow_inputs = inputs
         self._flow.external_calls = self.context.external_calls
@@ -217,9 +219,7 @@ class StackTraceLeak(Rule):
             bound for package, bound in self._imports_from_package if package in (".", own_package)
         }
         self._flow.project_imports = frozenset(self._project_imports)
-        self._flow.imported_text_helpers = {
-            name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers
-        }
+        self._flow.imported_text_helpers = imported
         reached = self.context.reached
         exported = {}
         for key, sources in self._flow.functions.items():
