@@ -157,3 +157,35 @@ def test_the_handler_scope_reads_no_helper_summaries():
     source = Path(handlers.__file__).read_text(encoding="utf-8")
     for name in ("imported_text_helpers", "imported_error_helpers", "imported_unmasked_classes"):
         assert name not in source, f"analysis/handlers.py reads {name}: include it in lint._resolve's scope_inputs"
+
+
+def test_carried_values_follow_the_expression_in_order():
+    """`_carried_values` lists an expression's parts through the walk's children (not
+    `CSTNode.children`, which rebuilds the node): the same callees and names, in the same order."""
+    from mcplint.analysis import handlers
+
+    expression = cst.parse_expression(
+        '[TextContent(text=f"{a} {b(c)}"), {"k": d, **e(f)}, {g for g in h(i)}, (j, *k(l)), m or n(o), -p, q[r]]'
+    )
+
+    def reference(value):
+        callees, names, pending = [], [], [value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, cst.Call):
+                callee = handlers._callee(node.func)
+                if callee is not None:
+                    callees.append(callee)
+                for arg in node.args:
+                    if isinstance(arg.value, cst.Name):
+                        callees.append(arg.value.value)
+                    pending.append(arg.value)
+            elif isinstance(node, cst.Name):
+                names.append(node.value)
+            elif not isinstance(node, handlers._PROJECTIONS):
+                pending.extend(node.children)
+        return callees, names
+
+    found = handlers._carried_values(expression)
+    assert found == reference(expression)
+    assert {"a", "c", "d", "g", "i", "l", "m", "o"} <= set(found[1])

@@ -27,6 +27,7 @@ from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
+from mcplint.analysis.walk import children
 
 # Server classes by qualified name: (level, framework).
 SERVER_CLASSES: dict[str, tuple[str, str]] = {
@@ -572,7 +573,10 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
         elif isinstance(expression, cst.IfExp):
             pending.extend((expression.body, expression.orelse))
         elif not isinstance(expression, _PROJECTIONS):
-            pending.extend(expression.children)
+            # The walk's children: `CSTNode.children` rebuilds the node to list them (a tenth
+            # of the run's node constructions). They add brackets, and leave out whitespace and
+            # punctuation, which hold no callee and no name; the rest comes in the same order.
+            pending.extend(children(expression))
     return callees, names
 
 
