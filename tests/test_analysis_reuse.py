@@ -189,3 +189,39 @@ def test_carried_values_follow_the_expression_in_order():
     found = handlers._carried_values(expression)
     assert found == reference(expression)
     assert {"a", "c", "d", "g", "i", "l", "m", "o"} <= set(found[1])
+
+
+def test_the_flow_remembers_what_it_asked_of_other_modules():
+    module = cst.parse_module(textwrap.dedent("""
+        def tool(x):
+            try:
+                return run(x)
+            except Exception as e:
+                return client.describe(e)
+        """))
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    helper = (("error",), (), ("error",))
+
+    def analysed(helpers, targets):
+        flow = ExceptionFlow(imports)
+        function = module.body[0]
+        assert isinstance(function, cst.FunctionDef)
+        flow.add_function("tool", function, None)
+        flow.imported_text_helpers = helpers
+        flow.external_calls = lambda callee, function: list(targets)
+        return flow, [leak.function for leak in flow.leaks()]
+
+    # No helper imported: the call's targets are not looked up; a later round is told the same
+    # unless a helper now sits among them.
+    flow, leaks = analysed({}, ["app.client.describe"])
+    assert leaks == []
+    assert flow.asked_the_same({}, lambda callee, function: ["app.client.describe"])
+    assert flow.asked_the_same({"app.other": helper}, lambda callee, function: ["app.client.describe"])
+    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
+    # A helper imported: the targets were looked up; other targets are another answer.
+    flow, leaks = analysed({"app.client.describe": helper}, ["app.client.describe"])
+    assert leaks == ["tool"]
+    assert flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
+    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.other"])
+    assert not flow.asked_the_same({"app.client.other": helper}, lambda callee, function: ["app.client.describe"])

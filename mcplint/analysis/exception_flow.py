@@ -198,7 +198,8 @@ class ExceptionFlow:
         self.recursed = False  # some analysis met a call cycle (see order_free)
         # What the analyses so far asked of the imported text helpers, and what they were told.
         self._helpers_asked: dict[str, TextHelper | None] = {}
-        self._asked_for_any = False
+        self._targets_asked: dict[tuple[str, str], list[str]] = {}
+        self._not_asked: set[tuple[str, str]] = set()
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far (the imported helpers changed)."""
@@ -207,7 +208,8 @@ class ExceptionFlow:
         self._running.clear()
         self.recursed = False
         self._helpers_asked.clear()
-        self._asked_for_any = False
+        self._targets_asked.clear()
+        self._not_asked.clear()
 
     def text_helper(self, name: str) -> TextHelper | None:
         """The imported text helper of that qualified name, if any (the answer is remembered:
@@ -216,14 +218,29 @@ class ExceptionFlow:
         self._helpers_asked[name] = found
         return found
 
-    def has_text_helpers(self) -> bool:
-        self._asked_for_any = True
-        return bool(self.imported_text_helpers)
+    def has_text_helpers(self, callee: str, function: str) -> bool:
+        """Whether any text helper is imported: without, the call's targets are not looked up
+        (which is remembered, see asked_the_same)."""
+        if self.imported_text_helpers:
+            return True
+        self._not_asked.add((callee, function))
+        return False
 
-    def asked_the_same(self, helpers: Mapping[str, TextHelper]) -> bool:
-        """Whether ``helpers`` give every answer the analyses so far had from the imported text
-        helpers: those analyses then stand for them as well."""
-        if self._asked_for_any and bool(helpers) != bool(self.imported_text_helpers):
+    def external_targets(self, callee: str, function: str) -> list[str]:
+        """The functions of other modules the call may run (the answer is remembered)."""
+        targets = self.external_calls(callee, function)
+        self._targets_asked[(callee, function)] = list(targets)
+        return targets
+
+    def asked_the_same(
+        self, helpers: Mapping[str, TextHelper], external_calls: Callable[[str, str | None], list[str]]
+    ) -> bool:
+        """Whether ``helpers`` and ``external_calls`` (a later round's) give every answer the
+        analyses so far had: those analyses then stand for them as well. A call whose targets
+        were not looked up (no helper then) must find no helper among them now."""
+        if any(external_calls(callee, function) != targets for (callee, function), targets in self._targets_asked.items()):
+            return False
+        if any(helpers.get(target) is not None for callee, function in self._not_asked for target in external_calls(callee, function)):
             return False
         return all(helpers.get(name) == found for name, found in self._helpers_asked.items())
 
@@ -609,8 +626,8 @@ class _FunctionRun:
         if callee is not None:
             return self._through_function(call, callee, arguments)
         imported = self.flow.text_helper(qualified or "")
-        if imported is None and self.flow.has_text_helpers():
-            targets = self.flow.external_calls(name, self.source.key)
+        if imported is None and self.flow.has_text_helpers(name, self.source.key):
+            targets = self.flow.external_targets(name, self.source.key)
             imported = next(filter(None, map(self.flow.text_helper, targets)), None)
         if imported is not None:
             return self._through_imported(call, imported, arguments)

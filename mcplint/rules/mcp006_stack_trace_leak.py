@@ -200,15 +200,19 @@ class StackTraceLeak(Rule):
 
     def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
-        # A later round of the run hands the module a new project context: mostly only the
-        # functions other modules' handlers reach here (entry points), which decide which
-        # functions are judged, not what a function's analysis finds, or other modules' text
-        # helpers, which change only the analyses that asked for a changed one. The analyses
-        # of the last round stay then (each computed alone: none met a call cycle).
-        project = self.context.project
+        # A later round of the run hands the module a new project context. A function's
+        # analysis depends on it only through what it asks of other modules (their text
+        # helpers, the targets of its calls) and on the module's package; the entry points
+        # decide which functions are judged, not what an analysis finds. When the new context
+        # answers every question the last round's analyses asked the same, they stay (each
+        # computed alone: none met a call cycle, where the first one asked for decides).
         imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
-        inputs = replace(project, entry_points=(), return_entry_points=(), imported_text_helpers=())
-        if inputs != self._flow_inputs or not self._flow.order_free or not self._flow.asked_the_same(imported):
+        inputs = self.context.project.module
+        if (
+            inputs != self._flow_inputs
+            or not self._flow.order_free
+            or not self._flow.asked_the_same(imported, self.context.external_calls)
+        ):
             self._flow.forget()
             self._flow_inputs = inputs
         self._flow.external_calls = self.context.external_calls
