@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from mcplint.analysis.imports import dotted_name
-from mcplint.analysis.walk import children  # reads the fields directly: `CSTNode.children` is slow
+from mcplint.analysis.walk import own_nodes as _own_nodes  # reads the fields directly: `CSTNode.children` is slow
 
 EMPTY_CONSTRUCTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "str"})
 EMPTY_TEXTS = frozenset({"", "[]", "{}", "null"})
@@ -174,13 +174,7 @@ def is_generator(function: cst.FunctionDef) -> bool:
 
 def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` that belongs to the same function (nested scopes skipped)."""
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        yield node
-        pending.extend(
-            child for child in children(node) if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
-        )
+    return _own_nodes(root)
 
 
 # -- where an except clause ends ------------------------------------------------------

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 
@@ -194,12 +195,61 @@ class ExceptionFlow:
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
         self._running: set[str] = set()
+        self.recursed = False  # some analysis met a call cycle (see order_free)
+        # What the analyses so far asked of the imported text helpers, and what they were told.
+        self._helpers_asked: dict[str, TextHelper | None] = {}
+        self._targets_asked: dict[tuple[str, str], list[str]] = {}
+        self._not_asked: set[tuple[str, str]] = set()
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far (the imported helpers changed)."""
         self._summaries.clear()
         self._leaks.clear()
         self._running.clear()
+        self.recursed = False
+        self._helpers_asked.clear()
+        self._targets_asked.clear()
+        self._not_asked.clear()
+
+    def text_helper(self, name: str) -> TextHelper | None:
+        """The imported text helper of that qualified name, if any (the answer is remembered:
+        see asked_the_same)."""
+        found = self.imported_text_helpers.get(name)
+        self._helpers_asked[name] = found
+        return found
+
+    def has_text_helpers(self, callee: str, function: str) -> bool:
+        """Whether any text helper is imported: without, the call's targets are not looked up
+        (which is remembered, see asked_the_same)."""
+        if self.imported_text_helpers:
+            return True
+        self._not_asked.add((callee, function))
+        return False
+
+    def external_targets(self, callee: str, function: str) -> list[str]:
+        """The functions of other modules the call may run (the answer is remembered)."""
+        targets = self.external_calls(callee, function)
+        self._targets_asked[(callee, function)] = list(targets)
+        return targets
+
+    def asked_the_same(
+        self, helpers: Mapping[str, TextHelper], external_calls: Callable[[str, str | None], list[str]]
+    ) -> bool:
+        """Whether ``helpers`` and ``external_calls`` (a later round's) give every answer the
+        analyses so far had: those analyses then stand for them as well. A call whose targets
+        were not looked up (no helper then) must find no helper among them now."""
+        if any(external_calls(callee, function) != targets for (callee, function), targets in self._targets_asked.items()):
+            return False
+        if any(helpers.get(target) is not None for callee, function in self._not_asked for target in external_calls(callee, function)):
+            return False
+        return all(helpers.get(name) == found for name, found in self._helpers_asked.items())
+
+    @property
+    def order_free(self) -> bool:
+        """No analysis so far met a call cycle: each summary and leak is what its function and
+        its callees make it, whichever function was asked for first (in a cycle, the callee in
+        progress counts as clean, so the first one asked for decides)."""
+        return not self.recursed
 
     def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
@@ -225,8 +275,11 @@ class ExceptionFlow:
         return self._summaries.get(key, Summary())
 
     def _analyse(self, key: str) -> None:
-        if key in self._leaks or key in self._running:
-            return  # done, or recursion: the callee in progress counts as clean
+        if key in self._leaks:
+            return
+        if key in self._running:
+            self.recursed = True
+            return  # recursion: the callee in progress counts as clean
         self._running.add(key)
         summary, leaks = Summary(), []
         for source in self.functions[key]:
@@ -298,6 +351,10 @@ def _called_like_a_helper(call: cst.Call, name: str) -> bool:
     )
 
 
+_COMPREHENSION_TYPES = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_Comprehension = cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+
+
 class _FunctionRun:
     """One pass over one function's statements, in order, with an environment of tainted locals."""
 
@@ -349,24 +406,24 @@ class _FunctionRun:
             self._statement(unit, environment)
 
     def _statement(self, node: cst.CSTNode, environment: Environment) -> None:
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             taint = self._taint(node.value, environment)
             for target in node.targets:
                 self._bind(target.target, taint, environment)
-        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+        elif type(node) is cst.AnnAssign and node.value is not None:
             self._bind(node.target, self._taint(node.value, environment), environment)
-        elif isinstance(node, cst.AugAssign):
+        elif type(node) is cst.AugAssign:
             self._bind(node.target, self._taint(node.value, environment), environment, weak=True)
-        elif isinstance(node, cst.Expr):
+        elif type(node) is cst.Expr:
             self._taint(node.value, environment)
-        elif isinstance(node, cst.Return) and node.value is not None:
+        elif type(node) is cst.Return and node.value is not None:
             self._sink(self._taint(node.value, environment), Sink(node, "the returned value", True))
-        elif isinstance(node, cst.Raise):
+        elif type(node) is cst.Raise:
             self._raise(node, environment)
-        elif isinstance(node, cst.Del):
+        elif type(node) is cst.Del:
             for name in _target_names(node.target):
                 environment.pop(name, None)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
             environment.pop(node.name.value, None)  # analysed on its own
         else:
             self._compound(node, environment)
@@ -475,37 +532,39 @@ class _FunctionRun:
 
     # -- expressions -------------------------------------------------------------------
     def _taint(self, node: cst.CSTNode | None, environment: Environment) -> Taint:
+        # `type(node) is`: these classes have no subclasses, and `isinstance` on LibCST's ABCs
+        # costs several times more (this runs for every expression of every function judged).
         if node is None:
             return _CLEAN
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             return frozenset(_materialise(item, node) for item in environment.get(node.value, _CLEAN))
-        if isinstance(node, cst.Attribute):
+        if type(node) is cst.Attribute:
             return self._attribute(node, environment)
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             return self._call(node, environment)
-        if isinstance(node, cst.Await):
+        if type(node) is cst.Await:
             return self._taint(node.expression, environment)
-        if isinstance(node, cst.FormattedString):
+        if type(node) is cst.FormattedString:
             return self._formatted(node, environment)
-        if isinstance(node, cst.BinaryOperation):  # `"%s" % e`, `"failed: " + str(e)`
+        if type(node) is cst.BinaryOperation:  # `"%s" % e`, `"failed: " + str(e)`
             taint = self._taint(node.left, environment) | self._taint(node.right, environment)
             return _as_text(taint, node)
-        if isinstance(node, cst.Lambda):
+        if type(node) is cst.Lambda:
             return _CLEAN
-        if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
+        if type(node) is cst.Comparison or type(node) is cst.UnaryOperation:
             self._parts(node, environment)  # calls inside still run (and may be sinks)
             return _CLEAN  # a truth value or a number
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            return self._comprehension(node, environment)
-        if isinstance(node, cst.NamedExpr):
+        if type(node) in _COMPREHENSION_TYPES:
+            return self._comprehension(cast(_Comprehension, node), environment)
+        if type(node) is cst.NamedExpr:
             taint = self._taint(node.value, environment)
             self._bind(node.target, taint, environment)
             return taint
-        if isinstance(node, cst.Subscript):
+        if type(node) is cst.Subscript:
             for element in node.slice:
                 self._taint(element.slice, environment)
             return self._taint(node.value, environment)
-        if isinstance(node, cst.IfExp):
+        if type(node) is cst.IfExp:
             self._taint(node.test, environment)
             return self._taint(node.body, environment) | self._taint(node.orelse, environment)
         # Strings, containers, boolean operations, slices, starred values: the union of the parts.
@@ -566,10 +625,10 @@ class _FunctionRun:
         callee = self.flow.resolve(func, self.source)
         if callee is not None:
             return self._through_function(call, callee, arguments)
-        imported = self.flow.imported_text_helpers.get(qualified or "")
-        if imported is None and self.flow.imported_text_helpers:
-            targets = self.flow.external_calls(name, self.source.key)
-            imported = next(filter(None, map(self.flow.imported_text_helpers.get, targets)), None)
+        imported = self.flow.text_helper(qualified or "")
+        if imported is None and self.flow.has_text_helpers(name, self.source.key):
+            targets = self.flow.external_targets(name, self.source.key)
+            imported = next(filter(None, map(self.flow.text_helper, targets)), None)
         if imported is not None:
             return self._through_imported(call, imported, arguments)
         if name.rpartition(".")[2][:1].isupper():  # a class (`server.LeanToolError(...)` too): its instance carries its arguments

@@ -28,6 +28,7 @@ from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
+from mcplint.analysis.walk import children
 
 # Server classes by qualified name: (level, framework).
 SERVER_CLASSES: dict[str, tuple[str, str]] = {
@@ -633,7 +634,10 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
         elif isinstance(expression, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in expression.slice):
             pending.append(expression.value)  # `fields[:limit]` is a part of the list, not an item of it
         elif not isinstance(expression, _PROJECTIONS):
-            pending.extend(expression.children)
+            # The walk's children: `CSTNode.children` rebuilds the node to list them (a tenth
+            # of the run's node constructions). They add brackets, and leave out whitespace and
+            # punctuation, which hold no callee and no name; the rest comes in the same order.
+            pending.extend(children(expression))
     return callees, names
 
 
@@ -909,6 +913,7 @@ class _Resolver:
         self._calls_by_name: dict[str, list[_Registration]] | None = None
         # Asked for every function by the reach, the outgoing tables and the local reach alike.
         self.returned_callees: dict[str, list[str]] = {}
+        self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
         self._collected: dict[str, list[str]] | None = None
@@ -2017,6 +2022,7 @@ def resolve_handler_scope(
                 _add(table, target, handler)
             scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
     # Functions that handlers of other modules reach (the run's join says which).
+    matching: dict[str, list[str]] = {}
     for entries, table, through_return in (
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),
@@ -2025,7 +2031,9 @@ def resolve_handler_scope(
         for pattern, label, kind, state in entries:
             handler = Handler.from_join(label, kind)
             initial = frozenset(state)
-            keys = _matching_keys(facts, pattern)
+            keys = matching.get(pattern)
+            if keys is None:  # the same function for many handlers: a `.*` pattern scans them all
+                keys = matching[pattern] = _matching_keys(facts, pattern)
             if not keys:  # `Client.fetch` inherited, `get_client().post`: a call to resolve here
                 keys = resolver.resolve_callee(pattern, None, None)
                 if not keys:
@@ -2106,14 +2114,25 @@ def _reach_paths(
             state = frozenset()
         states.add(state)
         _add(scope.reached_by, key, handler)
-        info = functions[key]
-        for callee in set(info.calls):
-            targets = resolver.resolve_callee(callee, key, info.class_key)
-            if not targets:
-                continue
-            for guards in info.guards_for(callee):
+        steps = resolver.call_steps.get(key)
+        if steps is None:
+            steps = resolver.call_steps[key] = _call_steps(resolver, functions[key])
+        for targets, guards_list in steps:
+            for guards in guards_list:
                 next_state = state | {guards} if guards else state
                 pending.extend((target, next_state) for target in targets)
+
+
+def _call_steps(resolver: _Resolver, info: FunctionInfo) -> list[tuple[list[str], list[str]]]:
+    """(the functions a callee may be, the guards of its calls) for each callee of ``info`` that
+    resolves here, in the order the reach takes them: every handler's reach steps through the
+    same function again (a module that 100 tools reach, once per tool and call path)."""
+    steps = []
+    for callee in set(info.calls):
+        targets = resolver.resolve_callee(callee, info.key, info.class_key)
+        if targets:
+            steps.append((targets, info.guards_for(callee)))
+    return steps
 
 
 class _Handlers(list[Handler]):

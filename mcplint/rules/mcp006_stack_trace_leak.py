@@ -146,6 +146,7 @@ class StackTraceLeak(Rule):
             helper_names=[helper_name(domain) for domain in registry.domains] if registry is not None else [],
         )
         self._stdio = StdioDetector(self.context.imports)
+        self._flow_inputs: object = None  # what the flow's analyses so far were computed with
         self._project_imports: set[str] = set()
         self._imports_from_package: list[tuple[str, str]] = []  # (top-level package or ".", bound name)
 
@@ -199,7 +200,21 @@ class StackTraceLeak(Rule):
 
     def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
-        self._flow.forget()
+        # A later round of the run hands the module a new project context. A function's
+        # analysis depends on it only through what it asks of other modules (their text
+        # helpers, the targets of its calls) and on the module's package; the entry points
+        # decide which functions are judged, not what an analysis finds. When the new context
+        # answers every question the last round's analyses asked the same, they stay (each
+        # computed alone: none met a call cycle, where the first one asked for decides).
+        imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
+        inputs = self.context.project.module
+        if (
+            inputs != self._flow_inputs
+            or not self._flow.order_free
+            or not self._flow.asked_the_same(imported, self.context.external_calls)
+        ):
+            self._flow.forget()
+            self._flow_inputs = inputs
         self._flow.external_calls = self.context.external_calls
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
@@ -208,9 +223,7 @@ class StackTraceLeak(Rule):
             bound for package, bound in self._imports_from_package if package in (".", own_package)
         }
         self._flow.project_imports = frozenset(self._project_imports)
-        self._flow.imported_text_helpers = {
-            name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers
-        }
+        self._flow.imported_text_helpers = imported
         reached = self.context.reached
         exported = {}
         for key, sources in self._flow.functions.items():

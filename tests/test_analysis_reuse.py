@@ -1,0 +1,227 @@
+"""What the analysis keeps from one round of a run to the next (and from one file to the
+next) must never stand in for what a fresh analysis would find."""
+
+from __future__ import annotations
+
+import gc
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from mcplint.analysis.empty_values import own_nodes
+from mcplint.analysis.exception_flow import ExceptionFlow
+from mcplint.analysis.imports import ImportTable
+from mcplint.analysis.project import ProjectContext
+from mcplint.analysis.walk import Walker, children
+from mcplint.engine.lint import forget_walked_modules, lint_text
+from mcplint.rules import RULES_BY_CODE
+from mcplint.settings import FileSettings
+
+SETTINGS = FileSettings(codes=frozenset(RULES_BY_CODE))
+SERVER = textwrap.dedent("""
+    from mcp.server.fastmcp import FastMCP
+    from app.helpers import describe
+
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def lookup(x: str) -> str:
+        try:
+            return run(x)
+        except Exception as e:
+            return describe(e)
+
+    def helper(x):
+        try:
+            return run(x)
+        except Exception as e:
+            raise RuntimeError(f"failed: {e}")
+    """)
+PLAIN = ProjectContext(module="app.server")
+# `describe` (another module's) returns the text of its parameter: `describe(e)` leaks.
+WITH_HELPER = ProjectContext(
+    module="app.server", imported_text_helpers=(("app.helpers.describe", ("error",), (), ("error",)),)
+)
+# Helpers the module does not call: what its analyses asked is answered the same.
+OTHER_HELPER = ProjectContext(module="app.server", imported_text_helpers=(("app.helpers.other", ("text",), (), ("text",)),))
+OTHER_HELPERS = ProjectContext(
+    module="app.server",
+    imported_text_helpers=(("app.helpers.other", ("text",), (), ("text",)), ("app.misc.shout", ("s",), (), ())),
+)
+# A tool of another module calls `helper`: its raise reaches the client.
+REACHED = ProjectContext(module="app.server", entry_points=(("helper", "app.other.tool", "tool", ()),))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_run():
+    forget_walked_modules()
+    yield
+    forget_walked_modules()
+
+
+def _found(project: ProjectContext) -> list[tuple[int, str]]:
+    """The module analysed in ``project``, as a later round of the same run does: the walk
+    (and what the rules kept of their last judgement) is reused, only the context changes."""
+    return [(finding.line, finding.code) for finding in lint_text(SERVER, "app/server.py", SETTINGS, project=project).findings]
+
+
+def _fresh(project: ProjectContext) -> list[tuple[int, str]]:
+    forget_walked_modules()
+    return _found(project)
+
+
+def test_each_round_finds_what_a_fresh_analysis_in_its_context_finds():
+    assert _fresh(WITH_HELPER) == [(12, "MCP006")]
+    assert _fresh(REACHED) == [(18, "MCP002"), (18, "MCP006")]
+    assert _fresh(PLAIN) == []
+    forget_walked_modules()
+    # MCP006 keeps its flow analyses when only the entry points change; the imported text
+    # helpers change what `lookup`'s analysis finds, so it must judge again.
+    rounds = [PLAIN, WITH_HELPER, PLAIN, REACHED, PLAIN, REACHED, WITH_HELPER, OTHER_HELPER, OTHER_HELPERS, WITH_HELPER]
+    assert [_found(project) for project in rounds] == [_fresh(project) for project in rounds]
+
+
+def test_a_call_cycle_makes_the_flow_judge_again():
+    module = cst.parse_module(textwrap.dedent("""
+        def ping(x):
+            return pong(x)
+
+        def pong(x):
+            return ping(x)
+
+        def alone(x):
+            return str(x)
+        """))
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    flow = ExceptionFlow(imports)
+    for node in module.body:
+        assert isinstance(node, cst.FunctionDef)
+        flow.add_function(node.name.value, node, None)
+    flow.summary("alone")
+    assert flow.order_free
+    flow.summary("ping")  # in a cycle, which of the two is asked for first decides
+    assert not flow.order_free
+    flow.forget()
+    assert flow.order_free
+
+
+def test_own_nodes_skips_nested_scopes_and_keeps_its_order():
+    function = cst.parse_module(textwrap.dedent("""
+        def outer(x):
+            y = [x for x in range(n)]
+            def inner():
+                return 1
+            class Inner:
+                z = 2
+            return lambda: y
+        """)).body[0]
+    assert isinstance(function, cst.FunctionDef)
+    kinds = [type(node).__name__ for node in own_nodes(function.body)]
+    assert kinds[0] == "IndentedBlock"
+    assert "Return" in kinds and "ListComp" in kinds
+    assert not {"FunctionDef", "ClassDef", "Lambda", "Integer"} & set(kinds)  # `1`, `2`: nested
+    # the same nodes in the same order
+    assert list(own_nodes(function.body)) == list(_reference_own_nodes(function.body))
+
+
+def _reference_own_nodes(root: cst.CSTNode):
+    """The traversal as written before it was made fast: the walk's children, isinstance."""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(
+            child for child in children(node) if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+        )
+
+
+def test_the_trees_a_run_keeps_are_frozen_until_it_ends():
+    gc.unfreeze()
+    lint_text(SERVER, "app/server.py", SETTINGS, project=PLAIN)
+    assert gc.get_freeze_count() > 0  # the collector leaves the walked trees alone
+    forget_walked_modules()
+    # ... and not past the run: a long-lived process (the language server) would keep
+    # whatever reference cycle was frozen with them.
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_handler_scope_reads_no_helper_summaries():
+    """A later round that brings only other modules' helper summaries keeps the module's
+    handler scope (engine/lint.py `_resolve`), which is resolved with them left out: were the
+    scope to read them, that reuse would hand it stale ones."""
+    import mcplint.analysis.handlers as handlers
+
+    source = Path(handlers.__file__).read_text(encoding="utf-8")
+    for name in ("imported_text_helpers", "imported_error_helpers", "imported_unmasked_classes"):
+        assert name not in source, f"analysis/handlers.py reads {name}: include it in lint._resolve's scope_inputs"
+
+
+def test_carried_values_follow_the_expression_in_order():
+    """`_carried_values` lists an expression's parts through the walk's children (not
+    `CSTNode.children`, which rebuilds the node): the same callees and names, in the same order."""
+    from mcplint.analysis import handlers
+
+    expression = cst.parse_expression(
+        '[TextContent(text=f"{a} {b(c)}"), {"k": d, **e(f)}, {g for g in h(i)}, (j, *k(l)), m or n(o), -p, q[r]]'
+    )
+
+    def reference(value):
+        callees, names, pending = [], [], [value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, cst.Call):
+                callee = handlers._callee(node.func)
+                if callee is not None:
+                    callees.append(callee)
+                for arg in node.args:
+                    if isinstance(arg.value, cst.Name):
+                        callees.append(arg.value.value)
+                    pending.append(arg.value)
+            elif isinstance(node, cst.Name):
+                names.append(node.value)
+            elif not isinstance(node, handlers._PROJECTIONS):
+                pending.extend(node.children)
+        return callees, names
+
+    found = handlers._carried_values(expression)
+    assert found == reference(expression)
+    assert {"a", "c", "d", "g", "i", "l", "m", "o"} <= set(found[1])
+
+
+def test_the_flow_remembers_what_it_asked_of_other_modules():
+    module = cst.parse_module(textwrap.dedent("""
+        def tool(x):
+            try:
+                return run(x)
+            except Exception as e:
+                return client.describe(e)
+        """))
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    helper = (("error",), (), ("error",))
+
+    def analysed(helpers, targets):
+        flow = ExceptionFlow(imports)
+        function = module.body[0]
+        assert isinstance(function, cst.FunctionDef)
+        flow.add_function("tool", function, None)
+        flow.imported_text_helpers = helpers
+        flow.external_calls = lambda callee, function: list(targets)
+        return flow, [leak.function for leak in flow.leaks()]
+
+    # No helper imported: the call's targets are not looked up; a later round is told the same
+    # unless a helper now sits among them.
+    flow, leaks = analysed({}, ["app.client.describe"])
+    assert leaks == []
+    assert flow.asked_the_same({}, lambda callee, function: ["app.client.describe"])
+    assert flow.asked_the_same({"app.other": helper}, lambda callee, function: ["app.client.describe"])
+    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
+    # A helper imported: the targets were looked up; other targets are another answer.
+    flow, leaks = analysed({"app.client.describe": helper}, ["app.client.describe"])
+    assert leaks == ["tool"]
+    assert flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
+    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.other"])
+    assert not flow.asked_the_same({"app.client.other": helper}, lambda callee, function: ["app.client.describe"])
