@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 import libcst as cst
 
@@ -163,13 +164,26 @@ def returns_values(function: cst.FunctionDef) -> bool:
     return any(
         isinstance(node, cst.Return)
         and node.value is not None
-        and not (isinstance(node.value, cst.Name) and node.value.value == "None")
+        and not is_none_literal(node.value)
         for node in own_nodes(function.body)
     )
 
 
 def is_generator(function: cst.FunctionDef) -> bool:
     return any(isinstance(node, cst.Yield) for node in own_nodes(function.body))
+
+
+def added_to(node: cst.CSTNode) -> cst.Name | None:
+    """The local a call adds to with a container's adder (`rows` in `rows.append(x)`)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
+        receiver = node.func.value
+        return receiver if isinstance(receiver, cst.Name) else None
+    return None
+
+
+def is_none_literal(expression: cst.BaseExpression) -> bool:
+    """`None` written out."""
+    return isinstance(expression, cst.Name) and expression.value == "None"
 
 
 def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -255,6 +269,13 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
     if not returns:
         return
     coalesced = _coalesced_locals(function)
+    carriers: dict[str, list[str]] = {}  # per local: asked again for each clause that empties it
+
+    def carriers_of(name: str) -> list[str]:
+        if name not in carriers:
+            carriers[name] = _carriers(function, name)
+        return carriers[name]
+
     for unit, path in _units_with_paths(units_of(function.body), (), "function", function):
         if not isinstance(unit, cst.Try):
             continue
@@ -283,7 +304,7 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
                 (
                     (name, node)
                     for name in candidates
-                    for carrier in _carriers(function, name)
+                    for carrier in carriers_of(name)
                     for node in later
                     if node.value is not None and _carries(node.value, carrier)
                 ),
@@ -321,10 +342,8 @@ def _filled_locals(units: Sequence[cst.CSTNode]) -> list[str]:
                 names.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
             elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
                 names.append(node.target.value)
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-                receiver = node.func.value
-                if isinstance(receiver, cst.Name) and node.func.attr.value in MUTATORS:
-                    names.append(receiver.value)
+            elif (receiver := added_to(node)) is not None:
+                names.append(receiver.value)
     return list(dict.fromkeys(names))
 
 
@@ -357,7 +376,7 @@ def _emptied_locals(units: Sequence[cst.CSTNode], coalesced: frozenset[str] = fr
         if name is None or not is_empty_value(value):
             return None
         # `None`, `0`, `False` in a field say "unknown", not "none" (unless read as "none" later).
-        if _says_none_exist(value) or (name in coalesced and isinstance(value, cst.Name) and value.value == "None"):
+        if _says_none_exist(value) or (name in coalesced and is_none_literal(value)):
             names.append((name, cst.Module(body=[]).code_for_node(unit.targets[0].target)))
     return names
 
@@ -391,9 +410,10 @@ def _carriers(function: cst.FunctionDef, name: str) -> list[str]:
             break
         for node in own_nodes(function.body):
             targets: list[str] = []
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
-                if isinstance(node.func.value, cst.Name) and any(_carries(arg.value, carried) for arg in node.args):
-                    targets.append(node.func.value.value)
+            receiver = added_to(node)
+            if receiver is not None:
+                if any(_carries(arg.value, carried) for arg in cast(cst.Call, node).args):
+                    targets.append(receiver.value)
             elif isinstance(node, cst.Assign) and len(node.targets) == 1 and _carries(node.value, carried):
                 assigned: cst.BaseExpression = node.targets[0].target
                 if isinstance(assigned, cst.Subscript):
@@ -404,14 +424,7 @@ def _carriers(function: cst.FunctionDef, name: str) -> list[str]:
                     targets.append(assigned.value)
             elif isinstance(node, cst.For) and _carries(node.iter, carried):
                 # `for m in found: results.append(...)`: what the loop fills comes from it.
-                targets.extend(
-                    inner.func.value.value
-                    for inner in own_nodes(node.body)
-                    if isinstance(inner, cst.Call)
-                    and isinstance(inner.func, cst.Attribute)
-                    and inner.func.attr.value in MUTATORS
-                    and isinstance(inner.func.value, cst.Name)
-                )
+                targets.extend(adder.value for inner in own_nodes(node.body) if (adder := added_to(inner)) is not None)
             found.extend(target for target in dict.fromkeys(targets) if target not in found)
     return found
 
@@ -736,9 +749,9 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
 
 def _mutates(node: cst.CSTNode, name: str) -> bool:
     """``name.append(...)``, ``name[k] = v``, ``name.x = v``, ``name += ...``."""
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        receiver = node.func.value
-        return isinstance(receiver, cst.Name) and receiver.value == name and node.func.attr.value in MUTATORS
+    if isinstance(node, cst.Call):
+        receiver = added_to(node)
+        return receiver is not None and receiver.value == name
     if isinstance(node, cst.AugAssign):
         return _root_name(node.target) == name
     if isinstance(node, cst.Assign):

@@ -646,14 +646,20 @@ _SENDS = re.compile(r"_*(call|send|request|invoke|dispatch|rpc|call_raw|send_com
 _MESSAGE_NAME = re.compile(r"[A-Za-z_][\w.:/-]{2,63}")
 
 
+def _message_name(literal: cst.SimpleString) -> str | None:
+    """The literal's text when it can name a message: the sender and the dispatcher's branch
+    must agree on what one is."""
+    text = literal.evaluated_value
+    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+
+
 def _message_sent(call: cst.Call) -> str | None:
     if not isinstance(call.func, cst.Attribute) or not _SENDS.fullmatch(call.func.attr.value) or not call.args:
         return None
     first = call.args[0]
     if first.keyword is not None or first.star or not isinstance(first.value, cst.SimpleString):
         return None
-    text = first.value.evaluated_value
-    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+    return _message_name(first.value)
 
 
 def _message_tested(test: cst.BaseExpression) -> str | None:
@@ -668,8 +674,7 @@ def _message_tested(test: cst.BaseExpression) -> str | None:
     other = next((side for side in sides if not isinstance(side, cst.SimpleString)), None)
     if literal is None or other is None or dotted_name(other) is None:
         return None
-    text = literal.evaluated_value
-    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+    return _message_name(literal)
 
 
 def _message_returns(resolver: _Resolver, scope: HandlerScope) -> dict[str, list[Handler]]:

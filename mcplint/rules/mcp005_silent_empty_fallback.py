@@ -11,6 +11,7 @@ from mcplint.analysis.empty_values import (
     clause_returns,
     clauses_leaving_empty,
     empty_builders,
+    is_none_literal,
     never_returns,
     own_nodes,
     returns_values,
@@ -365,7 +366,8 @@ def _returns_none(outcome: ClauseReturn) -> bool:
 
 
 def _is_none(value: cst.BaseExpression | None) -> bool:
-    return value is None or (isinstance(value, cst.Name) and value.value == "None")
+    """`None` written out, or a bare `return`."""
+    return value is None or is_none_literal(value)
 
 
 def _declares_none(annotation: cst.BaseExpression | None) -> bool:

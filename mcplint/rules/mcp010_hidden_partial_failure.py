@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 
-from mcplint.analysis.empty_values import MUTATORS, is_empty_value, own_nodes
+from mcplint.analysis.empty_values import MUTATORS, added_to, is_empty_value, is_none_literal, own_nodes
 from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, builds_error, is_error_dict, is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
@@ -190,7 +190,7 @@ class HiddenPartialFailure(Rule):
         if function is None:
             return
         self._returns.setdefault(function, []).append(node)
-        if self._clauses_open[-1] and (node.value is None or _is_none(node.value)):
+        if self._clauses_open[-1] and (node.value is None or is_none_literal(node.value)):
             self._none_on_failure.add(function)
         elif self._clauses_open[-1] and isinstance(node.value, cst.List) and not node.value.elements:
             self._empty_on_failure.setdefault(function.rsplit(".", 1)[-1], self._open_clauses[-1])
@@ -210,7 +210,7 @@ class HiddenPartialFailure(Rule):
         self._comprehension(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if dotted_name(node.func) == "filter" and node.args and _is_none(node.args[0].value):
+        if dotted_name(node.func) == "filter" and node.args and is_none_literal(node.args[0].value):
             self._comprehension(node)
 
     def _comprehension(self, node: cst.CSTNode) -> None:
@@ -306,7 +306,7 @@ class HiddenPartialFailure(Rule):
             self.report(clause, message, function=function, handler_kinds=ASKED_FOR)
 
     def _returns_a_value(self, function: str) -> bool:
-        return any(node.value is not None and not _is_none(node.value) for node in self._returns.get(function, ()))
+        return any(node.value is not None and not is_none_literal(node.value) for node in self._returns.get(function, ()))
 
     def _says_failures(self, function: str) -> bool:
         """A returned value names failures (`"failed": failed`, `errors`, a `status`)."""
@@ -436,20 +436,11 @@ def _fed_from(nodes: list[cst.CSTNode], try_node: cst.Try, names: set[str]) -> b
     for node in nodes:
         if id(node) in inside or node is try_node:
             continue
-        if isinstance(node, cst.For) and _mentions(node.iter, names) and _collects(_with_inner_loops(_loop_nodes(node.body))):
+        if isinstance(node, cst.For) and _names_in(node.iter) & names and _collects(_with_inner_loops(_loop_nodes(node.body))):
             return True
-        if (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value in MUTATORS
-            and any(_mentions(arg.value, names) for arg in node.args)
-        ):
+        if added_to(node) is not None and any(_names_in(arg.value) & names for arg in cast(cst.Call, node).args):
             return True
     return False
-
-
-def _mentions(expression: cst.BaseExpression, names: set[str]) -> bool:
-    return any(isinstance(node, cst.Name) and node.value in names for node in [expression, *own_nodes(expression)])
 
 
 def _loop_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
@@ -539,15 +530,7 @@ def _record_of(clause: cst.ExceptHandler, names: frozenset[str]) -> str | None:
 
 def _recorded_in(statement: cst.CSTNode) -> cst.Name | None:
     """The local a statement adds to (`errors.append((date, exc))`)."""
-    call = statement.value if isinstance(statement, cst.Expr) else None
-    if (
-        isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and isinstance(call.func.value, cst.Name)
-        and call.func.attr.value in MUTATORS
-    ):
-        return call.func.value
-    return None
+    return added_to(statement.value) if isinstance(statement, cst.Expr) else None
 
 
 def _records_in(statement: cst.CSTNode, names: frozenset[str]) -> bool:
@@ -685,7 +668,7 @@ def _only_converts(try_node: cst.Try) -> bool:
             func = node.func
             if isinstance(func, cst.Name) and func.value in _CONVERSIONS:
                 calls += 1
-            elif not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in MUTATORS):
+            elif added_to(node) is None:
                 return False
     return calls > 0
 
@@ -704,7 +687,11 @@ def _converts_in_place(loop: cst.For, try_node: cst.Try) -> bool:
 
 def _walked_names(loop: cst.For) -> set[str]:
     """The names the loop's iterable is made of (`info` in `info.items()`)."""
-    return {node.value for node in [loop.iter, *own_nodes(loop.iter)] if isinstance(node, cst.Name)}
+    return _names_in(loop.iter)
+
+
+def _names_in(expression: cst.BaseExpression) -> set[str]:
+    return {node.value for node in [expression, *own_nodes(expression)] if isinstance(node, cst.Name)}
 
 
 def _caught_tails(caught: cst.BaseExpression) -> set[str]:
@@ -745,10 +732,6 @@ def _is_logging(call: cst.Call) -> bool:
 
 
 # -- the function's result ---------------------------------------------------------
-def _is_none(expression: cst.BaseExpression) -> bool:
-    return isinstance(expression, cst.Name) and expression.value == "None"
-
-
 # -- the comprehension form ----------------------------------------------------------
 def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     values: dict[str, cst.BaseExpression] = {}
@@ -798,7 +781,7 @@ def _drops_nones(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictC
             return True
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             target = test.comparisons[0]
-            if isinstance(target.operator, cst.IsNot) and _is_none(target.comparator):
+            if isinstance(target.operator, cst.IsNot) and is_none_literal(target.comparator):
                 return True
     return False
 
