@@ -492,10 +492,11 @@ def _imports_one_of(statement: cst.BaseStatement, names: set[str]) -> bool:
 def parses(text: str) -> bool:
     """Whether LibCST parses ``text``: a rewrite is only ever written when it does. The module
     goes to the linter, which analyses that text next."""
+    from mcplint.engine.cst_parse import parse_module
     from mcplint.engine.lint import hand_over_parsed
 
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError:
         return False
     hand_over_parsed(text, module)

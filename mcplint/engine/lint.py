@@ -27,6 +27,7 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.walk import Walker
 from mcplint.engine.cache import file_stamp
+from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.engine.result import FileResult
@@ -180,7 +181,7 @@ def hand_over_parsed(text: str, module: cst.Module) -> None:
 def _parse(text: str) -> cst.Module:
     module = _PARSED.get(text)
     if module is None:
-        module = cst.parse_module(text)
+        module = parse_module(text)
         hand_over_parsed(text, module)
     else:
         _PARSED.move_to_end(text)
