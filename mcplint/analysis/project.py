@@ -75,12 +75,16 @@ class ProjectContext:
 
 
 def module_of(path: Path) -> tuple[str, str, bool]:
-    """(import root, dotted module name, is a package's __init__) from the package layout."""
+    """(import root, dotted module name, is a package's __init__) from the package layout.
+
+    A directory whose name is not an identifier is never a package on an import path, even
+    with an ``__init__.py`` (an unpacked sdist ``server-1.2.0/``, a checkout ``my-server/``
+    with a stray one at the top): the import root is there."""
     absolute = Path(os.path.abspath(path))
     is_package = absolute.name == "__init__.py"
     parts = [] if is_package else [absolute.stem]
     directory = absolute.parent
-    while (directory / "__init__.py").is_file() and directory.parent != directory:
+    while (directory / "__init__.py").is_file() and directory.parent != directory and directory.name.isidentifier():
         parts.insert(0, directory.name)
         directory = directory.parent
     return str(directory), ".".join(parts), is_package
