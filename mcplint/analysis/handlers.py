@@ -403,20 +403,37 @@ class HandlerFactsCollector:
         first = next((name for name in info.parameters if name not in ("self", "cls")), None)
         if first is None:
             return
+        if self._carries_parameter(values, first, info.key):
+            self.parameter_stores.add(info.key)
+            if container is not None:
+                self.parameter_containers.setdefault(info.key, container)
+
+    def _carries_parameter(self, values: Iterable[cst.BaseExpression | str], first: str, function: str) -> bool:
+        """Whether one of ``values`` is the parameter ``first`` of ``function``, holds it, or is a
+        local made from it: an alias (`wrapper = cast(Callable, inner)`) or a nested function
+        that calls it (`def inner(*args): return func(*args)`, the wrapper a logging decorator
+        keeps in its registry instead of the function it decorates)."""
         pending = list(values)
+        seen: set[str] = set()
         while pending:
             value = pending.pop()
-            if isinstance(value, cst.Name) and value.value == first:
-                self.parameter_stores.add(info.key)
-                if container is not None:
-                    self.parameter_containers.setdefault(info.key, container)
-                return
-            if isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
+            name = value if isinstance(value, str) else value.value if isinstance(value, cst.Name) else None
+            if name is not None:
+                if name == first:
+                    return True
+                if name not in seen:
+                    seen.add(name)
+                    pending.extend(self.aliases.get((function, name), ()))
+                    nested = self.functions.get(f"{function}.<locals>.{name}")
+                    if nested is not None:
+                        pending.extend(callee for callee in nested.calls if "." not in callee)
+            elif isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
                 pending.extend(
                     element.value for element in value.elements if isinstance(element, (cst.DictElement, cst.Element))
                 )
             elif isinstance(value, cst.Call):
                 pending.extend(arg.value for arg in value.args)
+        return False
 
     def visit_If(self, node: cst.If) -> None:
         info = self.functions.get(self._scopes.current_function or "")

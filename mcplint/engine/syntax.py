@@ -131,17 +131,50 @@ def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
     if not names:
         return False
     first = names[0]
+    aliases: dict[str, list[ast.expr]] = {}
+    nested_calls: dict[str, list[str]] = {}
+    stored: list[ast.expr] = []
     for node in ast.walk(function):
-        values: list[ast.expr] = []
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in CONTAINER_ADDERS:
-            values = list(node.args)
-        elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Subscript) for target in node.targets):
-            values = [node.value]
-        for value in values:
-            if any(isinstance(inner, ast.Name) and inner.id == first for inner in ast.walk(value)):
-                return True
+            stored.extend(node.args)
+        elif isinstance(node, ast.Assign):
+            if any(isinstance(target, ast.Subscript) for target in node.targets):
+                stored.append(node.value)
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    aliases.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not function:
+            nested_calls[node.name] = [
+                call.func.id for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            ]
         if isinstance(node, ast.Return) and _builds_definition(node.value, first):
             return True
+    return _carries_parameter(stored, first, aliases, nested_calls)
+
+
+def _carries_parameter(
+    values: list[ast.expr], first: str, aliases: dict[str, list[ast.expr]], nested_calls: dict[str, list[str]]
+) -> bool:
+    """One of ``values`` is the parameter, holds it, or is a local made from it: an alias or a
+    nested function calling it (the same test as the LibCST analysis makes)."""
+    pending: list[ast.expr | str] = list(values)
+    seen: set[str] = set()
+    while pending:
+        value = pending.pop()
+        name = value if isinstance(value, str) else value.id if isinstance(value, ast.Name) else None
+        if name is not None:
+            if name == first:
+                return True
+            if name not in seen:
+                seen.add(name)
+                pending.extend(aliases.get(name, ()))
+                pending.extend(nested_calls.get(name, ()))
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            pending.extend(element for element in value.elts if not isinstance(element, ast.Starred))
+        elif isinstance(value, ast.Dict):
+            pending.extend(value.values)
+        elif isinstance(value, ast.Call):
+            pending.extend([*value.args, *(keyword.value for keyword in value.keywords)])
     return False
 
 
