@@ -161,6 +161,21 @@ def _is_error_text_value(expression: cst.BaseExpression, local_values: LocalValu
     return is_error_text(expression)
 
 
+def text_put_in_content(value: cst.BaseExpression, imports: ImportTable) -> cst.BaseExpression | None:
+    """X of `[TextContent(type="text", text=X)]`, `TextContent(text=str(X))`: the text a
+    response helper hands on as the whole result (None: not that shape)."""
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        value = value.elements[0].value
+    if not isinstance(value, cst.Call):
+        return None
+    if not _is_mcp_type(imports.qualify(dotted_name(value.func) or "") or "", "TextContent"):
+        return None
+    text = _keyword(value, "text")
+    if isinstance(text, cst.Call) and dotted_name(text.func) == "str" and len(text.args) == 1:
+        text = text.args[0].value
+    return text
+
+
 def _is_mcp_type(qualified: str, name: str) -> bool:
     return qualified.endswith(f".{name}") and qualified.split(".", 1)[0] in MCP_PACKAGES
 

@@ -14,6 +14,7 @@ from mcplint.analysis.error_payloads import (
     ErrorPayload,
     caught_texts,
     error_payloads,
+    text_put_in_content,
 )
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.handlers import module_aliases
@@ -267,8 +268,8 @@ class BareErrorReturn(Rule):
         return helpers
 
     def _passes_through(self, function: str, values: list[cst.BaseExpression], helpers: dict[str, str]) -> bool:
-        """Every return is the first parameter, serialised (`json.dumps(p, ...)`) or through
-        another such function; or one return hands the first parameter back untouched (a
+        """Every return is the first parameter, serialised (`json.dumps(p, ...)`), put in a
+        `TextContent` as the whole result, or through another such function; or one return hands the first parameter back untouched (a
         normaliser: `if "success" in response: return response`), so what it is given may be
         what the caller returns."""
         info = self.context.facts.functions.get(function)
@@ -279,6 +280,9 @@ class BareErrorReturn(Rule):
         if any(isinstance(value, cst.Name) and value.value == first for value in values):
             return True
         for value in values:
+            # `[TextContent(type="text", text=str(t))]`: a response helper; an error text it is
+            # given is the tool's whole answer.
+            value = text_put_in_content(value, self.context.imports) or value
             while isinstance(value, cst.Call):
                 if isinstance(value.func, cst.Attribute) and value.func.attr.value == "decode":
                     value = value.func.value  # `orjson.dumps(p).decode("utf-8")`: bytes to text
