@@ -231,6 +231,8 @@ class UnmaskedErrorDetails(Rule):
 
     def _built(self, expression: cst.BaseExpression, servers: dict[str, str]) -> str | None:
         """The server class an expression (a class, or its factory method) builds, if fastmcp's."""
+        if isinstance(expression, cst.Subscript):  # `FastMCP[State]`: a generic server class
+            expression = expression.value
         name = dotted_name(expression)
         if name is None:
             return None
