@@ -13,6 +13,7 @@ hierarchy (`except LookupError` catches `KeyError`).
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from functools import lru_cache
 
 import libcst as cst
@@ -45,6 +46,32 @@ def _passes_on(handler: cst.ExceptHandler) -> bool:
         if isinstance(node, cst.Raise) and node.cause is None:
             if node.exc is None or (bound is not None and isinstance(node.exc, cst.Name) and node.exc.value == bound):
                 return True
+    return False
+
+
+_CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+
+
+def translating_clauses(function: cst.FunctionDef, qualify: Callable[[str], str | None]) -> tuple[cst.ExceptHandler, ...]:
+    """A context manager that stops what its `with` body raises: the `except` clauses of the
+    `try` around its `yield` (`@contextmanager def reported(): try: yield except ValueError as e:
+    raise ToolError(str(e)) from e`); () for any other function."""
+    names = (dotted_name(decorator.decorator) for decorator in function.decorators)
+    if not any(qualify(name) in _CONTEXT_MANAGER_DECORATORS for name in names if name is not None):
+        return ()
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if type(statement) is cst.Try and any(_yields(line) for line in statement.body.body):
+            return tuple(statement.handlers)
+    return ()
+
+
+def _yields(statement: cst.BaseStatement | cst.BaseSmallStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Yield):
+            return True
     return False
 
 

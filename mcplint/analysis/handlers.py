@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
@@ -232,10 +232,19 @@ class _Registration:
 class HandlerFactsCollector:
     """Collects, during the walk, the raw facts handler detection needs."""
 
-    def __init__(self, scopes: ScopeTracker, guards_of: Callable[[cst.CSTNode], Guards] | None = None) -> None:
+    def __init__(
+        self,
+        scopes: ScopeTracker,
+        guards_of: Callable[[cst.CSTNode], Guards] | None = None,
+        translators: Mapping[str, object] | None = None,
+    ) -> None:
         self._scopes = scopes
         self._guards_of = guards_of
-        self._open_trys = 0  # guards are looked up only for calls inside a `try`
+        # guards are looked up only for calls inside a `try`, or a `with` of a context manager
+        # that stops what its body raises (``translators``, by name)
+        self._open_trys = 0
+        self._translators = translators if translators is not None else {}
+        self._translating_withs: list[bool] = []
         # `(batch or {}).get(rid)`: a default read through, where a missing item falls back.
         self._projected: set[int] = set()
         self.functions: dict[str, FunctionInfo] = {}
@@ -484,6 +493,14 @@ class HandlerFactsCollector:
     def leave_Try(self, node: cst.Try) -> None:
         self._open_trys -= 1
 
+    def visit_With(self, node: cst.With) -> None:
+        translating = bool(self._translators) and any(_calls_one_of(item.item, self._translators) for item in node.items)
+        self._translating_withs.append(translating)
+        self._open_trys += translating
+
+    def leave_With(self, node: cst.With) -> None:
+        self._open_trys -= self._translating_withs.pop()
+
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
@@ -512,6 +529,10 @@ class HandlerFactsCollector:
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
+
+
+def _calls_one_of(expression: cst.BaseExpression, names: Mapping[str, object]) -> bool:
+    return type(expression) is cst.Call and type(expression.func) is cst.Name and expression.func.value in names
 
 
 # Methods that put their argument into a container: how a registry keeps what it registers
@@ -1999,6 +2020,8 @@ def resolve_handler_scope(
         resolver.local_registry_decorators = {key: kind for key in resolver.registry_decorators()}
     roots: dict[str, list[str]] = {}  # handler key -> functions it runs first
     initial_states: dict[str, set[frozenset[str]]] = {}  # handler key -> the guards its caller puts around it
+    # handler key -> the guards its own decorators' wrappers put around their call of it
+    wrapped_states: dict[str, set[PathState]] = {}
     external_wrappers: dict[str, list[str]] = {}  # handler key -> imported decorators under it
 
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
@@ -2019,6 +2042,7 @@ def resolve_handler_scope(
                 level = "low" if resolver.is_low_level_decorator(*context) else "high"
                 add_handler(info.key, decorated_kind, _wrappers(resolver, below, info), level)
                 external_wrappers[info.key] = _imported_decorators(resolver, below)
+                wrapped_states[info.key] = _wrapper_guards(resolver, below, info)
                 break
         if info.key not in scope.handlers and any(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
@@ -2029,13 +2053,21 @@ def resolve_handler_scope(
         info = facts.functions[key]
         add_handler(key, kind, _wrappers(resolver, info.decorators, info), level=level)
         external_wrappers.setdefault(key, _imported_decorators(resolver, info.decorators))
+        wrapped_states.setdefault(key, _wrapper_guards(resolver, info.decorators, info))
         # ... and so do the calls that wrapped it on the way to its registration.
         inner, imported = _call_wrappers(resolver, resolver.wrapping_calls.get(key, ()))
         add_handler(key, kind, inner, level=level)
         external_wrappers[key].extend(name for name in imported if name not in external_wrappers[key])
 
     for key, handler in scope.handlers.items():
-        _reach_paths(resolver, scope, roots[key], handler, initial_states.get(key, {frozenset()}))
+        starts = initial_states.get(key, {frozenset()})
+        wrapped = wrapped_states.get(key, {frozenset()})
+        if wrapped != {frozenset()}:
+            # The client calls the wrappers; they call the function inside their `try`s.
+            _reach_paths(resolver, scope, [key], handler, {state | guards for state in starts for guards in wrapped})
+            _reach_paths(resolver, scope, [root for root in roots[key] if root != key], handler, starts)
+        else:
+            _reach_paths(resolver, scope, roots[key], handler, starts)
         _reach(resolver, scope.returns_to, roots[key], handler, True)
         for wrapper in external_wrappers.get(key, ()):
             # An imported wrapper's inner function runs per call and returns to the client.
@@ -2284,6 +2316,26 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
         for key in resolver.function_references(target, parent_function(info.key), info.class_key):
             found.extend(_inner_functions(resolver, key))
     return found
+
+
+def _wrapper_guards(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: FunctionInfo) -> set[PathState]:
+    """The `try`s the same-module decorators' wrappers put around their call of the function
+    they decorate (`def wrapper(*a): try: return fn(*a) except ValueError as e: raise
+    ToolError(...)`), one path state per way through them; {frozenset()}: none."""
+    states: set[PathState] = {frozenset()}
+    for decorator in decorators:
+        expression = decorator.decorator
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        for key in resolver.function_references(target, parent_function(info.key), info.class_key):
+            layer: set[str] = set()
+            for inner in _inner_functions(resolver, key):
+                parent = resolver.facts.functions.get(parent_function(inner) or "")
+                wrapped = next((name for name in (parent.parameters if parent else {}) if name not in ("self", "cls")), None)
+                if wrapped is not None and wrapped in resolver.facts.functions[inner].calls:
+                    layer.update(resolver.facts.functions[inner].guards_for(wrapped))
+            if layer:
+                states = {state | ({guards} if guards else set()) for state in states for guards in layer}
+    return states
 
 
 def _inner_functions(resolver: _Resolver, key: str) -> list[str]:

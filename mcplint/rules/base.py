@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from mcplint.analysis.catching import Guards, catches, clause_of
+from mcplint.analysis.catching import Clause, Guards, TryGuard, catches, clause_of, translating_clauses
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.locals import LocalAssignments
@@ -106,7 +106,9 @@ class RuleContext:
         self.assigned_codes = assigned_codes
         self.scopes = ScopeTracker()
         self.imports = ImportTable(package)
-        self.facts = HandlerFactsCollector(self.scopes, self.enclosing_guards)
+        # The module's context managers that stop what their `with` body raises, by name.
+        self.translators: dict[str, TryGuard] = {}
+        self.facts = HandlerFactsCollector(self.scopes, self.enclosing_guards, self.translators)
         self.loggers = ModuleLoggers(self.imports, self.scopes)
         self.locals = LocalAssignments(self.scopes)
         self.ancestors = ancestors
@@ -127,6 +129,23 @@ class RuleContext:
         self._statement_tries: dict[int, tuple[tuple[cst.ExceptHandler, ...], ...]] = {}
         self._own_raises: dict[int, set[str]] = {}  # id(except clause) -> classes its `try` raises itself
         self._return_clauses: dict[int, cst.ExceptHandler] = {}  # id(return) -> the clause around it
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        handlers = translating_clauses(node, self.imports.qualify)
+        if handlers:
+            self.translators[node.name.value] = tuple(self._clause_through_constants(handler) for handler in handlers)
+
+    def _clause_through_constants(self, handler: cst.ExceptHandler) -> Clause:
+        """``clause_of``, with a module constant naming the classes read as its tuple
+        (`ANTICIPATED_ERRORS = (ValueError, KeyError)`; `except ANTICIPATED_ERRORS as e:`)."""
+        names, passes_on = clause_of(handler)
+        if len(names) == 1 and type(handler.type) is cst.Name:
+            values = self.facts.aliases.get((None, handler.type.value), ())
+            if len(values) == 1 and type(values[0]) is cst.Tuple:
+                elements = [dotted_name(element.value) for element in values[0].elements]
+                if all(elements):
+                    names = tuple(name.rpartition(".")[2] for name in elements if name)
+        return names, passes_on
 
     def visit_Raise(self, node: cst.Raise) -> None:
         # Rules judge raises after the walk (MCP006 only knows its leaks then): keep where each is.
@@ -200,8 +219,25 @@ class RuleContext:
         return tuple(found)
 
     def enclosing_guards(self, node: cst.CSTNode) -> Guards:
-        """The `try`s whose body holds the node being visited, innermost first, as guards."""
-        return tuple(tuple(map(clause_of, handlers)) for handlers in self.enclosing_try_handlers(node))
+        """The `try`s whose body holds the node being visited, innermost first, as guards; a
+        `with` of a context manager that stops what its body raises counts as its `try`."""
+        if not self.translators:
+            return tuple(tuple(map(clause_of, handlers)) for handlers in self.enclosing_try_handlers(node))
+        ancestors = self.ancestors
+        found: list[TryGuard] = []
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            child = ancestors[index + 1] if index + 1 < len(ancestors) else node
+            if type(ancestor) is cst.Try and child is ancestor.body:
+                found.append(tuple(map(clause_of, ancestor.handlers)))
+            elif type(ancestor) is cst.With and child is ancestor.body:
+                for item in reversed(ancestor.items):  # the last one entered is the first to exit
+                    call = item.item
+                    if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value in self.translators:
+                        found.append(self.translators[call.func.value])
+        return tuple(found)
 
     def enclosing_clause(self) -> cst.ExceptHandler | None:
         """The `except` clause around the node being visited, in the same function."""
