@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
@@ -141,10 +141,18 @@ PathState = frozenset[str]
 MAX_PATH_STATES = 8
 
 
+#: A function a server class's `tool()` wraps each tool in, with the `try`s (encoded) its inner
+#: function puts around its call of the tool.
+ToolWrapper = tuple[str, tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class ServerBinding:
     level: ServerLevel
     framework: str
+    # `class AppMCP(FastMCP): def tool(self, fn): return super().tool(handle_errors(fn))`: the
+    # client calls the wrapper, which calls the tool.
+    tool_wrappers: tuple[ToolWrapper, ...] = ()
 
     @classmethod
     def read(cls, level: str, framework: str) -> ServerBinding:
@@ -245,6 +253,8 @@ class HandlerFactsCollector:
         self._open_trys = 0
         self._translators = translators if translators is not None else {}
         self._translating_withs: list[bool] = []
+        # Per function: the callees wrapping what it passes to `super().tool(...)`.
+        self.super_registration_wrappers: dict[str, list[cst.BaseExpression]] = {}
         # `(batch or {}).get(rid)`: a default read through, where a missing item falls back.
         self._projected: set[int] = set()
         self.functions: dict[str, FunctionInfo] = {}
@@ -503,6 +513,11 @@ class HandlerFactsCollector:
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self._scopes.current_function
+        if function is not None and _is_super_registration(node):
+            # `super().tool(handle_tool_errors(fn), **kwargs)` in a server subclass's `tool()`
+            self.super_registration_wrappers.setdefault(function, []).extend(
+                arg.value.func for arg in node.args if isinstance(arg.value, cst.Call)
+            )
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
             if isinstance(node.func.value, cst.Name) and node.func.attr.value in _COLLECTORS and node.args:
@@ -529,6 +544,18 @@ class HandlerFactsCollector:
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
+
+
+def _is_super_registration(call: cst.Call) -> bool:
+    """`super().tool(...)`, `super(AppMCP, self).tool(...)`."""
+    func = call.func
+    return (
+        type(func) is cst.Attribute
+        and func.attr.value in HIGH_LEVEL_DECORATORS
+        and type(func.value) is cst.Call
+        and type(func.value.func) is cst.Name
+        and func.value.func.value == "super"
+    )
 
 
 def _calls_one_of(expression: cst.BaseExpression, names: Mapping[str, object]) -> bool:
@@ -874,6 +901,9 @@ class HandlerScope:
     #: The module's server classes and server factories, for the modules that import them.
     server_classes: dict[str, ServerBinding] = field(default_factory=dict)
     server_factories: dict[str, ServerBinding] = field(default_factory=dict)
+    #: The module's wrapping functions whose inner functions call what they wrap inside `try`s:
+    #: key -> those `try`s (encoded; "" for a call outside any), for the modules importing them.
+    wrapper_guards: dict[str, list[str]] = field(default_factory=dict)
     #: Per function, the other modules' functions it reaches through this module (any handler).
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
@@ -935,9 +965,12 @@ class _Resolver:
         self.project = project
         self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
+        class_wrappers = dict(project.imported_tool_wrappers)
         self.imported_server_classes = {
-            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_classes
+            name: replace(ServerBinding.read(level, framework), tool_wrappers=class_wrappers.get(name, ()))
+            for name, level, framework in project.imported_server_classes
         }
+        self.imported_wrapper_guards = dict(project.imported_wrapper_guards)
         self.imported_server_factories = {
             name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories
         }
@@ -1009,10 +1042,33 @@ class _Resolver:
                 for base in bases:
                     binding = self.server_class(base.value)
                     if binding is not None:
-                        subclasses[class_key] = binding
+                        own = self._tool_override_wrappers(class_key)
+                        subclasses[class_key] = replace(binding, tool_wrappers=(*binding.tool_wrappers, *own)) if own else binding
                         changed = True
                         break
         return subclasses
+
+    def _tool_override_wrappers(self, class_key: str) -> list[ToolWrapper]:
+        """What the class's own `tool()` wraps each tool in before registering it on its base
+        (`return super().tool(handle_tool_errors(fn), **kwargs)`, in the method or in the
+        decorator it returns): local functions by key, imported ones by qualified name."""
+        method = f"{class_key}.tool"
+        found: list[ToolWrapper] = []
+        for function, callees in self.facts.super_registration_wrappers.items():
+            if function != method and not function.startswith(f"{method}.<locals>."):
+                continue
+            for callee in callees:
+                local = next(self.function_references(callee, function, class_key), None)
+                if local is not None:
+                    wrapper: ToolWrapper = (local, tuple(sorted(decorating_guards(self.facts.functions, local))))
+                else:
+                    qualified = self.imports.qualified_name(callee)
+                    if qualified is None or qualified.startswith("."):
+                        continue
+                    wrapper = (qualified, self.imported_wrapper_guards.get(qualified, ()))
+                if wrapper not in found:
+                    found.append(wrapper)
+        return found
 
     def _bindings(self) -> dict[tuple[str | None, str], ServerBinding | None]:
         """Per (scope, target): the server it holds, or None for "something else"."""
@@ -1209,6 +1265,17 @@ class _Resolver:
                 if binding.level != "high":
                     return LOW_LEVEL_DECORATORS.get(name)
         return None
+
+    def registration_wrappers(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> tuple[ToolWrapper, ...]:
+        """What the server a registering decorator (`@jira_mcp.tool(...)`) belongs to wraps each
+        tool in: its class's `tool()` override's wrappers."""
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        if not isinstance(target, cst.Attribute):
+            return ()
+        binding = self.receiver(target.value, context_key, context_class)
+        return binding.tool_wrappers if binding is not None else ()
 
     def is_low_level_decorator(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -2040,9 +2107,18 @@ def resolve_handler_scope(
             if decorated_kind is not None:
                 below = info.decorators[index + 1 :]
                 level = "low" if resolver.is_low_level_decorator(*context) else "high"
-                add_handler(info.key, decorated_kind, _wrappers(resolver, below, info), level)
-                external_wrappers[info.key] = _imported_decorators(resolver, below)
-                wrapped_states[info.key] = _wrapper_guards(resolver, below, info)
+                # What the server's own `tool()` wraps the function in counts as a decorator below.
+                tool_wrappers = resolver.registration_wrappers(*context)
+                local = [key for key, _ in tool_wrappers if key in facts.functions]
+                inner = [name for key in local for name in _inner_functions(resolver, key)]
+                add_handler(info.key, decorated_kind, [*_wrappers(resolver, below, info), *inner], level)
+                external_wrappers[info.key] = [
+                    *_imported_decorators(resolver, below), *(key for key, _ in tool_wrappers if key not in local)
+                ]
+                states = _wrapper_guards(resolver, below, info)
+                for _, guards in tool_wrappers:
+                    states = _with_layer(states, guards)
+                wrapped_states[info.key] = states
                 break
         if info.key not in scope.handlers and any(
             fnmatch.fnmatchcase(info.key, pattern) for pattern in handler_functions
@@ -2106,6 +2182,11 @@ def resolve_handler_scope(
     scope.message_targets = _message_targets(resolver, project)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
+    scope.wrapper_guards = {
+        key: sorted(layer)
+        for key in facts.functions
+        if "." not in key and (layer := decorating_guards(facts.functions, key)) and layer != {""}
+    }
     scope.server_factories = resolver.module_factories()
     scope.outgoing_servers = resolver.outgoing_servers()
 
@@ -2318,23 +2399,44 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
     return found
 
 
+def decorating_guards(functions: Mapping[str, FunctionInfo], key: str) -> set[str]:
+    """The `try`s (encoded; "" for none) a wrapping function's inner functions put around their
+    calls of the function it wraps (`def wrapper(*a): try: return fn(*a) except ValueError as
+    e: raise ToolError(...)`); empty: it calls no such function."""
+    prefix = f"{key}.<locals>."
+    found: set[str] = set()
+    for inner in functions:
+        if not inner.startswith(prefix):
+            continue
+        parent = functions.get(parent_function(inner) or "")
+        wrapped = next((name for name in (parent.parameters if parent else {}) if name not in ("self", "cls")), None)
+        if wrapped is not None and wrapped in functions[inner].calls:
+            found.update(functions[inner].guards_for(wrapped))
+    return found
+
+
+def _with_layer(states: set[PathState], layer: Iterable[str]) -> set[PathState]:
+    """Each path state, continued through each way past one more wrapper."""
+    layer = set(layer)
+    if not layer:
+        return states
+    return {state | ({guards} if guards else set()) for state in states for guards in layer}
+
+
 def _wrapper_guards(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: FunctionInfo) -> set[PathState]:
-    """The `try`s the same-module decorators' wrappers put around their call of the function
-    they decorate (`def wrapper(*a): try: return fn(*a) except ValueError as e: raise
-    ToolError(...)`), one path state per way through them; {frozenset()}: none."""
+    """The `try`s the decorators' wrappers put around their call of the function they decorate,
+    one path state per way through them ({frozenset()}: none): a same-module decorator's
+    from its inner functions, an imported one's from the run's join."""
     states: set[PathState] = {frozenset()}
     for decorator in decorators:
         expression = decorator.decorator
         target = expression.func if isinstance(expression, cst.Call) else expression
-        for key in resolver.function_references(target, parent_function(info.key), info.class_key):
-            layer: set[str] = set()
-            for inner in _inner_functions(resolver, key):
-                parent = resolver.facts.functions.get(parent_function(inner) or "")
-                wrapped = next((name for name in (parent.parameters if parent else {}) if name not in ("self", "cls")), None)
-                if wrapped is not None and wrapped in resolver.facts.functions[inner].calls:
-                    layer.update(resolver.facts.functions[inner].guards_for(wrapped))
-            if layer:
-                states = {state | ({guards} if guards else set()) for state in states for guards in layer}
+        keys = list(resolver.function_references(target, parent_function(info.key), info.class_key))
+        for key in keys:
+            states = _with_layer(states, decorating_guards(resolver.facts.functions, key))
+        if not keys:
+            qualified = resolver.imports.qualified_name(target)
+            states = _with_layer(states, resolver.imported_wrapper_guards.get(qualified or "", ()))
     return states
 
 

@@ -55,6 +55,12 @@ class ProjectContext:
     # fastmcp server subclasses of other modules that this module imports and whose building
     # call decides whether error details are masked: (name as imported, framework).
     imported_unmasked_classes: tuple[tuple[str, str], ...] = ()
+    # Wrapping functions of other modules this module imports whose inner functions call what
+    # they wrap inside `try`s: (name as imported, the `try`s encoded, "" for a call outside any).
+    imported_wrapper_guards: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Server classes of other modules whose `tool()` wraps each tool: (name as imported,
+    # ((wrapper, its `try`s), ...)).
+    imported_tool_wrappers: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[TextHelperEntry, ...] = ()

@@ -219,6 +219,8 @@ def join(
         decorators: list[tuple[str, str]] = []
         registrars: list[tuple[str, str, str, str, str]] = []
         unmasked: list[tuple[str, str]] = []
+        wrapper_guards: list[tuple[str, tuple[str, ...]]] = []
+        tool_wrappers: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
@@ -228,6 +230,11 @@ def join(
                 decorators.append((name, registry_kind))
             if key in results[other].unmasked_classes:
                 unmasked.append((name, results[other].unmasked_classes[key]))
+            if key in results[other].wrapper_guards:
+                wrapper_guards.append((name, tuple(results[other].wrapper_guards[key])))
+            if key in results[other].tool_wrappers:
+                wrappers = tuple((wrapper, tuple(guards)) for wrapper, guards in results[other].tool_wrappers[key])
+                tool_wrappers.append((name, tuple((_absolute(wrapper, other, contexts), guards) for wrapper, guards in wrappers)))
             if key in results[other].registrars:
                 position, registered, kind, level = results[other].registrars[key]
                 registrars.append((name, position, registered, kind, level))
@@ -270,6 +277,8 @@ def join(
             parameter_classes=tuple(sorted(parameter_classes[path])),
             collected_instances=tuple(sorted(collected[path])),
             imported_unmasked_classes=tuple(sorted(unmasked)),
+            imported_wrapper_guards=tuple(sorted(wrapper_guards)),
+            imported_tool_wrappers=tuple(sorted(tool_wrappers)),
             imported_registrars=tuple(sorted(registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
@@ -291,3 +300,10 @@ def _head(key: str) -> str:
     """The module-level name a key starts with: `Client` of `Client.fetch`, `OPS` of `OPS[]`,
     `get_client` of `get_client().post`."""
     return re.split(r"[.(\[]", key, maxsplit=1)[0]
+
+
+def _absolute(name: str, path: str, contexts: Mapping[str, ProjectContext]) -> str:
+    """A function key of the module at ``path`` as other modules name it (`handle_errors` ->
+    `pkg.errors.handle_errors`); a qualified name stays as it is."""
+    module = contexts[path].module if path in contexts else None
+    return f"{module}.{name}" if module and "." not in name else name

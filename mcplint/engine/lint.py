@@ -256,6 +256,12 @@ def _rule_findings(
     result.star_imports = list(context.imports.star_modules)
     result.defined_names = _defined_names(module)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
+    result.tool_wrappers = {
+        key: [[wrapper, list(guards)] for wrapper, guards in binding.tool_wrappers]
+        for key, binding in scope.server_classes.items()
+        if binding.tool_wrappers
+    }
+    result.wrapper_guards = scope.wrapper_guards
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
     result.handlers = sorted((key, handler.kind) for key, handler in scope.handlers.items())
     result.reached = {

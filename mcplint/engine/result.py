@@ -4,6 +4,7 @@ parent process of a warm run never loads LibCST)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from mcplint.finding import Finding
 
@@ -55,6 +56,8 @@ class FileResult:
     registrars: dict[str, list[str]] = field(default_factory=dict)  # function -> [position, name, kind, level]
     error_helpers: dict[str, str] = field(default_factory=dict)  # function -> payload kind
     unmasked_classes: dict[str, str] = field(default_factory=dict)  # fastmcp subclasses judged where built
+    wrapper_guards: dict[str, list[str]] = field(default_factory=dict)  # wrapping function -> its trys (encoded)
+    tool_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # server class -> [[wrapper, [trys]]]
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
 
@@ -84,6 +87,8 @@ JOIN_FIELDS = (
     "registrars",
     "error_helpers",
     "unmasked_classes",
+    "wrapper_guards",
+    "tool_wrappers",
     "text_helpers",
     "handlers",
     "imports_server_framework",
