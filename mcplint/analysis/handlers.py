@@ -26,6 +26,7 @@ from mcplint.analysis.catching import Guards, encode, stops_encoded
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
 from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
+from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
 from mcplint.analysis.walk import children
@@ -432,27 +433,13 @@ class HandlerFactsCollector:
         local made from it: an alias (`wrapper = cast(Callable, inner)`) or a nested function
         that calls it (`def inner(*args): return func(*args)`, the wrapper a logging decorator
         keeps in its registry instead of the function it decorates)."""
-        pending = list(values)
-        seen: set[str] = set()
-        while pending:
-            value = pending.pop()
-            name = value if isinstance(value, str) else value.value if isinstance(value, cst.Name) else None
-            if name is not None:
-                if name == first:
-                    return True
-                if name not in seen:
-                    seen.add(name)
-                    pending.extend(self.aliases.get((function, name), ()))
-                    nested = self.functions.get(f"{function}.<locals>.{name}")
-                    if nested is not None:
-                        pending.extend(callee for callee in nested.calls if "." not in callee)
-            elif isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
-                pending.extend(
-                    element.value for element in value.elements if isinstance(element, (cst.DictElement, cst.Element))
-                )
-            elif isinstance(value, cst.Call):
-                pending.extend(arg.value for arg in value.args)
-        return False
+
+        def stands_for(name: str) -> list[cst.BaseExpression | str]:
+            nested = self.functions.get(f"{function}.<locals>.{name}")
+            callees = [callee for callee in nested.calls if "." not in callee] if nested is not None else []
+            return [*self.aliases.get((function, name), ()), *callees]
+
+        return leads_to(values, first, _cst_name, _cst_parts, stands_for)
 
     def visit_If(self, node: cst.If) -> None:
         info = self.functions.get(self._scopes.current_function or "")
@@ -544,6 +531,19 @@ class HandlerFactsCollector:
         self.registrations.append(
             _Registration(node, function, _nearest_class(self._scopes))
         )
+
+
+def _cst_name(value: cst.BaseExpression | str) -> str | None:
+    return value if isinstance(value, str) else value.value if isinstance(value, cst.Name) else None
+
+
+def _cst_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """A container's elements (a dict's values), a call's arguments."""
+    if isinstance(value, (cst.Dict, cst.Tuple, cst.List)):
+        return [element.value for element in value.elements if isinstance(element, (cst.DictElement, cst.Element))]
+    if isinstance(value, cst.Call):
+        return [arg.value for arg in value.args]
+    return []
 
 
 def _is_super_registration(call: cst.Call) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcplint.analysis.handlers import CONTAINER_ADDERS, REGISTRY_FUNCTION_KEYS
+from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
@@ -157,25 +158,26 @@ def _carries_parameter(
 ) -> bool:
     """One of ``values`` is the parameter, holds it, or is a local made from it: an alias or a
     nested function calling it (the same test as the LibCST analysis makes)."""
-    pending: list[ast.expr | str] = list(values)
-    seen: set[str] = set()
-    while pending:
-        value = pending.pop()
-        name = value if isinstance(value, str) else value.id if isinstance(value, ast.Name) else None
-        if name is not None:
-            if name == first:
-                return True
-            if name not in seen:
-                seen.add(name)
-                pending.extend(aliases.get(name, ()))
-                pending.extend(nested_calls.get(name, ()))
-        elif isinstance(value, (ast.Tuple, ast.List)):
-            pending.extend(element for element in value.elts if not isinstance(element, ast.Starred))
-        elif isinstance(value, ast.Dict):
-            pending.extend(value.values)
-        elif isinstance(value, ast.Call):
-            pending.extend([*value.args, *(keyword.value for keyword in value.keywords)])
-    return False
+
+    def stands_for(name: str) -> list[ast.expr | str]:
+        return [*aliases.get(name, ()), *nested_calls.get(name, ())]
+
+    return leads_to(values, first, _ast_name, _ast_parts, stands_for)
+
+
+def _ast_name(value: ast.expr | str) -> str | None:
+    return value if isinstance(value, str) else value.id if isinstance(value, ast.Name) else None
+
+
+def _ast_parts(value: ast.expr) -> list[ast.expr]:
+    """A container's elements (a dict's values), a call's arguments."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return [element for element in value.elts if not isinstance(element, ast.Starred)]
+    if isinstance(value, ast.Dict):
+        return list(value.values)
+    if isinstance(value, ast.Call):
+        return [*value.args, *(keyword.value for keyword in value.keywords)]
+    return []
 
 
 def _builds_definition(value: ast.expr | None, parameter: str) -> bool:
