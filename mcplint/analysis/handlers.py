@@ -1356,7 +1356,10 @@ class _Resolver:
     def _registered_through(
         self, expression: cst.BaseExpression, kind: str, level: str, context_key: str | None, pending: list[_Registered]
     ) -> bool:
-        """A registered expression that is a parameter, a loop over a list, or an import."""
+        """A registered expression that is a parameter, a loop over a list, or an import; or a
+        wrapping call of one (`server.tool()(_as_tool_errors(function))`)."""
+        while isinstance(expression, cst.Call) and expression.args and expression.args[0].keyword is None:
+            expression = expression.args[0].value
         name = dotted_name(expression)
         if name is None:
             return False
