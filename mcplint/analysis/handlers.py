@@ -904,6 +904,10 @@ class HandlerScope:
     #: The module's wrapping functions whose inner functions call what they wrap inside `try`s:
     #: key -> those `try`s (encoded; "" for a call outside any), for the modules importing them.
     wrapper_guards: dict[str, list[str]] = field(default_factory=dict)
+    #: Methods returning a decorator that registers what it decorates: "Class.method" -> kind,
+    #: and what that decorator wraps each function in before registering it.
+    decorator_methods: dict[str, str] = field(default_factory=dict)
+    decorator_method_wrappers: dict[str, list[ToolWrapper]] = field(default_factory=dict)
     #: Per function, the other modules' functions it reaches through this module (any handler).
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
@@ -971,6 +975,15 @@ class _Resolver:
             for name, level, framework in project.imported_server_classes
         }
         self.imported_wrapper_guards = dict(project.imported_wrapper_guards)
+        # Methods of other modules' classes that return a registering decorator: qualified -> kind.
+        self.imported_decorator_methods = dict(project.imported_decorator_methods)
+        self.local_decorator_methods: dict[str, str] = {}
+        # What a registrar wraps its parameter in before registering it (`_as_tool_errors(function)`).
+        self.registrar_wrappers: dict[str, list[tuple[cst.BaseExpression, str | None]]] = {}
+        # Decorator methods' wrappers, as ToolWrappers: method key (local) or qualified name.
+        self.decorator_method_wrappers: dict[str, tuple[ToolWrapper, ...]] = {
+            method: wrappers for method, wrappers in project.imported_decorator_method_wrappers
+        }
         self.imported_server_factories = {
             name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories
         }
@@ -1058,15 +1071,8 @@ class _Resolver:
             if function != method and not function.startswith(f"{method}.<locals>."):
                 continue
             for callee in callees:
-                local = next(self.function_references(callee, function, class_key), None)
-                if local is not None:
-                    wrapper: ToolWrapper = (local, tuple(sorted(decorating_guards(self.facts.functions, local))))
-                else:
-                    qualified = self.imports.qualified_name(callee)
-                    if qualified is None or qualified.startswith("."):
-                        continue
-                    wrapper = (qualified, self.imported_wrapper_guards.get(qualified, ()))
-                if wrapper not in found:
+                wrapper = self._wrapper_of(callee, function)
+                if wrapper is not None and wrapper not in found:
                     found.append(wrapper)
         return found
 
@@ -1264,7 +1270,67 @@ class _Resolver:
                     return HIGH_LEVEL_DECORATORS[name]
                 if binding.level != "high":
                     return LOW_LEVEL_DECORATORS.get(name)
+            return self._decorator_method_kind(target, context_key, context_class)
         return None
+
+    def _decorator_method_kind(self, target: cst.Attribute, context_key: str | None, context_class: str | None) -> str | None:
+        """`@tools.writer("Format range")` with `tools: ToolRegistry`, whose `writer` returns a
+        decorator that registers what it decorates on the registry's server."""
+        method = self._decorator_method(target, context_key, context_class)
+        return (self.local_decorator_methods.get(method) or self.imported_decorator_methods.get(method)) if method else None
+
+    def _decorator_method(self, target: cst.Attribute, context_key: str | None, context_class: str | None) -> str | None:
+        """The decorator method `target` names (`tools.writer` -> `ToolRegistry.writer`, local
+        key or qualified name), if it is one."""
+        if not (self.local_decorator_methods or self.imported_decorator_methods):
+            return None
+        owner = dotted_name(target.value)
+        owner_class = self.class_of(owner, context_key, context_class) if owner is not None else None
+        if owner_class is None:
+            return None
+        method = f"{owner_class}.{target.attr.value}"
+        return method if method in self.local_decorator_methods or method in self.imported_decorator_methods else None
+
+    def decorator_methods(self) -> dict[str, str]:
+        """Methods that return a decorator registering what it decorates (`def writer(self,
+        title): return self._register(title)`, `_register` returning its inner `decorate`,
+        which registers its parameter): method key -> handler kind."""
+        found: dict[str, str] = {}
+        changed = True
+        while changed:  # methods may return each other's decorators in any order
+            changed = False
+            for key, info in self.facts.functions.items():
+                if key in found or info.class_key is None or "<locals>" in key:
+                    continue
+                kinds: list[str] = []
+                wrappers: list[ToolWrapper | None] = []
+                for name in info.returned_names:
+                    inner = f"{key}.<locals>.{name}"
+                    registrar = self.registrars.get(inner)
+                    if registrar is not None and registrar[0] == 0:
+                        kinds.append(registrar[2])
+                        wrappers.extend(self._wrapper_of(callee, scope) for callee, scope in self.registrar_wrappers.get(inner, ()))
+                for callee in info.returned_calls:
+                    method = f"{info.class_key}.{callee[5:]}"
+                    if callee.startswith("self.") and method in found:
+                        kinds.append(found[method])
+                        wrappers.extend(self.decorator_method_wrappers.get(method, ()))
+                if kinds:
+                    found[key] = kinds[0]
+                    self.decorator_method_wrappers[key] = tuple(dict.fromkeys(w for w in wrappers if w is not None))
+                    changed = True
+        return found
+
+    def _wrapper_of(self, callee: cst.BaseExpression, scope: str | None) -> ToolWrapper | None:
+        """A wrapping function, with the `try`s its inner function puts around what it wraps: a
+        local one by key, an imported one by qualified name."""
+        local = next(self.function_references(callee, scope, None), None)
+        if local is not None:
+            return local, tuple(sorted(decorating_guards(self.facts.functions, local)))
+        qualified = self.imports.qualified_name(callee)
+        if qualified is None or qualified.startswith("."):
+            return None
+        return qualified, self.imported_wrapper_guards.get(qualified, ())
 
     def registration_wrappers(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -1275,7 +1341,10 @@ class _Resolver:
         if not isinstance(target, cst.Attribute):
             return ()
         binding = self.receiver(target.value, context_key, context_class)
-        return binding.tool_wrappers if binding is not None else ()
+        if binding is not None:
+            return binding.tool_wrappers
+        method = self._decorator_method(target, context_key, context_class)
+        return self.decorator_method_wrappers.get(method, ()) if method is not None else ()
 
     def is_low_level_decorator(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -1358,7 +1427,9 @@ class _Resolver:
     ) -> bool:
         """A registered expression that is a parameter, a loop over a list, or an import; or a
         wrapping call of one (`server.tool()(_as_tool_errors(function))`)."""
+        wrapping: list[cst.BaseExpression] = []
         while isinstance(expression, cst.Call) and expression.args and expression.args[0].keyword is None:
+            wrapping.append(expression.func)
             expression = expression.args[0].value
         name = dotted_name(expression)
         if name is None:
@@ -1367,6 +1438,8 @@ class _Resolver:
         if info is not None and name in info.parameters:
             slot = list(info.parameters).index(name)
             self.registrars[context_key or ""] = (slot, name, kind, level)
+            if wrapping:
+                self.registrar_wrappers[context_key or ""] = [(callee, context_key) for callee in wrapping]
             for argument, caller, caller_class in self._arguments_for(info.key, name):  # this registrar's calls here
                 pending.append((argument, kind, level, caller, caller_class))
             return True
@@ -2084,6 +2157,7 @@ def resolve_handler_scope(
     resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
     scope = HandlerScope()
     registered = list(resolver.registered_by_calls())
+    resolver.local_decorator_methods = resolver.decorator_methods()
     if resolver.dynamic_registrations:
         # A registry and the loop registering what it collects, in one module.
         kind = "tool" if "tool" in resolver.dynamic_registrations else sorted(resolver.dynamic_registrations)[0]
@@ -2185,6 +2259,11 @@ def resolve_handler_scope(
     scope.message_targets = _message_targets(resolver, project)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
+    scope.decorator_methods = {key: kind for key, kind in resolver.local_decorator_methods.items() if "<locals>" not in key}
+    scope.decorator_method_wrappers = {
+        key: list(resolver.decorator_method_wrappers.get(key, ())) for key in scope.decorator_methods
+        if resolver.decorator_method_wrappers.get(key)
+    }
     scope.wrapper_guards = {
         key: sorted(layer)
         for key in facts.functions

@@ -61,6 +61,11 @@ class ProjectContext:
     # Server classes of other modules whose `tool()` wraps each tool: (name as imported,
     # ((wrapper, its `try`s), ...)).
     imported_tool_wrappers: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+    # Methods of imported classes that return a decorator registering what it decorates
+    # (`tools.writer("...")` on a `ToolRegistry`): (qualified class.method, handler kind).
+    imported_decorator_methods: tuple[tuple[str, str], ...] = ()
+    # ... and what each such decorator wraps a function in: (qualified method, ((wrapper, its `try`s), ...)).
+    imported_decorator_method_wrappers: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[TextHelperEntry, ...] = ()

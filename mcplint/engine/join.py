@@ -221,6 +221,8 @@ def join(
         unmasked: list[tuple[str, str]] = []
         wrapper_guards: list[tuple[str, tuple[str, ...]]] = []
         tool_wrappers: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
+        decorator_methods: list[tuple[str, str]] = []
+        method_wrappers: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
         for name in results[path].imported_names:
             found = names.resolve(name, path)
             if found is None or found[0] == path:
@@ -232,6 +234,15 @@ def join(
                 unmasked.append((name, results[other].unmasked_classes[key]))
             if key in results[other].wrapper_guards:
                 wrapper_guards.append((name, tuple(results[other].wrapper_guards[key])))
+            for method, kind in results[other].decorator_methods.items():
+                if method.startswith(f"{key}."):
+                    decorator_methods.append((f"{name}{method[len(key):]}", kind))
+                    decorated = results[other].decorator_method_wrappers.get(method, [])
+                    if decorated:
+                        method_wrappers.append((
+                            f"{name}{method[len(key):]}",
+                            tuple((_absolute(wrapper, other, contexts), tuple(guards)) for wrapper, guards in decorated),
+                        ))
             if key in results[other].tool_wrappers:
                 wrappers = tuple((wrapper, tuple(guards)) for wrapper, guards in results[other].tool_wrappers[key])
                 tool_wrappers.append((name, tuple((_absolute(wrapper, other, contexts), guards) for wrapper, guards in wrappers)))
@@ -279,6 +290,8 @@ def join(
             imported_unmasked_classes=tuple(sorted(unmasked)),
             imported_wrapper_guards=tuple(sorted(wrapper_guards)),
             imported_tool_wrappers=tuple(sorted(tool_wrappers)),
+            imported_decorator_methods=tuple(sorted(decorator_methods)),
+            imported_decorator_method_wrappers=tuple(sorted(method_wrappers)),
             imported_registrars=tuple(sorted(registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),

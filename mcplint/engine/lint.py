@@ -262,6 +262,10 @@ def _rule_findings(
         if binding.tool_wrappers
     }
     result.wrapper_guards = scope.wrapper_guards
+    result.decorator_methods = scope.decorator_methods
+    result.decorator_method_wrappers = {
+        key: [[wrapper, list(guards)] for wrapper, guards in wrappers] for key, wrappers in scope.decorator_method_wrappers.items()
+    }
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
     result.handlers = sorted((key, handler.kind) for key, handler in scope.handlers.items())
     result.reached = {
@@ -360,7 +364,7 @@ def _may_produce_findings(
         return True
     if project.registry_decorators or project.registered_here or project.imported_registrars:
         return True
-    if project.imported_unmasked_classes:
+    if project.imported_unmasked_classes or project.imported_decorator_methods:
         return True
     if project.parameter_classes or project.collected_instances:
         return True

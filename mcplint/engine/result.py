@@ -58,6 +58,8 @@ class FileResult:
     unmasked_classes: dict[str, str] = field(default_factory=dict)  # fastmcp subclasses judged where built
     wrapper_guards: dict[str, list[str]] = field(default_factory=dict)  # wrapping function -> its trys (encoded)
     tool_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # server class -> [[wrapper, [trys]]]
+    decorator_methods: dict[str, str] = field(default_factory=dict)  # "Class.method" returning a registering decorator -> kind
+    decorator_method_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # "Class.method" -> [[wrapper, [trys]]]
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
 
 
@@ -89,6 +91,8 @@ JOIN_FIELDS = (
     "unmasked_classes",
     "wrapper_guards",
     "tool_wrappers",
+    "decorator_methods",
+    "decorator_method_wrappers",
     "text_helpers",
     "handlers",
     "imports_server_framework",
