@@ -190,13 +190,18 @@ def plan_entries(
         taken_codes.add(code)
         taken_symbols.add(symbol)
         by_shape[_shape(message)] = NewEntry(site_domain, symbol, code, message)
-    plan.entries = [_with_envelope(entry, sites) for entry in by_shape.values() if entry is not None]
+    of_shape: dict[str, list[Finding]] = {}  # each site's shape computed once, not once per entry
+    for site in sites:
+        of_shape.setdefault(_shape(_sentence(site.error_template or "")), []).append(site)
+    plan.entries = [
+        _with_envelope(entry, of_shape.get(_shape(entry.message), [])) for entry in by_shape.values() if entry is not None
+    ]
     return plan
 
 
-def _with_envelope(entry: NewEntry, sites: list[Finding]) -> NewEntry:
-    """What every site of the entry's shape tells about it: a hidden failed call, hints."""
-    own = [site for site in sites if _shape(_sentence(site.error_template or "")) == _shape(entry.message)]
+def _with_envelope(entry: NewEntry, own: list[Finding]) -> NewEntry:
+    """What every site of the entry's shape (``own``, in the order of the sites) tells about
+    it: a hidden failed call, hints."""
     hints = tuple(dict.fromkeys(hint for site in own for hint in source_hints(site)))
     return replace(entry, dependency=any(site.code in DEPENDENCY_CODES for site in own), hints=hints)
 
@@ -574,7 +579,7 @@ def _warm_then_cold(
         warm = run(
             warm_tasks, jobs, progress=progress_bar(quiet=False), start=previous.contexts, reuse=reuse, workers=workers
         )
-        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous)}
+        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous, project_of)}
     cold_tasks = [task for task in tasks if project_of[task.path] in cold]
     if not cold_tasks and warm is not None:
         return warm
@@ -632,14 +637,16 @@ def _merged(
     return summarise(tasks, results, fixed, contexts, analyses, all(part.settled for part, _, _ in parts))
 
 
-def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
+def _lost_facts(warm: RunResult, previous: RunResult, project_of: dict[str, str | None] | None = None) -> set[str]:
     """The files the warm run analysed (not took from the run before) whose analysis lost a
     cross-module fact the file had at the end of the run before, where what that fact gave
     some file's context in the run before is still in that file's context at the end of the
     warm rounds (`_still_given`): something else holds it there, maybe only a call cycle
     across modules that the lost fact began. A fact the join never reads for a context
     (`_read_by_join`: a call of `fastmcp.exceptions.ToolError` that a fix replaced) is not
-    looked at; what gave a changed text helper is gone once every importer has the new one."""
+    looked at; what gave a changed text helper is gone once every importer has the new one.
+    A name resolves only within its importer's project (`ModuleIndex`), so only the files of
+    the projects with a loss are looked at (``project_of``: each path's project; None: all)."""
     from mcplint.engine.join import NameResolver, initial_contexts
     from mcplint.engine.module_index import ModuleIndex
     from mcplint.engine.result import JOIN_FIELDS
@@ -660,10 +667,19 @@ def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
         return set()
     contexts = initial_contexts(list(previous.results))
     index = ModuleIndex(contexts)
+    if project_of is not None:
+        lossy = {project_of.get(path) for path in losses}
+        concerned = {path for path in previous.results if path not in project_of or project_of[path] in lossy}
+    else:
+        concerned = set(previous.results)
     referenced: dict[tuple[str, str], set[tuple[str, str]]] = {}  # (file, key) -> (importer, name) resolving to it
     landed: set[tuple[str, str]] = set()  # (file, rest of the name) a name of another file lands in
     resolvers = []
-    for results in (previous.results, {**previous.results, **warm.results}):
+    merged = {**previous.results, **warm.results}
+    for results in (
+        {path: result for path, result in previous.results.items() if path in concerned},
+        {path: result for path, result in merged.items() if path in concerned or path not in previous.results},
+    ):
         names = NameResolver(results, contexts, index)
         resolvers.append(names)
         for path, result in results.items():

@@ -228,7 +228,7 @@ def _fresh(root: Path) -> Path:
 def test_without_the_lost_fact_test_the_cycle_keeps_a_stale_fact(tmp_path, monkeypatch):
     """What the test above guards against happens: taking the warm rounds whatever their
     analyses lost reports the stale site."""
-    monkeypatch.setattr(migrate, "_lost_facts", lambda warm, previous: set())
+    monkeypatch.setattr(migrate, "_lost_facts", lambda warm, previous, project_of=None: set())
     dry = _outcome(tmp_path / "cycle", _return_cycle_project, write=False)
     assert "srv/b.py:10: MCP001 library code" in dry[2]
 
