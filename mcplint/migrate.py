@@ -920,7 +920,14 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
       same constant text, case and spacing aside) or `default-symbol` names. A file with a
       finding of a rule migrate fixes is taken again only from a run in the same fix mode, and,
       if the run fixes it, only if no message of its findings has the words of an entry that
-      differs between the registries (`_same_fixes`);
+      differs between the registries (`_same_fixes`). An entry only the previous registry has,
+      whose words no entry of this one has (the trial's entry for a site no rewrite used, which
+      the final registry drops), does not count: no entry of this registry matches those
+      sites, so the rules offer them no registry fix; the previous run offered them none that
+      it applied either, so theirs is the same fix (none, or the rule's own fallback form,
+      which did not suit there and still does not) unless the previous run dropped the file's
+      fixes or stopped with a fix still offered (`_dropped_fixes_kept`): then it is analysed
+      again;
     - the registry helpers' calls, whose text is safe to send (MCP006): a file that names a
       helper only one registry has, or imports from (or is) a helpers module only one has, is
       analysed again.
@@ -930,7 +937,12 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
     names = _differing(lambda found: {helper_name(domain) for domain in found.domains} if found else set(), old, new)
     entries = _differing(_entry_keys, old, new)
     symbols = {entry.symbol for _, entry in entries}
-    changed = {_words(entry.message) for _, entry in entries if entry.message is not None}
+    kept = set().union(*(_entry_keys(found) for found in new))
+    now = {_words(entry.message) for _, entry in kept if entry.message is not None}
+    dropped = {
+        _words(entry.message) for key in entries if key not in kept and (entry := key[1]).message is not None
+    } - now  # the words of entries only the previous registry has, and no entry of this one
+    changed = {_words(entry.message) for _, entry in entries if entry.message is not None} - dropped
     mentions = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\b")
     # (path, its imports) -> the file's bytes are the first run's, and no helper difference shows
     blind: dict[tuple[str, tuple[str, ...]], bool] = {}
@@ -943,6 +955,8 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
             if previous.modes.get(task.path) != task.fix_mode or task.settings.default_symbol in symbols:
                 return None
             if task.fix_mode is not None and not _same_fixes(previous, task, result, changed):
+                return None
+            if task.fix_mode is not None and dropped and not _dropped_fixes_kept(previous, task, result, dropped):
                 return None
         key = (task.path, tuple(result.imported_names))
         if key not in blind:
@@ -964,6 +978,39 @@ def _same_fixes(previous: _Previous, task: FileTask, result: FileResult, changed
         return False
     found = (*first.findings, *result.findings, *result.fixed)
     return not any(f.error_template is not None and _words(f.error_template) in changed for f in found)
+
+
+def _dropped_fixes_kept(
+    previous: _Previous, task: FileTask, result: FileResult, dropped: set[tuple[str, ...]]
+) -> bool:
+    """The previous run's fix of the file left every finding of a dropped entry's words the
+    first run had (it fixed none: an entry is dropped when no site of its message was fixed at
+    the line the first run found it, and a later pass's fix is at another line; and it made
+    none moot, which the run without the entry may not), none of them with a fix still
+    offered, none of a rule with a fix of its own to offer where no registry entry matches
+    (its forms differ then, and so may the reason none suits); and it dropped no fix for a
+    failed verification (without a dropped entry's sites' fixes another outcome may verify)."""
+
+    def of_dropped(finding: Finding) -> bool:
+        return finding.error_template is not None and _words(finding.error_template) in dropped
+
+    first = previous.first.analyses.get(task.path, {}).get(task.project)
+    if first is None:
+        return False
+    left = [f for f in result.findings if of_dropped(f)]
+    if len(left) != sum(of_dropped(f) for f in first.findings):
+        return False
+    if not left:
+        return True
+    if result.warnings:  # a failed verification ("... no fix applied"), or anything else: to be safe
+        return False
+    return not any(f.fix is not None or f.code in _OWN_FALLBACK for f in left)
+
+
+# Rules whose registry fix falls back to a fix of their own (MCP005's raise, MCP006's sanitised
+# text): without a matching entry a site gets that form alone, and another reason if it does
+# not suit. MCP001, MCP002 and MCP007 offer nothing then (their reason: the trial's, `_reasons`).
+_OWN_FALLBACK = frozenset({"MCP005", "MCP006"})
 
 
 def _registry_blind(
