@@ -194,7 +194,9 @@ def plan_entries(
     for site in sites:
         of_shape.setdefault(_shape(_sentence(site.error_template or "")), []).append(site)
     plan.entries = [
-        _with_envelope(entry, of_shape.get(_shape(entry.message), [])) for entry in by_shape.values() if entry is not None
+        _with_envelope(entry, of_shape.get(_shape(entry.message), []))
+        for entry in by_shape.values()
+        if entry is not None
     ]
     return plan
 
@@ -980,9 +982,7 @@ def _same_fixes(previous: _Previous, task: FileTask, result: FileResult, changed
     return not any(f.error_template is not None and _words(f.error_template) in changed for f in found)
 
 
-def _dropped_fixes_kept(
-    previous: _Previous, task: FileTask, result: FileResult, dropped: set[tuple[str, ...]]
-) -> bool:
+def _dropped_fixes_kept(previous: _Previous, task: FileTask, result: FileResult, dropped: set[tuple[str, ...]]) -> bool:
     """The previous run's fix of the file left every finding of a dropped entry's words the
     first run had (it fixed none: an entry is dropped when no site of its message was fixed at
     the line the first run found it, and a later pass's fix is at another line; and it made

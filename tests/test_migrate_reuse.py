@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import mcplint.migrate as migrate
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.engine.runner import FileTask, RunResult, run, shared_workers
-from mcplint.finding import UNSAFE, Edit, Fix, Finding
+from mcplint.finding import UNSAFE, Edit, Finding, Fix
 from mcplint.registry.load import parse_registry
 from mcplint.settings import FileSettings
 
