@@ -190,13 +190,20 @@ def plan_entries(
         taken_codes.add(code)
         taken_symbols.add(symbol)
         by_shape[_shape(message)] = NewEntry(site_domain, symbol, code, message)
-    plan.entries = [_with_envelope(entry, sites) for entry in by_shape.values() if entry is not None]
+    of_shape: dict[str, list[Finding]] = {}  # each site's shape computed once, not once per entry
+    for site in sites:
+        of_shape.setdefault(_shape(_sentence(site.error_template or "")), []).append(site)
+    plan.entries = [
+        _with_envelope(entry, of_shape.get(_shape(entry.message), []))
+        for entry in by_shape.values()
+        if entry is not None
+    ]
     return plan
 
 
-def _with_envelope(entry: NewEntry, sites: list[Finding]) -> NewEntry:
-    """What every site of the entry's shape tells about it: a hidden failed call, hints."""
-    own = [site for site in sites if _shape(_sentence(site.error_template or "")) == _shape(entry.message)]
+def _with_envelope(entry: NewEntry, own: list[Finding]) -> NewEntry:
+    """What every site of the entry's shape (``own``, in the order of the sites) tells about
+    it: a hidden failed call, hints."""
     hints = tuple(dict.fromkeys(hint for site in own for hint in source_hints(site)))
     return replace(entry, dependency=any(site.code in DEPENDENCY_CODES for site in own), hints=hints)
 
@@ -574,7 +581,7 @@ def _warm_then_cold(
         warm = run(
             warm_tasks, jobs, progress=progress_bar(quiet=False), start=previous.contexts, reuse=reuse, workers=workers
         )
-        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous)}
+        cold |= _unsettled(warm, project_of) | {project_of[path] for path in _lost_facts(warm, previous, project_of)}
     cold_tasks = [task for task in tasks if project_of[task.path] in cold]
     if not cold_tasks and warm is not None:
         return warm
@@ -632,14 +639,16 @@ def _merged(
     return summarise(tasks, results, fixed, contexts, analyses, all(part.settled for part, _, _ in parts))
 
 
-def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
+def _lost_facts(warm: RunResult, previous: RunResult, project_of: dict[str, str | None] | None = None) -> set[str]:
     """The files the warm run analysed (not took from the run before) whose analysis lost a
     cross-module fact the file had at the end of the run before, where what that fact gave
     some file's context in the run before is still in that file's context at the end of the
     warm rounds (`_still_given`): something else holds it there, maybe only a call cycle
     across modules that the lost fact began. A fact the join never reads for a context
     (`_read_by_join`: a call of `fastmcp.exceptions.ToolError` that a fix replaced) is not
-    looked at; what gave a changed text helper is gone once every importer has the new one."""
+    looked at; what gave a changed text helper is gone once every importer has the new one.
+    A name resolves only within its importer's project (`ModuleIndex`), so only the files of
+    the projects with a loss are looked at (``project_of``: each path's project; None: all)."""
     from mcplint.engine.join import NameResolver, initial_contexts
     from mcplint.engine.module_index import ModuleIndex
     from mcplint.engine.result import JOIN_FIELDS
@@ -660,10 +669,19 @@ def _lost_facts(warm: RunResult, previous: RunResult) -> set[str]:
         return set()
     contexts = initial_contexts(list(previous.results))
     index = ModuleIndex(contexts)
+    if project_of is not None:
+        lossy = {project_of.get(path) for path in losses}
+        concerned = {path for path in previous.results if path not in project_of or project_of[path] in lossy}
+    else:
+        concerned = set(previous.results)
     referenced: dict[tuple[str, str], set[tuple[str, str]]] = {}  # (file, key) -> (importer, name) resolving to it
     landed: set[tuple[str, str]] = set()  # (file, rest of the name) a name of another file lands in
     resolvers = []
-    for results in (previous.results, {**previous.results, **warm.results}):
+    merged = {**previous.results, **warm.results}
+    for results in (
+        {path: result for path, result in previous.results.items() if path in concerned},
+        {path: result for path, result in merged.items() if path in concerned or path not in previous.results},
+    ):
         names = NameResolver(results, contexts, index)
         resolvers.append(names)
         for path, result in results.items():
@@ -904,7 +922,14 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
       same constant text, case and spacing aside) or `default-symbol` names. A file with a
       finding of a rule migrate fixes is taken again only from a run in the same fix mode, and,
       if the run fixes it, only if no message of its findings has the words of an entry that
-      differs between the registries (`_same_fixes`);
+      differs between the registries (`_same_fixes`). An entry only the previous registry has,
+      whose words no entry of this one has (the trial's entry for a site no rewrite used, which
+      the final registry drops), does not count: no entry of this registry matches those
+      sites, so the rules offer them no registry fix; the previous run offered them none that
+      it applied either, so theirs is the same fix (none, or the rule's own fallback form,
+      which did not suit there and still does not) unless the previous run dropped the file's
+      fixes or stopped with a fix still offered (`_dropped_fixes_kept`): then it is analysed
+      again;
     - the registry helpers' calls, whose text is safe to send (MCP006): a file that names a
       helper only one registry has, or imports from (or is) a helpers module only one has, is
       analysed again.
@@ -914,7 +939,12 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
     names = _differing(lambda found: {helper_name(domain) for domain in found.domains} if found else set(), old, new)
     entries = _differing(_entry_keys, old, new)
     symbols = {entry.symbol for _, entry in entries}
-    changed = {_words(entry.message) for _, entry in entries if entry.message is not None}
+    kept = set().union(*(_entry_keys(found) for found in new))
+    now = {_words(entry.message) for _, entry in kept if entry.message is not None}
+    dropped = {
+        _words(entry.message) for key in entries if key not in kept and (entry := key[1]).message is not None
+    } - now  # the words of entries only the previous registry has, and no entry of this one
+    changed = {_words(entry.message) for _, entry in entries if entry.message is not None} - dropped
     mentions = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\b")
     # (path, its imports) -> the file's bytes are the first run's, and no helper difference shows
     blind: dict[tuple[str, tuple[str, ...]], bool] = {}
@@ -927,6 +957,8 @@ def _unchanged(previous: _Previous, registry: Registry) -> Callable[[FileTask], 
             if previous.modes.get(task.path) != task.fix_mode or task.settings.default_symbol in symbols:
                 return None
             if task.fix_mode is not None and not _same_fixes(previous, task, result, changed):
+                return None
+            if task.fix_mode is not None and dropped and not _dropped_fixes_kept(previous, task, result, dropped):
                 return None
         key = (task.path, tuple(result.imported_names))
         if key not in blind:
@@ -948,6 +980,37 @@ def _same_fixes(previous: _Previous, task: FileTask, result: FileResult, changed
         return False
     found = (*first.findings, *result.findings, *result.fixed)
     return not any(f.error_template is not None and _words(f.error_template) in changed for f in found)
+
+
+def _dropped_fixes_kept(previous: _Previous, task: FileTask, result: FileResult, dropped: set[tuple[str, ...]]) -> bool:
+    """The previous run's fix of the file left every finding of a dropped entry's words the
+    first run had (it fixed none: an entry is dropped when no site of its message was fixed at
+    the line the first run found it, and a later pass's fix is at another line; and it made
+    none moot, which the run without the entry may not), none of them with a fix still
+    offered, none of a rule with a fix of its own to offer where no registry entry matches
+    (its forms differ then, and so may the reason none suits); and it dropped no fix for a
+    failed verification (without a dropped entry's sites' fixes another outcome may verify)."""
+
+    def of_dropped(finding: Finding) -> bool:
+        return finding.error_template is not None and _words(finding.error_template) in dropped
+
+    first = previous.first.analyses.get(task.path, {}).get(task.project)
+    if first is None:
+        return False
+    left = [f for f in result.findings if of_dropped(f)]
+    if len(left) != sum(of_dropped(f) for f in first.findings):
+        return False
+    if not left:
+        return True
+    if result.warnings:  # a failed verification ("... no fix applied"), or anything else: to be safe
+        return False
+    return not any(f.fix is not None or f.code in _OWN_FALLBACK for f in left)
+
+
+# Rules whose registry fix falls back to a fix of their own (MCP005's raise, MCP006's sanitised
+# text): without a matching entry a site gets that form alone, and another reason if it does
+# not suit. MCP001, MCP002 and MCP007 offer nothing then (their reason: the trial's, `_reasons`).
+_OWN_FALLBACK = frozenset({"MCP005", "MCP006"})
 
 
 def _registry_blind(

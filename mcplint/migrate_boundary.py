@@ -136,14 +136,14 @@ def _map_site(site: Finding, results: _Results, sources: _Sources, framework: st
 def _map_handler(
     site: Finding, label: str, raised: _LibraryRaise, results: _Results, sources: _Sources
 ) -> list[Mapping]:
-    located = _handler_file(label, results)
+    located = _handler_file(label, results, sources)
     if located is None:
         raise _Left(f"the module of `{label}` is not one file of this run")
     display, key, kind = located
     if kind != "tool":
         raise _Left(f"{kind} `{label}` reaches it: only a tool's call is mapped")
     result = results[display]
-    if _low_level(result, results):
+    if _low_level(result, sources):
         raise _Left(f"low-level `{label}` answers with a result, not a raise: map it in the handler by hand")
     library_module = module_of(Path(site.path))[1]
     targets = [t for t in result.local_reach_calls.get(key, []) if _names_function(t, library_module, site.context)]
@@ -338,6 +338,24 @@ class _Sources:
         self.results = results
         self.handlers = handlers
         self._trees: dict[str, ast.Module | None] = {}
+        self._module_names: dict[str, str] = {}
+        self._servers: dict[str, list[tuple[str, Any]]] | None = None
+
+    def module_name(self, display: str) -> str:
+        """The file's module name (`module_of`: it looks at the directories), once per file."""
+        if display not in self._module_names:
+            self._module_names[display] = module_of(Path(display))[1]
+        return self._module_names[display]
+
+    def servers(self) -> dict[str, list[tuple[str, Any]]]:
+        """Each name a module binds a server to -> (display, (level, framework)) of those modules,
+        in the order of the results."""
+        if self._servers is None:
+            self._servers = {}
+            for display, result in self.results.items():
+                for name, server in getattr(result, "module_servers", {}).items():
+                    self._servers.setdefault(name, []).append((display, server))
+        return self._servers
 
     def path(self, display: str) -> str:
         return self.tasks[display].path
@@ -486,7 +504,7 @@ def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None
     return None
 
 
-def _low_level(result: object, results: _Results) -> bool:
+def _low_level(result: object, sources: _Sources) -> bool:
     """The tool's module builds a low-level `Server`, or imports one: the SDK's (`mcp.server.lowlevel`,
     `mcp.server.Server`) or another module's (by that module's servers)."""
     levels = {level for level, _ in getattr(result, "module_servers", {}).values()}
@@ -494,27 +512,28 @@ def _low_level(result: object, results: _Results) -> bool:
         if name.split(".")[0] == "mcp" and (".lowlevel" in name or name.endswith(".Server")):
             levels.add("low")
         module, _, bound = name.rpartition(".")
-        for display, other in results.items():
-            server = getattr(other, "module_servers", {}).get(bound) if module else None
-            if server is not None and _same_module(module, display):
+        if not module:
+            continue
+        for display, server in sources.servers().get(bound, ()):
+            if _same_module(module, display, sources):
                 levels.add(server[0])
     return bool(levels) and "high" not in levels
 
 
-def _handler_file(label: str, results: _Results) -> tuple[str, str, str] | None:
+def _handler_file(label: str, results: _Results, sources: _Sources) -> tuple[str, str, str] | None:
     """(display path, function key, kind) of the handler a label names."""
     found = []
     for display, result in results.items():
         if result is None:
             continue
         for key, kind in result.handlers:
-            if label.endswith("." + key) and _same_module(label[: -len(key) - 1], display):
+            if label.endswith("." + key) and _same_module(label[: -len(key) - 1], display, sources):
                 found.append((display, key, kind))
     return found[0] if len(found) == 1 else None
 
 
-def _same_module(module: str, display: str) -> bool:
-    name = module_of(Path(display))[1]
+def _same_module(module: str, display: str, sources: _Sources) -> bool:
+    name = sources.module_name(display)
     return bool(name) and (module == name or module.endswith("." + name))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import mcplint.migrate as migrate
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.result import FileResult
 from mcplint.engine.runner import FileTask, RunResult, run, shared_workers
-from mcplint.finding import Finding
+from mcplint.finding import UNSAFE, Edit, Finding, Fix
 from mcplint.registry.load import parse_registry
 from mcplint.settings import FileSettings
 
@@ -127,7 +128,45 @@ def _return_flow_project(root: Path) -> Path:
     return root
 
 
+# A tool module with one site rewritten and one left (a prompt and a tool reach `lookup`): the
+# final registry drops the left site's entry, and the final run takes the trial's analysis of
+# the module (`_dropped_fixes_kept`), whose left site has no fix and the trial's reason.
+LEFT_SITE = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+NOTES = {}
+
+
+def lookup(note_id: str) -> str:
+    if note_id not in NOTES:
+        return f"Error: note {note_id} is missing"
+    return NOTES[note_id]
+
+
+@mcp.tool()
+def fetch(note_id: str) -> dict:
+    if note_id == "x":
+        return {"error": "Note not found"}
+    return {"text": lookup(note_id)}
+
+
+@mcp.prompt()
+def summarise(note_id: str) -> str:
+    return lookup(note_id)
+"""
+
+
+def _left_site_project(root: Path) -> Path:
+    (root / "srv").mkdir()
+    (root / "srv" / "__init__.py").write_text("")
+    (root / "srv" / "b.py").write_text(LEFT_SITE)
+    (root / "pyproject.toml").write_text('[project]\nname = "srv"\nversion = "0.1"\n')
+    return root
+
+
 BUILT = {
+    "left_site": _left_site_project,
     "renamed_symbol": lambda root: _renamed_symbol_project(root),
     "return_cycle": _return_cycle_project,
     "return_flow": _return_flow_project,
@@ -228,9 +267,33 @@ def _fresh(root: Path) -> Path:
 def test_without_the_lost_fact_test_the_cycle_keeps_a_stale_fact(tmp_path, monkeypatch):
     """What the test above guards against happens: taking the warm rounds whatever their
     analyses lost reports the stale site."""
-    monkeypatch.setattr(migrate, "_lost_facts", lambda warm, previous: set())
+    monkeypatch.setattr(migrate, "_lost_facts", lambda warm, previous, project_of=None: set())
     dry = _outcome(tmp_path / "cycle", _return_cycle_project, write=False)
     assert "srv/b.py:10: MCP001 library code" in dry[2]
+
+
+def test_the_final_run_takes_the_trial_s_fix_of_a_file_whose_left_site_lost_its_entry(tmp_path, monkeypatch):
+    """The left site's entry is the only difference between the trial's registry and the final
+    one: the final run analyses nothing again, and the report gives the trial's reason."""
+    taken: list[list[bool]] = []  # per later run: whether each task's analysis was taken
+    original = migrate._unchanged
+
+    def counting(previous, registry):
+        reuse = original(previous, registry)
+        taken.append([])
+
+        def counted(task):
+            found = reuse(task)
+            taken[-1].append(found is not None)
+            return found
+
+        return counted
+
+    monkeypatch.setattr(migrate, "_unchanged", counting)
+    dry = _outcome(tmp_path / "left", _left_site_project, write=False)
+    assert "srv/b.py:10: MCP001 handlers of different kinds reach it (prompt, tool)" in dry[2]
+    trial, final = taken
+    assert False in trial and final and all(final)
 
 
 def test_warm_rounds_are_taken_where_nothing_was_lost(tmp_path, monkeypatch):
@@ -253,6 +316,7 @@ def test_warm_rounds_are_taken_where_nothing_was_lost(tmp_path, monkeypatch):
     "name",
     [
         *(pytest.param(name, marks=pytest.mark.slow) for name in PROJECTS),
+        "left_site",
         "renamed_symbol",
         "return_cycle",
         "return_flow",
@@ -328,7 +392,10 @@ def _registry(*entries: tuple[str, str], helpers: str = "srv.errors"):
 CONTEXT = ProjectContext(module="srv.b", root="/")
 
 
-def _finding(code: str, template: str | None) -> Finding:
+FIX = Fix(UNSAFE, "Raise the registry's error", (Edit(3, 1, 3, 2, "x"),))
+
+
+def _finding(code: str, template: str | None, *, fix: Fix | None = None) -> Finding:
     return Finding(
         path="srv/b.py",
         line=3,
@@ -340,6 +407,7 @@ def _finding(code: str, template: str | None) -> Finding:
         message="m",
         context="fetch",
         error_template=template,
+        fix=fix,
     )
 
 
@@ -418,8 +486,60 @@ def test_a_library_module_s_findings_are_taken_again_whatever_entries_changed(so
     final = _registry(("OTHER", "Something else"))
     previous = _previous(source, found, trial, mode=None)
     assert migrate._unchanged(previous, final)(_task(source, mode=None)) is found
-    fixed = _previous(source, found, trial)  # a module the run fixes: its fix would differ
+    offered = FileResult(findings=[_finding("MCP002", "Note not found", fix=FIX)], content_hash="x")
+    fixed = _previous(source, offered, trial)  # a module the run fixes: its fix would differ
     assert migrate._unchanged(fixed, final)(_task(source)) is None
+
+
+# The trial's registry has an entry for every site's message; the final one drops those no
+# rewrite used. A file the trial fixed, with such a site left, is taken again only where the
+# final run's analysis would be the trial's.
+TRIAL = (("NOTE_NOT_FOUND", "Note not found"), ("SOMETHING_ELSE", "Something else"))
+FINAL = (("SOMETHING_ELSE", "Something else"),)
+
+
+def _fixed_with_a_site_left(left: Finding, **result) -> tuple[FileResult, FileResult]:
+    """(the first run's analysis, the trial's) of a file with a site fixed and ``left`` left."""
+    first = FileResult(findings=[_finding("MCP001", "Something else"), left], content_hash="x")
+    fixed = [_finding("MCP001", "Something else")]
+    return first, FileResult(findings=[left], fixed=fixed, diff="-\n+\n", **result)
+
+
+def test_a_site_left_without_a_fix_is_taken_again_when_its_entry_is_dropped(source):
+    """No entry of the final registry matches the left site, so its rule offers it no registry
+    fix there, as the trial offered it none that suited: the same analysis."""
+    first, trial = _fixed_with_a_site_left(_finding("MCP001", "Note not found"))
+    previous = _previous(source, trial, _registry(*TRIAL), first=first)
+    assert migrate._unchanged(previous, _registry(*FINAL))(_task(source)) is trial
+
+
+def test_a_dropped_entry_s_site_is_analysed_again_where_the_final_run_may_differ(source):
+    """Each of these fails if taken again: the trial still offered the left site a fix (it
+    stopped with one unapplied), dropped the file's fixes (without that site's fix another
+    outcome may verify), left a site of a rule with a fallback form of its own (MCP006: without
+    the entry, that form alone, and maybe another reason none suits), fixed a site of those words at a line the first run did not find it
+    at, or made one moot (the final run may not)."""
+    registry, final = _registry(*TRIAL), _registry(*FINAL)
+    left = _finding("MCP001", "Note not found")
+    cases = [
+        _fixed_with_a_site_left(_finding("MCP001", "Note not found", fix=FIX)),
+        _fixed_with_a_site_left(left, warnings=["srv/b.py: a fix would introduce new findings; no fix applied"]),
+    ]
+    cases.append(_fixed_with_a_site_left(_finding("MCP006", "Note not found")))  # its own fallback form
+    first, trial = _fixed_with_a_site_left(left)
+    cases.append((first, replace(trial, findings=[], fixed=[*trial.fixed, left])))
+    cases.append((first, replace(trial, findings=[])))
+    for first, trial in cases:
+        previous = _previous(source, trial, registry, first=first)
+        assert migrate._unchanged(previous, final)(_task(source)) is None, trial
+
+
+def test_a_dropped_entry_whose_words_another_entry_has_still_counts(source):
+    """`Note {key} not found` stays: the left site may match it once `Note not found` is gone."""
+    first, trial = _fixed_with_a_site_left(_finding("MCP001", "Note not found"))
+    previous = _previous(source, trial, _registry(*TRIAL, ("NOTE_KEY", "Note {key} not found")), first=first)
+    final = _registry(*FINAL, ("NOTE_KEY", "Note {key} not found"))
+    assert migrate._unchanged(previous, final)(_task(source)) is None
 
 
 def test_a_fix_is_never_taken_from_a_run_in_another_fix_mode(source):
