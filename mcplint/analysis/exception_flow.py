@@ -200,6 +200,7 @@ class ExceptionFlow:
         self._helpers_asked: dict[str, TextHelper | None] = {}
         self._targets_asked: dict[tuple[str, str], list[str]] = {}
         self._not_asked: set[tuple[str, str]] = set()
+        self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far (the imported helpers changed)."""
@@ -262,13 +263,32 @@ class ExceptionFlow:
         keys = self.functions if wanted is None else [key for key in self.functions if key in wanted]
         for key in keys:
             self._analyse(key)
+            if not self._leaks[key]:
+                continue
+            # In source order: the taint sets the analysis iterates are ordered by node ids, which
+            # differ from run to run, and the first leak of a clause is the one whose fix adds
+            # the clause's logging line.
+            order = self._source_order(key)
             by_origin: dict[cst.CSTNode, list[Leak]] = {}
-            for leak in self._leaks[key]:
+            # (By origin only: one origin's sinks come in the order the analysis met them.)
+            for leak in sorted(self._leaks[key], key=lambda leak: order(leak.origin.node)):
                 by_origin.setdefault(leak.origin.node, []).append(leak)
             for leaks in by_origin.values():
                 # A sink that reaches the client wherever the function is called beats a return.
                 found.append(next((leak for leak in leaks if not leak.sink.through_return), leaks[0]))
         return found
+
+    def _source_order(self, key: str) -> Callable[[cst.CSTNode], int]:
+        """A function's nodes numbered in the order the source has them."""
+        numbers = self._orders.get(key)
+        if numbers is None:
+            numbers = self._orders[key] = {}
+            pending: list[cst.CSTNode] = [self.functions[key][-1].node]
+            while pending:
+                node = pending.pop()
+                numbers[id(node)] = len(numbers)
+                pending.extend(reversed(children(node)))
+        return lambda node: numbers.get(id(node), len(numbers))
 
     def summary(self, key: str) -> Summary:
         self._analyse(key)

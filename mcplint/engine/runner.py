@@ -199,7 +199,10 @@ def _run(
                     analysed_with[task.path] = task.project
                     analyses.setdefault(task.path, {})[task.project] = result
                     fixed.setdefault(task.path, []).extend(result.fixed)
-                wanted = join(results, contexts, index)
+                # A name resolves only within its importer's project (ModuleIndex): after the
+                # first round only the projects of the files just analysed can join otherwise.
+                changed = None if round_number == 0 else {index.project_of(task.path) for task in pending}
+                wanted = _joined(results, contexts, index, changed)
                 pending = [
                     replace(task, project=wanted[task.path])
                     for task in tasks
@@ -222,6 +225,21 @@ def _run(
     if cache is not None:
         cache.save()
     return summarise(tasks, results, fixed, analysed_with, analyses, settled)
+
+
+def _joined(
+    results: dict[str, FileResult],
+    contexts: dict[str, ProjectContext],
+    index: ModuleIndex,
+    projects: set[str | None] | None,
+) -> dict[str, ProjectContext]:
+    """``join`` over every file (``projects`` None), or over the files of ``projects`` only,
+    the others keeping their contexts."""
+    if projects is None:
+        return join(results, contexts, index)
+    paths = [path for path in results if index.project_of(path) in projects]
+    joined = join({path: results[path] for path in paths}, {path: contexts[path] for path in paths}, index)
+    return {**contexts, **joined}
 
 
 def summarise(
