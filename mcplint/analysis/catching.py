@@ -13,7 +13,7 @@ hierarchy (`except LookupError` catches `KeyError`).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 import libcst as cst
@@ -64,6 +64,14 @@ def translating_clauses(function: cst.FunctionDef, qualify: Callable[[str], str 
         if type(statement) is cst.Try and any(_yields(line) for line in statement.body.body):
             return tuple(statement.handlers)
     return ()
+
+
+def translator_called(expression: cst.BaseExpression, translators: Mapping[str, object]) -> str | None:
+    """The name of the module's converting context manager a `with` item calls (`with
+    reported_to_model():`), if it calls one of ``translators``."""
+    if type(expression) is cst.Call and type(expression.func) is cst.Name and expression.func.value in translators:
+        return expression.func.value
+    return None
 
 
 def _yields(statement: cst.BaseStatement | cst.BaseSmallStatement) -> bool:

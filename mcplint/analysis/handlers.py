@@ -22,7 +22,7 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
 
-from mcplint.analysis.catching import Guards, encode, stops_encoded
+from mcplint.analysis.catching import Guards, encode, stops_encoded, translator_called
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
 from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
@@ -491,7 +491,9 @@ class HandlerFactsCollector:
         self._open_trys -= 1
 
     def visit_With(self, node: cst.With) -> None:
-        translating = bool(self._translators) and any(_calls_one_of(item.item, self._translators) for item in node.items)
+        translating = bool(self._translators) and any(
+            translator_called(item.item, self._translators) is not None for item in node.items
+        )
         self._translating_withs.append(translating)
         self._open_trys += translating
 
@@ -556,10 +558,6 @@ def _is_super_registration(call: cst.Call) -> bool:
         and type(func.value.func) is cst.Name
         and func.value.func.value == "super"
     )
-
-
-def _calls_one_of(expression: cst.BaseExpression, names: Mapping[str, object]) -> bool:
-    return type(expression) is cst.Call and type(expression.func) is cst.Name and expression.func.value in names
 
 
 # Methods that put their argument into a container: how a registry keeps what it registers
@@ -1071,9 +1069,7 @@ class _Resolver:
             if function != method and not function.startswith(f"{method}.<locals>."):
                 continue
             for callee in callees:
-                wrapper = self._wrapper_of(callee, function)
-                if wrapper is not None and wrapper not in found:
-                    found.append(wrapper)
+                found.extend(wrapper for wrapper in self.wrappers_of(callee, function)[:1] if wrapper not in found)
         return found
 
     def _bindings(self) -> dict[tuple[str | None, str], ServerBinding | None]:
@@ -1303,13 +1299,14 @@ class _Resolver:
                 if key in found or info.class_key is None or "<locals>" in key:
                     continue
                 kinds: list[str] = []
-                wrappers: list[ToolWrapper | None] = []
+                wrappers: list[ToolWrapper] = []
                 for name in info.returned_names:
                     inner = f"{key}.<locals>.{name}"
                     registrar = self.registrars.get(inner)
                     if registrar is not None and registrar[0] == 0:
                         kinds.append(registrar[2])
-                        wrappers.extend(self._wrapper_of(callee, scope) for callee, scope in self.registrar_wrappers.get(inner, ()))
+                        for wrapping, scope in self.registrar_wrappers.get(inner, ()):
+                            wrappers.extend(self.wrappers_of(wrapping, scope)[:1])
                 for callee in info.returned_calls:
                     method = f"{info.class_key}.{callee[5:]}"
                     if callee.startswith("self.") and method in found:
@@ -1317,20 +1314,26 @@ class _Resolver:
                         wrappers.extend(self.decorator_method_wrappers.get(method, ()))
                 if kinds:
                     found[key] = kinds[0]
-                    self.decorator_method_wrappers[key] = tuple(dict.fromkeys(w for w in wrappers if w is not None))
+                    self.decorator_method_wrappers[key] = tuple(dict.fromkeys(wrappers))
                     changed = True
         return found
 
-    def _wrapper_of(self, callee: cst.BaseExpression, scope: str | None) -> ToolWrapper | None:
-        """A wrapping function, with the `try`s its inner function puts around what it wraps: a
-        local one by key, an imported one by qualified name."""
-        local = next(self.function_references(callee, scope, None), None)
-        if local is not None:
-            return local, tuple(sorted(decorating_guards(self.facts.functions, local)))
+    def wrappers_of(
+        self, callee: cst.BaseExpression, scope: str | None, scope_class: str | None = None
+    ) -> list[ToolWrapper]:
+        """The wrapping functions ``callee`` names, each with the `try`s its inner function puts
+        around what it wraps: local ones by key, else an imported one by qualified name (its
+        `try`s from the run's join)."""
+        local = [
+            (key, tuple(sorted(decorating_guards(self.facts.functions, key))))
+            for key in self.function_references(callee, scope, scope_class)
+        ]
+        if local:
+            return local
         qualified = self.imports.qualified_name(callee)
         if qualified is None or qualified.startswith("."):
-            return None
-        return qualified, self.imported_wrapper_guards.get(qualified, ())
+            return []
+        return [(qualified, self.imported_wrapper_guards.get(qualified, ()))]
 
     def registration_wrappers(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
@@ -2187,7 +2190,7 @@ def resolve_handler_scope(
                 # What the server's own `tool()` wraps the function in counts as a decorator below.
                 tool_wrappers = resolver.registration_wrappers(*context)
                 local = [key for key, _ in tool_wrappers if key in facts.functions]
-                inner = [name for key in local for name in _inner_functions(resolver, key)]
+                inner = [name for key in local for name in inner_functions(resolver.facts.functions, key)]
                 add_handler(info.key, decorated_kind, [*_wrappers(resolver, below, info), *inner], level)
                 external_wrappers[info.key] = [
                     *_imported_decorators(resolver, below), *(key for key, _ in tool_wrappers if key not in local)
@@ -2477,7 +2480,7 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
         expression = decorator.decorator
         target = expression.func if isinstance(expression, cst.Call) else expression
         for key in resolver.function_references(target, parent_function(info.key), info.class_key):
-            found.extend(_inner_functions(resolver, key))
+            found.extend(inner_functions(resolver.facts.functions, key))
     return found
 
 
@@ -2485,11 +2488,8 @@ def decorating_guards(functions: Mapping[str, FunctionInfo], key: str) -> set[st
     """The `try`s (encoded; "" for none) a wrapping function's inner functions put around their
     calls of the function it wraps (`def wrapper(*a): try: return fn(*a) except ValueError as
     e: raise ToolError(...)`); empty: it calls no such function."""
-    prefix = f"{key}.<locals>."
     found: set[str] = set()
-    for inner in functions:
-        if not inner.startswith(prefix):
-            continue
+    for inner in inner_functions(functions, key):
         parent = functions.get(parent_function(inner) or "")
         wrapped = next((name for name in (parent.parameters if parent else {}) if name not in ("self", "cls")), None)
         if wrapped is not None and wrapped in functions[inner].calls:
@@ -2513,20 +2513,16 @@ def _wrapper_guards(resolver: _Resolver, decorators: Sequence[cst.Decorator], in
     for decorator in decorators:
         expression = decorator.decorator
         target = expression.func if isinstance(expression, cst.Call) else expression
-        keys = list(resolver.function_references(target, parent_function(info.key), info.class_key))
-        for key in keys:
-            states = _with_layer(states, decorating_guards(resolver.facts.functions, key))
-        if not keys:
-            qualified = resolver.imports.qualified_name(target)
-            states = _with_layer(states, resolver.imported_wrapper_guards.get(qualified or "", ()))
+        for _, guards in resolver.wrappers_of(target, parent_function(info.key), info.class_key):
+            states = _with_layer(states, guards)
     return states
 
 
-def _inner_functions(resolver: _Resolver, key: str) -> list[str]:
+def inner_functions(functions: Iterable[str], key: str) -> list[str]:
     """A wrapping function's inner functions: its own body runs once (at import, or where it
     wraps), they run per call."""
     prefix = f"{key}.<locals>."
-    return [name for name in resolver.facts.functions if name.startswith(prefix)]
+    return [name for name in functions if name.startswith(prefix)]
 
 
 def _call_wrappers(
@@ -2537,7 +2533,7 @@ def _call_wrappers(
     imported: list[str] = []
     for callee, context_key, context_class in calls:
         for key in resolver.function_references(callee, context_key, context_class):
-            inner.extend(name for name in _inner_functions(resolver, key) if name not in inner)
+            inner.extend(name for name in inner_functions(resolver.facts.functions, key) if name not in inner)
         qualified = resolver.imports.qualified_name(callee)
         if _is_project_name(qualified) and qualified not in imported:
             imported.append(qualified)

@@ -239,13 +239,9 @@ def join(
                     decorator_methods.append((f"{name}{method[len(key):]}", kind))
                     decorated = results[other].decorator_method_wrappers.get(method, [])
                     if decorated:
-                        method_wrappers.append((
-                            f"{name}{method[len(key):]}",
-                            tuple((_absolute(wrapper, other, contexts), tuple(guards)) for wrapper, guards in decorated),
-                        ))
+                        method_wrappers.append((f"{name}{method[len(key):]}", _wrappers_from(decorated, other, contexts)))
             if key in results[other].tool_wrappers:
-                wrappers = tuple((wrapper, tuple(guards)) for wrapper, guards in results[other].tool_wrappers[key])
-                tool_wrappers.append((name, tuple((_absolute(wrapper, other, contexts), guards) for wrapper, guards in wrappers)))
+                tool_wrappers.append((name, _wrappers_from(results[other].tool_wrappers[key], other, contexts)))
             if key in results[other].registrars:
                 position, registered, kind, level = results[other].registrars[key]
                 registrars.append((name, position, registered, kind, level))
@@ -313,6 +309,13 @@ def _head(key: str) -> str:
     """The module-level name a key starts with: `Client` of `Client.fetch`, `OPS` of `OPS[]`,
     `get_client` of `get_client().post`."""
     return re.split(r"[.(\[]", key, maxsplit=1)[0]
+
+
+def _wrappers_from(
+    wrappers: list[list[Any]], path: str, contexts: Mapping[str, ProjectContext]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The wrappers a FileResult of ``path`` lists, named as other modules name them."""
+    return tuple((_absolute(wrapper, path, contexts), tuple(guards)) for wrapper, guards in wrappers)
 
 
 def _absolute(name: str, path: str, contexts: Mapping[str, ProjectContext]) -> str:

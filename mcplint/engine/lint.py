@@ -22,7 +22,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.handlers import Handler, HandlerScope, PathState, resolve_handler_scope
+from mcplint.analysis.handlers import Handler, HandlerScope, PathState, ToolWrapper, resolve_handler_scope
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.walk import Walker
@@ -257,15 +257,11 @@ def _rule_findings(
     result.defined_names = _defined_names(module)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
     result.tool_wrappers = {
-        key: [[wrapper, list(guards)] for wrapper, guards in binding.tool_wrappers]
-        for key, binding in scope.server_classes.items()
-        if binding.tool_wrappers
+        key: _listed(binding.tool_wrappers) for key, binding in scope.server_classes.items() if binding.tool_wrappers
     }
     result.wrapper_guards = scope.wrapper_guards
     result.decorator_methods = scope.decorator_methods
-    result.decorator_method_wrappers = {
-        key: [[wrapper, list(guards)] for wrapper, guards in wrappers] for key, wrappers in scope.decorator_method_wrappers.items()
-    }
+    result.decorator_method_wrappers = {key: _listed(wrappers) for key, wrappers in scope.decorator_method_wrappers.items()}
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
     result.handlers = sorted((key, handler.kind) for key, handler in scope.handlers.items())
     result.reached = {
@@ -288,6 +284,11 @@ def _rule_findings(
     result.unmasked_classes = context.exports.get("unmasked_classes", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
+
+
+def _listed(wrappers: Iterable[ToolWrapper]) -> list[list[Any]]:
+    """Wrappers as the cache keeps them (lists: JSON has no tuples)."""
+    return [[wrapper, list(guards)] for wrapper, guards in wrappers]
 
 
 def _is_server_framework(qualified: str) -> bool:

@@ -11,14 +11,22 @@ module is known.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from mcplint.analysis.catching import Clause, Guards, TryGuard, catches, clause_of, translating_clauses
+from mcplint.analysis.catching import (
+    Clause,
+    Guards,
+    TryGuard,
+    catches,
+    clause_of,
+    translating_clauses,
+    translator_called,
+)
 from mcplint.analysis.handlers import HandlerFactsCollector
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.locals import LocalAssignments
@@ -203,40 +211,36 @@ class RuleContext:
                 return ancestor.returns.annotation if ancestor.returns is not None else None
         return None
 
-    def enclosing_try_handlers(self, node: cst.CSTNode) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
-        """The handlers of each `try` whose body holds the node being visited, innermost first,
-        in the same function."""
+    def _guarding_blocks(self, node: cst.CSTNode) -> Iterator[cst.Try | cst.With]:
+        """The `try`s and `with`s whose body holds the node being visited, innermost first, in
+        the same function."""
         ancestors = self.ancestors
-        found = []
         for index in range(len(ancestors) - 1, -1, -1):
             ancestor = ancestors[index]
             if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            if isinstance(ancestor, cst.Try):
+                return
+            if type(ancestor) is cst.Try or type(ancestor) is cst.With:
                 child = ancestors[index + 1] if index + 1 < len(ancestors) else node
                 if child is ancestor.body:
-                    found.append(tuple(ancestor.handlers))
-        return tuple(found)
+                    yield ancestor
+
+    def enclosing_try_handlers(self, node: cst.CSTNode) -> tuple[tuple[cst.ExceptHandler, ...], ...]:
+        """The handlers of each `try` whose body holds the node being visited, innermost first,
+        in the same function."""
+        return tuple(tuple(block.handlers) for block in self._guarding_blocks(node) if type(block) is cst.Try)
 
     def enclosing_guards(self, node: cst.CSTNode) -> Guards:
         """The `try`s whose body holds the node being visited, innermost first, as guards; a
         `with` of a context manager that stops what its body raises counts as its `try`."""
-        if not self.translators:
-            return tuple(tuple(map(clause_of, handlers)) for handlers in self.enclosing_try_handlers(node))
-        ancestors = self.ancestors
         found: list[TryGuard] = []
-        for index in range(len(ancestors) - 1, -1, -1):
-            ancestor = ancestors[index]
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            child = ancestors[index + 1] if index + 1 < len(ancestors) else node
-            if type(ancestor) is cst.Try and child is ancestor.body:
-                found.append(tuple(map(clause_of, ancestor.handlers)))
-            elif type(ancestor) is cst.With and child is ancestor.body:
-                for item in reversed(ancestor.items):  # the last one entered is the first to exit
-                    call = item.item
-                    if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value in self.translators:
-                        found.append(self.translators[call.func.value])
+        for block in self._guarding_blocks(node):
+            if isinstance(block, cst.Try):
+                found.append(tuple(map(clause_of, block.handlers)))
+            elif self.translators:
+                for item in reversed(block.items):  # the last one entered is the first to exit
+                    name = translator_called(item.item, self.translators)
+                    if name is not None:
+                        found.append(self.translators[name])
         return tuple(found)
 
     def enclosing_clause(self) -> cst.ExceptHandler | None:
