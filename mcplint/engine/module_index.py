@@ -28,10 +28,14 @@ class ModuleIndex:
         self._project_of_dir: dict[str, str] = {}
         self._files_by_name: dict[str, list[str]] = {}
         self._project: dict[str, str] = {}
+        self._path_parts: dict[str, tuple[str, ...]] = {}  # path -> the components of its absolute path
+        # The join resolves the same names from the same files in every round: each is located once.
+        self._located: dict[tuple[str, str], tuple[str, str] | None] = {}
         for path, context in contexts.items():
             absolute = os.path.abspath(path)
             if context.module is None or context.root is None:
                 continue
+            self._path_parts[path] = tuple(absolute.split(os.sep))
             self._project[path] = project = self._project_root(os.path.dirname(absolute))
             for name in _names(context.module, context.root, project):
                 self._files_by_name.setdefault(name, []).append(path)
@@ -42,6 +46,14 @@ class ModuleIndex:
 
     def locate(self, qualified: str, importer: str) -> tuple[str, str] | None:
         """(file, the rest of the name) for the longest module prefix of ``qualified``."""
+        key = (qualified, importer)
+        if key in self._located:
+            return self._located[key]
+        found = self._locate(qualified, importer)
+        self._located[key] = found
+        return found
+
+    def _locate(self, qualified: str, importer: str) -> tuple[str, str] | None:
         project = self._project.get(importer)
         if project is None:
             return None
@@ -51,8 +63,10 @@ class ModuleIndex:
                 path for path in self._files_by_name.get(".".join(parts[:cut]), ()) if self._project[path] == project
             ]
             if candidates:
-                importer_dir = os.path.dirname(os.path.abspath(importer))
-                closest = max(candidates, key=lambda path: (_shared_length(importer_dir, path), path))
+                if len(candidates) == 1:
+                    return candidates[0], ".".join(parts[cut:])
+                directory = self._path_parts[importer][:-1]
+                closest = max(candidates, key=lambda path: (_shared_parts(directory, self._path_parts[path]), path))
                 return closest, ".".join(parts[cut:])
         return None
 
@@ -82,5 +96,11 @@ def _names(module: str, root: str, project: str) -> list[str]:
     return names
 
 
-def _shared_length(directory: str, path: str) -> int:
-    return len(os.path.commonpath([directory, os.path.abspath(path)]))
+def _shared_parts(directory: tuple[str, ...], path: tuple[str, ...]) -> int:
+    """How many leading components a directory and a path share (their common path)."""
+    shared = 0
+    for mine, theirs in zip(directory, path, strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import builtins
 import re
+import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -94,23 +96,44 @@ def match_message(registry: Registry, message: cst.BaseExpression) -> Match | No
     source = _source(message)
     if source is None:
         return None
-    found = []
+    found = _index(registry).get(_texts_key(source), ())
+    if len(found) != 1:
+        return None
+    entry, helper, template = found[0]
+    holes = [part for part in source[1::2] if isinstance(part, cst.BaseExpression)]
+    return Match(entry, helper, tuple(zip(template[1::2], holes, strict=True)))
+
+
+def _texts_key(pieces: Sequence[str | cst.BaseExpression]) -> tuple[object, ...]:
+    """What a message and an entry's must share to match: the number of pieces and the
+    constant texts, compared as `_normal` reads them."""
+    last = len(pieces) - 1
+    return (len(pieces), *(_normal(str(pieces[index]), index == last) for index in range(0, len(pieces), 2)))
+
+
+_Indexed = dict[tuple[object, ...], list[tuple[ErrorEntry, str, list[str]]]]
+# Per registry (a process loads each registry file once, `rules.base.configured_registry`),
+# its live entries by `_texts_key`: a run matches thousands of sites against hundreds of
+# entries (a migration's trial registry has one per message).
+_INDEXES: dict[int, tuple[weakref.ref[Registry], _Indexed]] = {}
+
+
+def _index(registry: Registry) -> _Indexed:
+    held = _INDEXES.get(id(registry))
+    if held is not None and held[0]() is registry:
+        return held[1]
+    index: _Indexed = {}
     for domain in registry.domains:
+        helper = helper_name(domain)
         for entry in domain.errors:
             if entry.status == "retired" or entry.message is None or entry.code is None:
                 continue
             template = _template(entry.message)
-            if len(template) != len(source):
-                continue
-            last = len(template) - 1
-            texts_agree = all(
-                _normal(template[index], index == last) == _normal(str(source[index]), index == last)
-                for index in range(0, len(template), 2)
-            )
-            if texts_agree:
-                holes = [part for part in source[1::2] if isinstance(part, cst.BaseExpression)]
-                found.append(Match(entry, helper_name(domain), tuple(zip(template[1::2], holes, strict=True))))
-    return found[0] if len(found) == 1 else None
+            index.setdefault(_texts_key(template), []).append((entry, helper, template))
+    for key in [key for key, (alive, _) in _INDEXES.items() if alive() is None]:
+        del _INDEXES[key]
+    _INDEXES[id(registry)] = (weakref.ref(registry), index)
+    return index
 
 
 _KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
