@@ -225,3 +225,71 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
     assert flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
     assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.other"])
     assert not flow.asked_the_same({"app.client.other": helper}, lambda callee, function: ["app.client.describe"])
+
+
+REGISTRY_TEXT = """schema_version = 1
+namespace = "notes"
+helpers-module = "app.errors"
+
+[domains.notes]
+range = [1000, 1099]
+helper = "{helper}"
+
+[domains.notes.errors.{symbol}]
+code = 1001
+message = "Note not found"
+category = "NOT_FOUND"
+retryable = false
+"""
+REGISTRY_SERVER = textwrap.dedent("""
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def fetch(note_id: str) -> dict:
+        if note_id == "x":
+            return {"error": "Note not found"}
+        try:
+            return load(note_id)
+        except Exception as e:
+            return {"detail": tidy(str(e))}
+
+    def tidy(text):
+        return text
+    """)
+
+
+def test_a_kept_walk_is_judged_again_with_another_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration's runs keep each walk (the parses are kept) and differ in the registry: the
+    fixes (MCP001's symbol) and the judgements that read it (MCP006: a call of a registry helper
+    does not leak) follow the registry of each analysis, not the one the walk was made with."""
+    from mcplint.engine import lint
+
+    walks = []
+    walk = lint._walk
+    monkeypatch.setattr(lint, "_walk", lambda *args: walks.append(1) or walk(*args))
+    registries = {}
+    for name, helper, symbol in (("a", "tidy", "NOTE_MISSING"), ("b", "other_error", "NOTE_GONE")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(REGISTRY_TEXT.format(helper=helper, symbol=symbol))
+        registries[name] = FileSettings(codes=frozenset({"MCP001", "MCP006"}), registry=str(path))
+
+    def analysed(name: str) -> tuple[list[str], list[str]]:
+        findings = lint_text(REGISTRY_SERVER, "server.py", registries[name], project=PLAIN).findings
+        fixes = [edit.content for f in findings if f.code == "MCP001" and f.fix for edit in f.fix.edits]
+        return fixes, sorted({f.code for f in findings})
+
+    try:
+        lint.keep_parsed_modules(True)
+        first = analysed("a")
+        lint.forget_walked_modules()  # the next run of the migration
+        second = analysed("b")
+        lint.forget_walked_modules()
+        third = analysed("a")
+    finally:
+        lint.keep_parsed_modules(False)
+    assert len(walks) == 1
+    assert first == third
+    assert any('"NOTE_MISSING"' in fix for fix in first[0]) and first[1] == ["MCP001"]  # `tidy` is a helper
+    assert any('"NOTE_GONE"' in fix for fix in second[0]) and second[1] == ["MCP001", "MCP006"]

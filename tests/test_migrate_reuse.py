@@ -625,9 +625,9 @@ def _fix_run(root: Path, symbol: str, workers) -> str:
     return "".join(run([task], 1, workers=workers).diffs)
 
 
-def test_shared_workers_forget_what_a_run_walked(tmp_path):
+def test_shared_workers_build_the_fixes_again_for_another_registry(tmp_path):
     """The same file, the same settings, another registry at the same path: the second run's
-    worker must not take the first run's walk (its fixes were made for the old entries)."""
+    worker keeps the first run's walk, but must not take its fixes (made for the old entries)."""
     (tmp_path / "server.py").write_text(TOOL)
     with shared_workers(1) as workers:
         assert 'srv_error("NOTE_MISSING")' in _fix_run(tmp_path, "NOTE_MISSING", workers)

@@ -192,15 +192,17 @@ def keep_parsed_modules(keep: bool) -> None:
     """Keep the parses from one run to the next (True), or only while a run lasts."""
     _KEEP_PARSED[0] = keep
     if not keep:
-        _PARSED.clear()
+        forget_walked_modules()
 
 
 def forget_walked_modules() -> None:
-    """A run ends (or starts): what it walked is not valid for the next (the registry, the
-    config or the files may change in between); the parses stay only if kept."""
+    """A run ends (or starts): what it walked goes, unless the parses are kept (the runs of a
+    migration over the same files): a walk is keyed by what it depends on (``_walk_key``),
+    and what depends on the project context or the registry is judged again (``_resolve``)."""
+    if _KEEP_PARSED[0]:
+        return
     _WALKED.clear()
-    if not _KEEP_PARSED[0]:
-        _PARSED.clear()
+    _PARSED.clear()
     if _FROZEN[0]:
         gc.unfreeze()  # what is garbage by now, the next collections find
         _FROZEN[0] = False
@@ -226,7 +228,7 @@ def _freeze_walked() -> None:
 def _rule_findings(
     text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
 ) -> FileResult:
-    key = (display, len(text), hash(text), hashlib.sha1(pickle.dumps((settings, [r.code for r in rules]))).digest())
+    key = _walk_key(text, display, settings, rules)
     walked = _WALKED.get(key)
     if walked is None:
         refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
@@ -284,6 +286,28 @@ def _rule_findings(
     result.unmasked_classes = context.exports.get("unmasked_classes", {})
     result.text_helpers = context.exports.get("text_helpers", {})
     return result
+
+
+def _walk_key(text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]]) -> tuple[str, int, int, bytes]:
+    """What a walk depends on: the text and the settings, but for the registry's own settings
+    when no rule's walk reads them (the rules build their fixes from the registry in ``finish``,
+    which ``_resolve`` runs again for another registry): a migration's runs, which differ in
+    the registry, walk each text once."""
+    stamp = None
+    if any(rule.walk_reads_registry for rule in rules):
+        stamp = _file_stamp(settings.registry)  # the file may change under the same path
+    else:
+        settings = replace(settings, registry=None, default_symbol=None, assigned_codes=frozenset())
+    digest = hashlib.sha1(pickle.dumps((settings, [rule.code for rule in rules], stamp))).digest()
+    return (display, len(text), hash(text), digest)
+
+
+def _file_stamp(path: str | None) -> tuple[int, int] | None:
+    try:
+        status = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size) if status is not None else None
 
 
 def _listed(wrappers: Iterable[ToolWrapper]) -> list[list[Any]]:
@@ -413,6 +437,11 @@ def _resolve(
     """The rules' whole-module judgements and the handler scope, in this project context."""
     context = walked.context
     context.project = project
+    context.registry_path = settings.registry
+    context.default_symbol = settings.default_symbol
+    context.assigned_codes = settings.assigned_codes
+    # What the rules build their fixes from (the walk read none of it: `_walk_key`).
+    fix_inputs = (context.registry, settings.default_symbol, settings.assigned_codes)
     context.exports = {}
     context.candidates = list(walked.walk_candidates)
     # The project context's summaries of other modules' helpers do not enter the handler
@@ -433,7 +462,7 @@ def _resolve(
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
     context.external_calls = scope.external_calls
     for index, instance in enumerate(walked.instances):
-        inputs = instance.project_inputs(project)
+        inputs = (instance.project_inputs(project), fix_inputs)
         replay = walked.finished.get(index)
         if replay is not None and replay[0] == inputs:
             context.candidates.extend(replay[1])

@@ -299,6 +299,10 @@ class Rule:
     fix_safety: ClassVar[str] = ""
     #: Options under ``[tool.mcplint.rules.<CODE>]`` with their defaults.
     options: ClassVar[Mapping[str, Any]] = {}
+    #: Whether its walk (``__init__``, ``visit_*``) reads the error registry. Rules that only
+    #: build their fixes from it do so in ``finish``: the walk of a module then serves every
+    #: registry (a migration's runs differ in nothing else), and only ``finish`` runs again.
+    walk_reads_registry: ClassVar[bool] = False
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         self.context = context

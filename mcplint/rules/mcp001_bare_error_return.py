@@ -189,6 +189,8 @@ class BareErrorReturn(Rule):
         self._clause_results: dict[int, tuple[cst.Assign, cst.ExceptHandler, cst.Try]] = {}
         self._returns: list[tuple[str, cst.BaseExpression]] = []  # (function, returned value)
         self._walk_reported: set[int] | None = None
+        # The walk's returned payloads: (payload, function, site, its message, why no fix).
+        self._return_sites: list[tuple[ErrorPayload, str | None, ErrorSite | None, cst.BaseExpression | None, str | None]] = []
 
     def finish(self) -> None:
         """A call of another module's error helper returned as a success (`return
@@ -198,6 +200,7 @@ class BareErrorReturn(Rule):
         if self._walk_reported is None:
             self._walk_reported = set(self._reported)
         self._reported = set(self._walk_reported)
+        self._report_returns()
         helpers = self._error_helpers()
         exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
         exported.update(module_aliases(self.context.facts.aliases, exported))
@@ -372,18 +375,24 @@ class BareErrorReturn(Rule):
             self._reported.add(id(payload.node))
             message = _error_message(payload.node) if payload.kind == "dict" else _text_of(payload.node)
             site, error_message = self._site(node, payload.node, message)
-            # The success becomes an isError result: right for the client, but code that used
-            # the returned dict, or an output schema (`-> str` on mcp 1.x), may not expect it.
-            fix = registry_error_fix(self.context, site, UNSAFE) if site is not None else None
             # `except ValueError as e: return {"error": str(e)}` around the project's own
             # `raise ValueError("...")`: a registry message would lose the text it wrote.
             kept = own_message_reason(self.context, clause) if mentions(node.value, caught) else None
             if kept is not None:
-                fix, error_message = None, None
+                site, error_message = None, None
+            # Reported in finish, which builds the fix from the registry (`walk_reads_registry`).
+            self._return_sites.append((payload, function, site, error_message, kept))
+
+    def _report_returns(self) -> None:
+        for payload, function, site, error_message, kept in self._return_sites:
+            # The success becomes an isError result: right for the client, but code that used
+            # the returned dict, or an output schema (`-> str` on mcp 1.x), may not expect it.
+            fix = registry_error_fix(self.context, site, UNSAFE) if site is not None else None
             if payload.kind == "dict":
                 self.report(
                     payload.node,
                     "Error dict returned as a successful result",
+                    function=function,
                     advice=RESULT_INSTEAD,
                     through_return=True,
                     fix=fix,
@@ -395,6 +404,7 @@ class BareErrorReturn(Rule):
                     payload.node,
                     "Error text returned as a successful tool result; return an isError "
                     "result (or raise a registry error) instead",
+                    function=function,
                     handler_kinds=TOOLS_ONLY,
                     through_return=True,
                     fix=fix,

@@ -117,6 +117,7 @@ class UnknownErrorSymbol(Rule):
     name = "unknown-error-symbol"
     fix_safety = "unsafe"
     handler_scope = False
+    walk_reads_registry = True  # its visits look for the registry's helpers
 
     @classmethod
     def prescreen(cls, text: str, settings: FileSettings) -> bool:

@@ -138,13 +138,9 @@ class StackTraceLeak(Rule):
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
-        registry = self.context.registry
-        self._flow = ExceptionFlow(
-            self.context.imports,
-            sanitizers=self.settings["sanitizers"],
-            helpers_module=registry.helpers_module if registry is not None else None,
-            helper_names=[helper_name(domain) for domain in registry.domains] if registry is not None else [],
-        )
+        # The registry's helpers (no leak through them) are the flow's at finish: the walk
+        # reads no registry (`Rule.walk_reads_registry`).
+        self._flow = ExceptionFlow(self.context.imports, sanitizers=self.settings["sanitizers"])
         self._stdio = StdioDetector(self.context.imports)
         self._flow_inputs: object = None  # what the flow's analyses so far were computed with
         self._project_imports: set[str] = set()
@@ -207,7 +203,10 @@ class StackTraceLeak(Rule):
         # answers every question the last round's analyses asked the same, they stay (each
         # computed alone: none met a call cycle, where the first one asked for decides).
         imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
-        inputs = self.context.project.module
+        registry = self.context.registry
+        helpers_module = registry.helpers_module if registry is not None else None
+        helper_names = frozenset(helper_name(domain) for domain in registry.domains) if registry is not None else frozenset()
+        inputs = (self.context.project.module, helpers_module, helper_names)
         if (
             inputs != self._flow_inputs
             or not self._flow.order_free
@@ -215,6 +214,8 @@ class StackTraceLeak(Rule):
         ):
             self._flow.forget()
             self._flow_inputs = inputs
+        self._flow.helpers_module = helpers_module
+        self._flow.helper_names = helper_names
         self._flow.external_calls = self.context.external_calls
         self._flow.stdio = self._stdio.is_stdio()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
