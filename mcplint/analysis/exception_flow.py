@@ -200,6 +200,8 @@ class ExceptionFlow:
         self._helpers_asked: dict[str, TextHelper | None] = {}
         self._targets_asked: dict[tuple[str, str], list[str]] = {}
         self._not_asked: set[tuple[str, str]] = set()
+        # ... and of the registry's helpers: (call's last name, qualified name) -> one of them.
+        self._registry_asked: dict[tuple[str, str], bool] = {}
         self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
 
     def forget(self) -> None:
@@ -211,6 +213,17 @@ class ExceptionFlow:
         self._helpers_asked.clear()
         self._targets_asked.clear()
         self._not_asked.clear()
+        self._registry_asked.clear()
+
+    def registry_answers_the_same(self, helpers_module: str | None, helper_names: frozenset[str]) -> bool:
+        """Whether another registry's helpers (a migration's next run) tell every call the
+        analyses so far asked about what they were told: those analyses then stand."""
+        old = (self.helpers_module, self.helper_names)
+        self.helpers_module, self.helper_names = helpers_module, helper_names
+        try:
+            return all(self._registry_helper(*asked) == told for asked, told in self._registry_asked.items())
+        finally:
+            self.helpers_module, self.helper_names = old
 
     def text_helper(self, name: str) -> TextHelper | None:
         """The imported text helper of that qualified name, if any (the answer is remembered:
@@ -350,7 +363,13 @@ class ExceptionFlow:
         tail = dotted.rpartition(".")[2]
         if self.sanitizers & {dotted, qualified, tail}:
             return True
-        return tail in self.helper_names or self._from_helpers_module(qualified) or _called_like_a_helper(call, tail)
+        if _called_like_a_helper(call, tail):
+            return True
+        told = self._registry_asked[(tail, qualified)] = self._registry_helper(tail, qualified)
+        return told
+
+    def _registry_helper(self, tail: str, qualified: str) -> bool:
+        return tail in self.helper_names or self._from_helpers_module(qualified)
 
     def _from_helpers_module(self, qualified: str) -> bool:
         """Imported from the registry's generated module (relatively: its last parts)."""

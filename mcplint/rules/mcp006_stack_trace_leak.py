@@ -206,11 +206,12 @@ class StackTraceLeak(Rule):
         registry = self.context.registry
         helpers_module = registry.helpers_module if registry is not None else None
         helper_names = frozenset(helper_name(domain) for domain in registry.domains) if registry is not None else frozenset()
-        inputs = (self.context.project.module, helpers_module, helper_names)
+        inputs = self.context.project.module
         if (
             inputs != self._flow_inputs
             or not self._flow.order_free
             or not self._flow.asked_the_same(imported, self.context.external_calls)
+            or not self._flow.registry_answers_the_same(helpers_module, helper_names)
         ):
             self._flow.forget()
             self._flow_inputs = inputs
