@@ -244,3 +244,22 @@ def test_imports_made_unused_are_removed_as_libcst_s_visitor_removes_them(source
                 RemoveImportsVisitor.remove_unused_import(context, "mcp.types", alias.name, None)
     whole = RemoveImportsVisitor(context).transform_module(cst.parse_module(source)).code
     assert without_imports_made_unused(mentioned, source) == whole
+
+
+_LOGGER_HEADS = [
+    *_HEADS,
+    "import logging\n\nlogger = logging.getLogger(__name__)\n\ndef f():\n    pass\n",
+    "import logging\n\ndef f():\n    pass\n\nlogger: logging.Logger = logging.getLogger('x')\n",
+    "import logging\nlog = logger = None\nclass A:\n    pass\n",
+    '"""Doc."""\n# lead\nimport os\nX = 1\n\n\n# about f\n@dec\nasync def f():\n    pass\nimport sys\n',
+    "# only a comment\ndef f():\n    pass\n",
+    "import os\r\nX = 1\r\n\r\nclass A:\r\n    pass\r\n",
+    "import os\nif True:\n    logger = 1\ndef f():\n  return 1\n",
+]
+
+
+@pytest.mark.parametrize("source", _LOGGER_HEADS)
+def test_the_module_logger_is_added_as_on_the_whole_module(source):
+    from mcplint.engine.fixer import _with_module_logger_parsed, with_module_logger
+
+    assert with_module_logger(source) == _with_module_logger_parsed(source)

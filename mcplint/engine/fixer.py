@@ -272,6 +272,9 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     the first statement after it, and the rest of the body is put back untouched. Not even parsed:
     where CPython's parser (a tenth of LibCST's) finds the head ending, LibCST parses only the
     text before that statement, with ``pass`` in its place, and the text from it on is kept."""
+    quick = _imports_added_as_text(text, imports)
+    if quick is not None:
+        return quick
     head = _head_text(text)
     if head is not None:
         try:
@@ -284,6 +287,97 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
 
 
 _STAND_IN = "pass\n"
+
+
+def _imports_added_as_text(text: str, imports: Sequence[tuple[str, str]]) -> str | None:
+    """What ``AddImportsVisitor`` makes of the commonest case, written as text without LibCST
+    (whose visitors cost more to build than to run on a module's head): the module has an
+    import block at its top (after a docstring or `__strict__` flag, if any) that imports none
+    of the modules asked for. The new `import m` lines (sorted), then the `from m import a, b`
+    lines (sorted by module, names sorted) go after the block, and a blank line after them
+    when the next statement has none before it. None: any other case (the visitor's)."""
+    if any(module == "__future__" for module, _ in imports) or _LONE_CR.search(text) or not text.endswith("\n"):
+        return None
+    head = _head_text(text)
+    try:
+        tree = ast.parse(head if head is not None else text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines = _statement_lines(tree.body)
+    start = 1 if lines and _docstring_or_strict(lines[0], text) else 0
+    end = start
+    while end < len(lines) and len(lines[end]) == 1 and isinstance(lines[end][0], (ast.Import, ast.ImportFrom)):
+        end += 1
+    if end == 0:
+        return None  # before the first statement: LibCST's module header decides where
+    wanted = {module for module, _ in imports}
+    for (statement,) in lines[start:end]:
+        if isinstance(statement, ast.Import):
+            imported = [alias.name for alias in statement.names]
+        else:
+            assert isinstance(statement, ast.ImportFrom)
+            imported = [statement.module or ""] if statement.level == 0 else []
+        if wanted.intersection(imported):
+            return None  # merged into that import, or already there: the visitor's
+    newline = _FIRST_LINE_BREAK.search(text)
+    line_break = newline.group(0) if newline is not None else "\n"
+    added = [f"import {module}{line_break}" for module in sorted({module for module, name in imports if not name})]
+    names: dict[str, set[str]] = {}
+    for module, name in imports:
+        if name:
+            names.setdefault(module, set()).add(name)
+    added += [f"from {module} import {', '.join(sorted(names[module]))}{line_break}" for module in sorted(names)]
+    at = _line_start(text, lines[end - 1][-1].end_lineno + 1)  # type: ignore[operator]
+    following = len(head) if head is not None else None  # the head ends where the next statement begins
+    if end < len(lines):
+        following = _line_start(text, _first_line(lines[end][0]))
+    if following is not None:
+        between = text[at:following]
+        if not between or between.lstrip(" \t\f").startswith("#"):
+            added.append(line_break)  # the visitor's blank line before the next statement
+    return text[:at] + "".join(added) + text[at:]
+
+
+_FIRST_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _statement_lines(body: Sequence[ast.stmt]) -> list[list[ast.stmt]]:
+    """The module's statements by line, as LibCST groups them (`import os; x = 1` is one)."""
+    lines: list[list[ast.stmt]] = []
+    for statement in body:
+        if lines and statement.lineno == lines[-1][-1].end_lineno:
+            lines[-1].append(statement)
+        else:
+            lines.append([statement])
+    return lines
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+
+
+def _docstring_or_strict(line: list[ast.stmt], text: str) -> bool:
+    """The first line is a lone string (one literal, not implicitly joined: LibCST's
+    SimpleString) or `__strict__ = ...`: the visitor adds nothing before it."""
+    if len(line) != 1:
+        return False
+    statement = line[0]
+    if isinstance(statement, ast.Assign):
+        target = statement.targets[0]
+        return len(statement.targets) == 1 and isinstance(target, ast.Name) and target.id == "__strict__"
+    if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Constant):
+        return False
+    if not isinstance(statement.value.value, (str, bytes)):
+        return False
+    source = ast.get_source_segment(text, statement.value)
+    if source is None:
+        return False
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return sum(token.type == tokenize.STRING for token in tokens) == 1
 
 
 def _head_text(text: str) -> str | None:
@@ -401,8 +495,35 @@ _MODULE_LOGGER = "logger = logging.getLogger(__name__)\n"
 
 
 def with_module_logger(text: str) -> str:
-    """``text`` with `logger = logging.getLogger(__name__)` after its top-level imports, unless
-    the module binds `logger` already (a fix's `logger.exception(...)` needs it)."""
+    """``text`` with `logger = logging.getLogger(__name__)` after its top-level imports (before
+    its first function or class), unless the module binds `logger` already (a fix's
+    `logger.exception(...)` needs it). CPython's parser (a tenth of LibCST's) answers whether it
+    does and where the first function or class begins; LibCST then sees only the text before
+    it, with a stand-in for it, as ``add_imports`` does."""
+    if not _LONE_CR.search(text):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        if tree is not None:
+            if any(_binds_logger(statement) for statement in tree.body):
+                return text
+            first = next((s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))), None)
+            cut = _line_start(text, _first_line(first)) if first is not None else 0
+            if cut:
+                added = _with_module_logger_parsed(text[:cut] + _STAND_IN)
+                if added.endswith(_STAND_IN):
+                    return added[: -len(_STAND_IN)] + text[cut:]
+    return _with_module_logger_parsed(text)
+
+
+def _binds_logger(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Assign):
+        return any(isinstance(target, ast.Name) and target.id == "logger" for target in statement.targets)
+    return isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.target.id == "logger"
+
+
+def _with_module_logger_parsed(text: str) -> str:
     module = cst.parse_module(text)
     body = list(module.body)
     for statement in body:
@@ -436,12 +557,14 @@ def without_imports_made_unused(before: str, after: str) -> str:
     word count, cheap: most passes have none); LibCST's RemoveImportsVisitor then removes it
     only if its scope analysis finds no use either."""
 
+    words_after, words_before = Counter(_WORDS.findall(after)), Counter(_WORDS.findall(before))
+    if not any(count == 1 and words_before[word] > 1 for word, count in words_after.items()):
+        return after  # no name lost its last mention besides one
     try:
         tree = ast.parse(after)
     except (SyntaxError, ValueError):
         return after
     unused: list[tuple[str, str, str | None]] = []
-    words_after, words_before = Counter(_WORDS.findall(after)), Counter(_WORDS.findall(before))
     for statement in tree.body:
         if not isinstance(statement, ast.ImportFrom) or not statement.module or statement.level:
             continue

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import libcst as cst
@@ -153,6 +153,7 @@ class SilentEmptyFallback(Rule):
         # those with a `try` of their own, minus generators.
         self._with_try: set[str] = set()
         self._generators: set[str] = set()
+        self._judged: tuple[frozenset[str] | None, list[tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]]] | None = None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # Judged after the walk, once every function of the module is known
@@ -169,7 +170,27 @@ class SilentEmptyFallback(Rule):
         return self.context.reached
 
     def finish(self) -> None:
+        # The judgement depends on the functions a handler reaches only; the fixes, on the
+        # registry too (a migration's runs differ in it): judged again only when ``reached`` is new.
         reached = self.context.reached
+        if self._judged is None or self._judged[0] != reached:
+            self._judged = (reached, list(self._judge(reached)))
+        for (node, message), key, site, only_as_handler in self._judged[1]:
+            self.report(
+                node,
+                message,
+                function=key,
+                through_return=True,
+                fix=self._fix(site) if site is not None else None,
+                error_message=site.message if site is not None else None,
+                advice=FAILURE_INSTEAD,
+                only_as_handler=only_as_handler,
+            )
+
+    def _judge(
+        self, reached: frozenset[str] | None
+    ) -> Iterator[tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]]:
+        """(the finding's node and message, its function, its site, reported only in a handler)."""
         judged = [
             (key, node)
             for key, node in self._functions
@@ -201,17 +222,9 @@ class SilentEmptyFallback(Rule):
                     continue
                 if _returns_none(outcome) and not returns_something:
                     continue  # a procedure: None is its only success
-                site = _site(key, outcome, annotation)
-                self.report(
-                    *_finding(outcome),
-                    function=key,
-                    through_return=True,
-                    fix=self._fix(site) if site is not None else None,
-                    error_message=site.message if site is not None else None,
-                    advice=FAILURE_INSTEAD,
-                    # `-> str | None` on a helper: None is in its contract, and its callers decide.
-                    only_as_handler=_returns_none(outcome) and _declares_none(annotation),
-                )
+                # `-> str | None` on a helper: None is in its contract, and its callers decide.
+                only_as_handler = _returns_none(outcome) and _declares_none(annotation)
+                yield _finding(outcome), key, _site(key, outcome, annotation), only_as_handler
 
     def _fix(self, site: ErrorSite) -> FixSpec | None:
         """`except X as e: return []` → `raise <helper>("SYMBOL") from e`: the configured
