@@ -9,6 +9,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from test_registry_match import registry_file
 
 from mcplint.analysis.empty_values import own_nodes
 from mcplint.analysis.exception_flow import ExceptionFlow
@@ -227,20 +228,6 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
     assert not flow.asked_the_same({"app.client.other": helper}, lambda callee, function: ["app.client.describe"])
 
 
-REGISTRY_TEXT = """schema_version = 1
-namespace = "notes"
-helpers-module = "app.errors"
-
-[domains.notes]
-range = [1000, 1099]
-helper = "{helper}"
-
-[domains.notes.errors.{symbol}]
-code = 1001
-message = "Note not found"
-category = "NOT_FOUND"
-retryable = false
-"""
 REGISTRY_SERVER = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP
 
@@ -271,8 +258,8 @@ def test_a_kept_walk_is_judged_again_with_another_registry(tmp_path: Path, monke
     monkeypatch.setattr(lint, "_walk", lambda *args: walks.append(1) or walk(*args))
     registries = {}
     for name, helper, symbol in (("a", "tidy", "NOTE_MISSING"), ("b", "other_error", "NOTE_GONE")):
-        path = tmp_path / f"{name}.toml"
-        path.write_text(REGISTRY_TEXT.format(helper=helper, symbol=symbol))
+        entries = {symbol: (1001, "Note not found", "")}
+        path = registry_file(tmp_path, entries, f"{name}.toml", helper=helper, helpers_module="app.errors")
         registries[name] = FileSettings(codes=frozenset({"MCP001", "MCP006"}), registry=str(path))
 
     def analysed(name: str) -> tuple[list[str], list[str]]:

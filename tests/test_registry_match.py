@@ -13,22 +13,33 @@ from mcplint.registry.model import Registry
 
 _HEAD = """schema_version = 1
 namespace = "notes"
-helpers-module = "notes_server.errors"
+helpers-module = "{helpers_module}"
 
 [domains.notes]
 range = [1000, 1099]
-helper = "notes_error"
+helper = "{helper}"
 """
 
 
-def _registry(tmp_path: Path, entries: dict[str, tuple[int, str, str]], name: str = "mcp-errors.toml") -> Registry:
-    text = _HEAD
+def registry_file(
+    tmp_path: Path,
+    entries: dict[str, tuple[int, str, str]],
+    name: str = "mcp-errors.toml",
+    helper: str = "notes_error",
+    helpers_module: str = "notes_server.errors",
+) -> Path:
+    """A registry of one domain, ``notes``: symbol -> (code, message, status or "")."""
+    text = _HEAD.format(helper=helper, helpers_module=helpers_module)
     for symbol, (code, message, status) in entries.items():
         text += f'\n[domains.notes.errors.{symbol}]\ncode = {code}\nmessage = "{message}"\ncategory = "INTERNAL"\n'
         text += "retryable = false\n" + (f'status = "{status}"\n' if status else "")
     path = tmp_path / name
     path.write_text(text)
-    return load_registry(str(path))
+    return path
+
+
+def _registry(tmp_path: Path, entries: dict[str, tuple[int, str, str]], name: str = "mcp-errors.toml") -> Registry:
+    return load_registry(str(registry_file(tmp_path, entries, name)))
 
 
 def _symbol(registry: Registry, source: str) -> str | None:
