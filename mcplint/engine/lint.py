@@ -502,7 +502,7 @@ def _findings(
         kept.append((candidate, reaching, affected))
     if not kept:
         return []
-    fix_targets = [node for candidate, _, _ in kept for node in _fix_nodes(candidate.fix)]
+    fix_targets = [node for candidate, _, _ in kept for node in (*_fix_nodes(candidate.fix), *candidate.anchors)]
     ranges = walked.ranges
     missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
     if missing:  # one codegen pass places them; the next rounds on this module reuse it

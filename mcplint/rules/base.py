@@ -96,6 +96,9 @@ class Candidate:
     only_as_handler: bool = False
     # Why the rule offers no fix at all here (`mcplint migrate` lists the site with it).
     unfixed_reason: str | None = None
+    # Nodes a registry fix of the site edits (`registry_fix.fix_anchors`), placed with the
+    # finding with or without a registry: a migration's later runs find them placed.
+    anchors: tuple[cst.CSTNode, ...] = ()
 
 
 class RuleContext:
@@ -323,6 +326,7 @@ class Rule:
         fix_replaces_class: str | None = None,
         only_as_handler: bool = False,
         unfixed_reason: str | None = None,
+        anchors: tuple[cst.CSTNode, ...] = (),
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -330,7 +334,7 @@ class Rule:
         self.context.candidates.append(
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
-                advice, fix_replaces_class, only_as_handler, unfixed_reason,
+                advice, fix_replaces_class, only_as_handler, unfixed_reason, anchors,
             )  # fmt: skip
         )
 

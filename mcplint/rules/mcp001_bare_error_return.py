@@ -26,7 +26,7 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, mentions, own_message_reason, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, fix_anchors, mentions, own_message_reason, registry_error_fix
 
 TOOLS_ONLY = frozenset({"tool"})
 
@@ -398,6 +398,7 @@ class BareErrorReturn(Rule):
                     fix=fix,
                     error_message=error_message,
                     unfixed_reason=kept,
+                    anchors=fix_anchors(site.statement if site is not None else None),
                 )
             else:
                 self.report(
@@ -410,6 +411,7 @@ class BareErrorReturn(Rule):
                     fix=fix,
                     error_message=error_message,
                     unfixed_reason=kept,
+                    anchors=fix_anchors(site.statement if site is not None else None),
                 )
 
     def _error_guarded_names(self) -> set[str]:

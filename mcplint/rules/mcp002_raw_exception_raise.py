@@ -15,7 +15,7 @@ from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RAISE_INSTEAD
 from mcplint.rules.base import Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, mentions, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, fix_anchors, mentions, registry_error_fix
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -153,6 +153,7 @@ class RawExceptionRaise(Rule):
                     fix=registry_error_fix(self.context, site, UNSAFE if site.hides_cause else SAFE),
                     error_message=site.message,
                     escapes=builtin,
+                    anchors=fix_anchors(node),
                 )
 
     def _builtin_class(self, name: str, function: str | None) -> str | None:

@@ -24,7 +24,7 @@ from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
 from mcplint.rules.advice import FAILURE_INSTEAD
 from mcplint.rules.base import FixSpec, Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, fix_anchors, registry_error_fix
 
 # A function whose contract is a yes/no answer: `False` on failure is its answer.
 PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
@@ -183,6 +183,7 @@ class SilentEmptyFallback(Rule):
                 through_return=True,
                 fix=self._fix(site) if site is not None else None,
                 error_message=site.message if site is not None else None,
+                anchors=fix_anchors(site.statement if site is not None else None),
                 advice=FAILURE_INSTEAD,
                 only_as_handler=only_as_handler,
             )

@@ -25,6 +25,7 @@ from mcplint.rules.base import FixSpec, Rule, RuleContext
 from mcplint.rules.registry_fix import (
     ErrorSite,
     exception_log_line,
+    fix_anchors,
     own_message_reason,
     raised_message,
     registry_error_fix,
@@ -188,6 +189,7 @@ class StackTraceLeak(Rule):
                 through_return=leak.sink.through_return,
                 fix=None if kept else fix,
                 error_message=site.message if site is not None and not kept else None,
+                anchors=fix_anchors(site.statement if site is not None else None),
                 unfixed_reason=kept or (_left_reason(leak) if fix is None else None),
             )
 

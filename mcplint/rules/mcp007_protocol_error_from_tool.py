@@ -14,7 +14,7 @@ from mcplint.finding import UNSAFE
 from mcplint.protocol_codes import CODE_BY_CONSTANT
 from mcplint.registry.match import MESSAGE_BY_STANDARD_CODE, UNEXPECTED_FAILURE, failure_text, site_message
 from mcplint.rules.base import FixSpec, Rule, RuleContext
-from mcplint.rules.registry_fix import ErrorSite, mentions, raised_message, registry_error_fix
+from mcplint.rules.registry_fix import ErrorSite, fix_anchors, mentions, raised_message, registry_error_fix
 
 # The SDK error class by qualified name: the stack its name belongs to.
 SDK_ERRORS: dict[str, str] = {
@@ -210,6 +210,7 @@ class ProtocolErrorFromTool(Rule):
                 fix=fix,
                 error_message=message,
                 fix_replaces_class=class_name.rpartition(".")[2],
+                anchors=fix_anchors(pending.node),
             )
 
     def _registry_fix(self, node: cst.Raise, function: str | None) -> tuple[FixSpec | None, cst.BaseExpression | None]:

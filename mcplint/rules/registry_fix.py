@@ -207,6 +207,18 @@ def _without_registry_hints(details: cst.BaseExpression | None, hints: frozenset
     return details.with_changes(elements=kept) if kept else None
 
 
+def fix_anchors(statement: cst.CSTNode | None) -> tuple[cst.CSTNode, ...]:
+    """What a registry fix of the site at ``statement`` may edit (`_raise_edit`, `_return_edit`:
+    the statement, the raised or returned value), so the engine places them with the finding
+    whether or not a registry is configured: a migration's runs with one find them placed."""
+    if statement is None:
+        return ()
+    inner = statement.exc if isinstance(statement, cst.Raise) else None
+    if isinstance(statement, cst.Return):
+        inner = statement.value
+    return (statement,) if inner is None else (statement, inner)
+
+
 def _raise_edit(site: ErrorSite, error: cst.BaseExpression) -> tuple[cst.CSTNode, cst.CSTNode]:
     """(what to replace, its replacement): the smallest edit that raises ``error``."""
     caught = bound_name(site.clause) if site.clause is not None else None
