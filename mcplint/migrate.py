@@ -1060,7 +1060,7 @@ def _words(message: str) -> tuple[str, ...]:
 def _may_name(helpers_module: str, qualified: str) -> bool:
     """A name imported as ``qualified`` (absolute or relative, maybe called through its
     attributes) may stand for something of ``helpers_module``: the test of
-    `ExceptionFlow._from_helpers_module`, made for every call the name can begin."""
+    `exception_flow._from_helpers_module`, made for every call the name can begin."""
     name = qualified.lstrip(".")
     if not name:
         return False

@@ -218,12 +218,10 @@ class ExceptionFlow:
     def registry_answers_the_same(self, helpers_module: str | None, helper_names: frozenset[str]) -> bool:
         """Whether another registry's helpers (a migration's next run) tell every call the
         analyses so far asked about what they were told: those analyses then stand."""
-        old = (self.helpers_module, self.helper_names)
-        self.helpers_module, self.helper_names = helpers_module, helper_names
-        try:
-            return all(self._registry_helper(*asked) == told for asked, told in self._registry_asked.items())
-        finally:
-            self.helpers_module, self.helper_names = old
+        return all(
+            _registry_helper(tail, qualified, helpers_module, helper_names) == told
+            for (tail, qualified), told in self._registry_asked.items()
+        )
 
     def text_helper(self, name: str) -> TextHelper | None:
         """The imported text helper of that qualified name, if any (the answer is remembered:
@@ -365,18 +363,22 @@ class ExceptionFlow:
             return True
         if _called_like_a_helper(call, tail):
             return True
-        told = self._registry_asked[(tail, qualified)] = self._registry_helper(tail, qualified)
+        told = _registry_helper(tail, qualified, self.helpers_module, self.helper_names)
+        self._registry_asked[(tail, qualified)] = told
         return told
 
-    def _registry_helper(self, tail: str, qualified: str) -> bool:
-        return tail in self.helper_names or self._from_helpers_module(qualified)
 
-    def _from_helpers_module(self, qualified: str) -> bool:
-        """Imported from the registry's generated module (relatively: its last parts)."""
-        module = qualified.rpartition(".")[0]
-        if not self.helpers_module or not module:
-            return False
-        return module == self.helpers_module or f".{self.helpers_module}".endswith("." + module.lstrip("."))
+def _registry_helper(tail: str, qualified: str, helpers_module: str | None, helper_names: frozenset[str]) -> bool:
+    """A call of one of the registry's helpers: by its name, or imported from its module."""
+    return tail in helper_names or _from_helpers_module(qualified, helpers_module)
+
+
+def _from_helpers_module(qualified: str, helpers_module: str | None) -> bool:
+    """Imported from the registry's generated module (relatively: its last parts)."""
+    module = qualified.rpartition(".")[0]
+    if not helpers_module or not module:
+        return False
+    return module == helpers_module or f".{helpers_module}".endswith("." + module.lstrip("."))
 
 
 def _called_like_a_helper(call: cst.Call, name: str) -> bool:

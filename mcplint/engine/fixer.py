@@ -272,10 +272,10 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
     the first statement after it, and the rest of the body is put back untouched. Not even parsed:
     where CPython's parser (a tenth of LibCST's) finds the head ending, LibCST parses only the
     text before that statement, with ``pass`` in its place, and the text from it on is kept."""
-    quick = _imports_added_as_text(text, imports)
+    head = _head_text(text)
+    quick = _imports_added_as_text(text, head, imports)
     if quick is not None:
         return quick
-    head = _head_text(text)
     if head is not None:
         try:
             added = _add_imports_parsed(head + _STAND_IN, imports)
@@ -289,16 +289,16 @@ def add_imports(text: str, imports: Sequence[tuple[str, str]]) -> str:
 _STAND_IN = "pass\n"
 
 
-def _imports_added_as_text(text: str, imports: Sequence[tuple[str, str]]) -> str | None:
+def _imports_added_as_text(text: str, head: str | None, imports: Sequence[tuple[str, str]]) -> str | None:
     """What ``AddImportsVisitor`` makes of the commonest case, written as text without LibCST
     (whose visitors cost more to build than to run on a module's head): the module has an
     import block at its top (after a docstring or `__strict__` flag, if any) that imports none
     of the modules asked for. The new `import m` lines (sorted), then the `from m import a, b`
     lines (sorted by module, names sorted) go after the block, and a blank line after them
-    when the next statement has none before it. None: any other case (the visitor's)."""
+    when the next statement has none before it. None: any other case (the visitor's).
+    ``head``: `_head_text`'s, None when it found none."""
     if any(module == "__future__" for module, _ in imports) or _LONE_CR.search(text) or not text.endswith("\n"):
         return None
-    head = _head_text(text)
     try:
         tree = ast.parse(head if head is not None else text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -295,19 +295,20 @@ def _walk_key(text: str, display: str, settings: FileSettings, rules: Sequence[t
     the registry, walk each text once."""
     stamp = None
     if any(rule.walk_reads_registry for rule in rules):
-        stamp = _file_stamp(settings.registry)  # the file may change under the same path
+        stamp = _registry_stamp(settings.registry)  # the file may change under the same path
     else:
         settings = replace(settings, registry=None, default_symbol=None, assigned_codes=frozenset())
     digest = hashlib.sha1(pickle.dumps((settings, [rule.code for rule in rules], stamp))).digest()
     return (display, len(text), hash(text), digest)
 
 
-def _file_stamp(path: str | None) -> tuple[int, int] | None:
+def _registry_stamp(path: str | None) -> tuple[int, int, int, int] | None:
+    if path is None:
+        return None
     try:
-        status = os.stat(path) if path is not None else None
+        return file_stamp(os.stat(path))
     except OSError:
         return None
-    return (status.st_mtime_ns, status.st_size) if status is not None else None
 
 
 def _listed(wrappers: Iterable[ToolWrapper]) -> list[list[Any]]:
