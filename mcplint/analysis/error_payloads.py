@@ -296,3 +296,45 @@ def _built_from(text: cst.BaseExpression, name: str) -> bool:
     return isinstance(text, (cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.Call)) and any(
         isinstance(node, cst.Name) and node.value == name for node in own_nodes(text)
     )
+
+
+def error_tested(test: cst.BaseExpression) -> set[str]:
+    """The names a test finds an error in: `"error" in r`, `r.get("error")`, `r["error"]`
+    (also as one side of an `and`)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return error_tested(test.left) | error_tested(test.right)
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.In)
+        and isinstance(test.left, cst.SimpleString)
+        and test.left.evaluated_value in ERROR_KEYS
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+    ):
+        return {test.comparisons[0].comparator.value}
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "get":
+        holder, key = test.func.value, test.args[0].value if test.args else None
+    elif isinstance(test, cst.Subscript) and len(test.slice) == 1 and isinstance(test.slice[0].slice, cst.Index):
+        holder, key = test.value, test.slice[0].slice.value
+    else:
+        return set()
+    if isinstance(holder, cst.Name) and isinstance(key, cst.SimpleString) and key.evaluated_value in ERROR_KEYS:
+        return {holder.value}
+    return set()
+
+
+def answer_checked(test: cst.BaseExpression) -> set[str]:
+    """The names a handler's test finds an error in before it answers with them: the tests of
+    ``error_tested``, and a call of a function named for errors given the name
+    (`if error := _tool_error_message(result):`, `if is_error(result):`)."""
+    if isinstance(test, cst.NamedExpr):
+        test = test.value
+    names = error_tested(test)
+    if isinstance(test, cst.Call) and _names_errors(dotted_name(test.func)):
+        names.update(arg.value.value for arg in test.args if arg.keyword is None and isinstance(arg.value, cst.Name))
+    return names
+
+
+def _names_errors(callee: str | None) -> bool:
+    last = (callee or "").rpartition(".")[2].lower()
+    return "error" in last or "fail" in last

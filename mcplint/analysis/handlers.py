@@ -24,7 +24,7 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded, translator_called
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
-from mcplint.analysis.error_payloads import is_error_text, is_failure_answer
+from mcplint.analysis.error_payloads import answer_checked, is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -177,6 +177,10 @@ class FunctionInfo:
     # What `return` hands back: a call's callee (`return f(x)`) or a local (`return result`).
     returned_calls: list[str] = field(default_factory=list)
     returned_names: list[str] = field(default_factory=list)
+    returned_values: list[cst.BaseExpression] = field(default_factory=list)  # each `return`'s
+    # Locals an `if` tests for an error and raises on before the function answers with them
+    # (`if "error" in result: raise ...`, `if message := _tool_error_message(result): raise`).
+    checked_answers: set[str] = field(default_factory=set)
     # Locals whose emptiness picks the answer (`if not matches: return "No matches found"`):
     # an empty value a callee hands back reaches the client as that answer.
     answered_empties: list[str] = field(default_factory=list)
@@ -211,19 +215,35 @@ class Handler:
     # mcp 2.x's low-level `on_*=` / `add_request_handler` registration: a raise reaching it is a
     # JSON-RPC error the model never sees, so a fix must not raise in a function it calls either.
     raise_is_protocol_error: bool = False
+    # Every answer it gives is checked for an error first: an error-shaped value becomes an
+    # error result (it raises on it, or builds a `CallToolResult` whose `isError` it computes),
+    # so a helper's error payload it returns is not answered as a success.
+    checks_answers: bool = False
 
     # How other modules name the handler's kind in the run's join: the kind, marked when a raise
-    # reaching the handler is a protocol error (functions it calls in other modules must know).
+    # reaching the handler is a protocol error (functions it calls in other modules must know),
+    # and when it checks its answers.
     _PROTOCOL_MARK = "!"
+    _CHECKED_MARK = "?"
 
     @property
     def joined_kind(self) -> str:
-        return self.kind + (self._PROTOCOL_MARK if self.raise_is_protocol_error else "")
+        return (
+            self.kind
+            + (self._PROTOCOL_MARK if self.raise_is_protocol_error else "")
+            + (self._CHECKED_MARK if self.checks_answers else "")
+        )
 
     @classmethod
     def from_join(cls, label: str, joined_kind: str) -> Handler:
-        kind = joined_kind.removesuffix(cls._PROTOCOL_MARK)
-        return cls(label, as_handler_kind(kind), raise_is_protocol_error=kind != joined_kind)
+        checked = joined_kind.removesuffix(cls._CHECKED_MARK)
+        kind = checked.removesuffix(cls._PROTOCOL_MARK)
+        return cls(
+            label,
+            as_handler_kind(kind),
+            raise_is_protocol_error=kind != checked,
+            checks_answers=checked != joined_kind,
+        )
 
 
 # What is registered, as a handler of (kind, level), and where: the expression, and the
@@ -405,6 +425,7 @@ class HandlerFactsCollector:
             table = dotted_name(item.func.value)
         if table is not None:
             self.returned_tables.setdefault(info.key, []).append(table)
+        info.returned_values.append(item)
         callees, names = _carried_values(node.value)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
@@ -443,6 +464,8 @@ class HandlerFactsCollector:
 
     def visit_If(self, node: cst.If) -> None:
         info = self.functions.get(self._scopes.current_function or "")
+        if info is not None and _raises(node.body):
+            info.checked_answers.update(answer_checked(node.test))
         name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body):
             info.answered_empties.append(name)
@@ -651,6 +674,25 @@ def _answers(body: cst.BaseSuite) -> bool:
         if any(isinstance(part, cst.Name) and part.value == "False" or is_error_text(part) for part in parts):
             return False
     return not (is_empty_value(value) or is_failure_answer(value))
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    """The block raises as one of its own statements (not only in a nested block)."""
+    return any(
+        isinstance(statement, cst.Raise)
+        for line in body.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for statement in line.body
+    )
+
+
+def _marks_errors(value: cst.BaseExpression) -> bool:
+    """`CallToolResult(content=..., isError=is_error)`: a result whose error flag is computed
+    from what it carries (a literal `isError=False` marks nothing)."""
+    if not isinstance(value, cst.Call) or (dotted_name(value.func) or "").rpartition(".")[2] != "CallToolResult":
+        return False
+    flag = next((arg.value for arg in value.args if arg.keyword is not None and arg.keyword.value == "isError"), None)
+    return flag is not None and not (isinstance(flag, cst.Name) and flag.value in ("False", "None", "True"))
 
 
 def _partial_of(value: cst.BaseExpression) -> str | None:
@@ -1810,6 +1852,27 @@ class _Resolver:
                 return self._method(owner_class, parts[-1])
         return None
 
+    def checks_answers(self, key: str, depth: int = 0) -> bool:
+        """Whether every answer of the function is checked for an error before it is given
+        (``Handler.checks_answers``): each `return` hands back a local an `if` raises on when it
+        holds an error, a `CallToolResult` whose `isError` is computed, or the answer of a
+        function of the module that checks its own (`return await call_registered_tool(...)`)."""
+        info = self.facts.functions.get(key)
+        if info is None or not info.returned_values or depth > 3:
+            return False
+        for value in info.returned_values:
+            if isinstance(value, cst.Await):
+                value = value.expression
+            if isinstance(value, cst.Name) and value.value in info.checked_answers:
+                continue
+            if _marks_errors(value):
+                continue
+            callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
+            function = self.resolve_function(callee, key, info.class_key) if callee is not None else None
+            if function is None or function == key or not self.checks_answers(function, depth + 1):
+                return False
+        return True
+
     # -- the classes of objects ---------------------------------------------
     def class_of(self, dotted: str, context_key: str | None, context_class: str | None, depth: int = 0) -> str | None:
         """The class of the object `dotted` names where it is used: a class of this module
@@ -2174,7 +2237,8 @@ def resolve_handler_scope(
     def add_handler(key: str, kind: str, wrappers: Sequence[str] = (), level: str = "high") -> None:
         if key not in scope.handlers:
             low_level = level != "high" and not level.startswith(DISPATCHED)
-            scope.handlers[key] = Handler(key, as_handler_kind(kind), low_level, level == LOW_LEVEL_2)
+            checked = resolver.checks_answers(key)
+            scope.handlers[key] = Handler(key, as_handler_kind(kind), low_level, level == LOW_LEVEL_2, checked)
             if level.startswith(DISPATCHED) and level != DISPATCHED:
                 initial_states[key] = {frozenset([level.removeprefix(DISPATCHED)])}
             roots[key] = [key]

@@ -496,6 +496,8 @@ def _findings(
         reaching = affected
         if candidate.handler_kinds is not None:
             reaching = [handler for handler in affected if handler.kind in candidate.handler_kinds]
+        if candidate.success_only:
+            reaching = [handler for handler in reaching if not handler.checks_answers]
         if rule.handler_scope and not reaching:
             continue
         # The finding is about the handlers of its kinds; a fix changes what every handler

@@ -99,6 +99,9 @@ class Candidate:
     # Nodes a registry fix of the site edits (`registry_fix.fix_anchors`), placed with the
     # finding with or without a registry: a migration's later runs find them placed.
     anchors: tuple[cst.CSTNode, ...] = ()
+    # Counts only for handlers that answer the value as it is: not those that check each
+    # answer for an error first (``Handler.checks_answers``), which then is an error result.
+    success_only: bool = False
 
 
 class RuleContext:
@@ -327,6 +330,7 @@ class Rule:
         only_as_handler: bool = False,
         unfixed_reason: str | None = None,
         anchors: tuple[cst.CSTNode, ...] = (),
+        success_only: bool = False,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -334,7 +338,7 @@ class Rule:
         self.context.candidates.append(
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
-                advice, fix_replaces_class, only_as_handler, unfixed_reason, anchors,
+                advice, fix_replaces_class, only_as_handler, unfixed_reason, anchors, success_only,
             )  # fmt: skip
         )
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 
@@ -14,6 +14,7 @@ from mcplint.analysis.error_payloads import (
     ErrorPayload,
     caught_texts,
     error_payloads,
+    error_tested,
     text_put_in_content,
 )
 from mcplint.analysis.exception_flow import bound_name
@@ -108,7 +109,21 @@ class BareErrorReturn(Rule):
     A result model that says it failed counts as its dict, also through its
     own serialiser (`Response(success=False).model_dump()`); a payload in a
     tuple a helper returns counts where the tool returns that element
-    (`ok, message = check(path)` then `return message`).
+    (`ok, message = check(path)` then `return message`). A function every
+    return of which is an error payload (an error helper, of this module or
+    another) is reported where it builds the payload and where a handler
+    returns its answer (`return format_error_response(str(e))`).
+
+    A handler that checks each answer for an error before giving it is not
+    answering the error as a success: every `return` hands back a local that
+    an `if` raises on when it holds an error (`if "error" in result: raise
+    ToolError(...)`, `if message := _tool_error_message(result): raise ...`:
+    a call of a function named for errors), a `CallToolResult` whose `isError`
+    is computed (`isError="error" in payload`), or the answer of a function
+    that does one of these. The payloads such a handler returns are not
+    reported for it (a helper some other handler returns unchecked still is).
+    A handler with one unchecked answer checks none: its other answers'
+    payloads count too.
 
     ## Example
     ```python
@@ -217,10 +232,6 @@ class BareErrorReturn(Rule):
                     continue
                 call = payload.node if isinstance(payload.node, cst.Call) else None
                 from_helper = call is not None and helper_kind(call) is not None
-                # A module's own helper is reported where it builds the payload (as before);
-                # another module's, where this module returns what it built.
-                if call is not None and from_helper and _helper_kind(call, {}, self.context, function) is None:
-                    continue
                 self._reported.add(id(payload.node))
                 if from_helper:
                     how = "from an error helper"
@@ -235,6 +246,7 @@ class BareErrorReturn(Rule):
                     function=function,
                     handler_kinds=TOOLS_ONLY if payload.kind == "text" else None,
                     through_return=True,
+                    success_only=True,
                 )
 
     def project_inputs(self, project: ProjectContext) -> object:
@@ -260,7 +272,7 @@ class BareErrorReturn(Rule):
                 local_values = self._values_in(function)
                 kind_of = functools.partial(_helper_kind, helpers=helpers, context=self.context, function=function)
                 kinds: list[str] = []
-                for value in values:
+                for value in _held_values(values, local_values):
                     found = list(error_payloads(value, self.context.imports, local_values, helper_kind=kind_of))
                     if not found:
                         break
@@ -399,6 +411,7 @@ class BareErrorReturn(Rule):
                     error_message=error_message,
                     unfixed_reason=kept,
                     anchors=fix_anchors(site.statement if site is not None else None),
+                    success_only=True,
                 )
             else:
                 self.report(
@@ -412,6 +425,7 @@ class BareErrorReturn(Rule):
                     error_message=error_message,
                     unfixed_reason=kept,
                     anchors=fix_anchors(site.statement if site is not None else None),
+                    success_only=True,
                 )
 
     def _error_guarded_names(self) -> set[str]:
@@ -425,7 +439,7 @@ class BareErrorReturn(Rule):
                 break
             inside = ancestors[index + 1] if index + 1 < len(ancestors) else None
             if isinstance(ancestor, cst.If) and inside is ancestor.body:  # not its `else`
-                names.update(_error_tested(ancestor.test))
+                names.update(error_tested(ancestor.test))
         return names
 
     def _site(
@@ -481,6 +495,25 @@ class BareErrorReturn(Rule):
         return self.context.locals.values(self.context.scopes.current_function, name)
 
 
+def _held_values(
+    values: Sequence[cst.BaseExpression], local_values: Callable[[str], Sequence[cst.BaseExpression]]
+) -> list[cst.BaseExpression]:
+    """The values a function returns, a returned local standing for every value it is given
+    (`result = {"error": ...}` in one branch, `result = {"imported": n}` in another): a helper
+    returns an error only when each of them is one."""
+    held: list[cst.BaseExpression] = []
+    pending, seen = list(values), set()
+    while pending:
+        value = pending.pop()
+        given = local_values(value.value) if isinstance(value, cst.Name) and value.value not in seen else ()
+        if given:
+            seen.add(cast(cst.Name, value).value)
+            pending.extend(given)
+        else:
+            held.append(value)
+    return held
+
+
 def _helper_kind(
     call: cst.Call, helpers: dict[str, str], context: RuleContext, function: str | None = None
 ) -> str | None:
@@ -497,30 +530,6 @@ def _helper_kind(
     targets = [context.imports.qualify(name), *context.external_calls(name, function)]
     return next((known[target] for target in targets if target in known), None)
 
-
-def _error_tested(test: cst.BaseExpression) -> set[str]:
-    """The names a test finds an error in: `"error" in r`, `r.get("error")`, `r["error"]`
-    (also as one side of an `and`)."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _error_tested(test.left) | _error_tested(test.right)
-    if (
-        isinstance(test, cst.Comparison)
-        and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, cst.In)
-        and isinstance(test.left, cst.SimpleString)
-        and test.left.evaluated_value in ERROR_KEYS
-        and isinstance(test.comparisons[0].comparator, cst.Name)
-    ):
-        return {test.comparisons[0].comparator.value}
-    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "get":
-        holder, key = test.func.value, test.args[0].value if test.args else None
-    elif isinstance(test, cst.Subscript) and len(test.slice) == 1 and isinstance(test.slice[0].slice, cst.Index):
-        holder, key = test.value, test.slice[0].slice.value
-    else:
-        return set()
-    if isinstance(holder, cst.Name) and isinstance(key, cst.SimpleString) and key.evaluated_value in ERROR_KEYS:
-        return {holder.value}
-    return set()
 
 
 def _forwarded_error(value: cst.BaseExpression, guarded: set[str], imports: ImportTable) -> cst.BaseExpression | None:
