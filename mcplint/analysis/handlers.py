@@ -307,6 +307,9 @@ class HandlerFactsCollector:
         self.registry_tables: dict[str, list[cst.BaseExpression]] = {}
         # Locals assigned an item looked up in a container (`tool = tool_map[name]`, `.get(name)`).
         self.looked_up: set[tuple[str | None, str]] = set()
+        # ... and the containers, by local: `handler = TOOL_HANDLERS.get(name)` calls what
+        # `TOOL_HANDLERS[name](...)` would.
+        self.table_lookups: dict[tuple[str | None, str], list[str]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         key = self._scopes.qualname_for(node.name.value)
@@ -373,6 +376,9 @@ class HandlerFactsCollector:
             or (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get")
         ):
             self.looked_up.add((self._scopes.current_function, name))
+            container = dotted_name(_table_of(value) if isinstance(value, cst.Subscript) else cast(cst.Attribute, cast(cst.Call, value).func).value)
+            if container is not None:
+                self.table_lookups.setdefault((self._scopes.current_function, name), []).append(container)
         if isinstance(value, cst.Call):
             self.bindings.append((*self._binding_scope(name), value.func, False))
         function = self._scopes.current_function
@@ -1660,6 +1666,13 @@ class _Resolver:
         direct = self.resolve_function(dotted, context_key, context_class)
         if direct is not None:
             return [direct]
+        looked_up = [
+            key
+            for table in self.table_lookup(dotted, context_key)
+            for key in self.resolve_callee(table, context_key, context_class)
+        ]
+        if looked_up:
+            return list(dict.fromkeys(looked_up))
         table, brackets, method = dotted.partition("[]")
         if not brackets and "." not in dotted:  # `serialize = serialize_fast`: a plain alias
             aliased = [value for value in self._alias_values(dotted, context_key) if isinstance(value, (cst.Name, cst.Attribute))]
@@ -1789,6 +1802,17 @@ class _Resolver:
         if owner is None:
             return []
         return [f"{owner}.{name}" for name in self._literal_strings(loop.iter, context_key)]
+
+    def table_lookup(self, name: str, context_key: str | None) -> list[str]:
+        """`TABLE[]` for a local assigned an item of a table (`handler = TABLE.get(name)`,
+        `TABLE[name]`), in this function or an enclosing one."""
+        if "." in name or "[" in name:
+            return []
+        for scope in (*enclosing_function_keys(context_key), None):
+            tables = self.facts.table_lookups.get((scope, name))
+            if tables:
+                return [f"{table}[]" for table in dict.fromkeys(tables)]
+        return []
 
     def table_externals(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         """Functions of other modules a call through a dispatch table may run: imported
@@ -2490,6 +2514,10 @@ def _external_calls(resolver: _Resolver, function: str, through_return: bool) ->
 
 
 def _call_externals(resolver: _Resolver, callee: str, function: str | None, class_key: str | None) -> list[str]:
+    looked_up = resolver.table_lookup(callee, function)
+    if looked_up:  # `handler = TOOL_HANDLERS.get(name)`, the table imported or its values
+        found = [target for table in looked_up for target in _call_externals(resolver, table, function, class_key)]
+        return list(dict.fromkeys(found))
     target = resolver.external_target(callee)
     if target is not None:
         return [target]
