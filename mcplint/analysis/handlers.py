@@ -376,7 +376,7 @@ class HandlerFactsCollector:
             or (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get")
         ):
             self.looked_up.add((self._scopes.current_function, name))
-            container = dotted_name(_table_of(value) if isinstance(value, cst.Subscript) else cast(cst.Attribute, cast(cst.Call, value).func).value)
+            container = dotted_name(_table_of(value) if isinstance(value, cst.Subscript) else cast(cst.Attribute, value.func).value)
             if container is not None:
                 self.table_lookups.setdefault((self._scopes.current_function, name), []).append(container)
         if isinstance(value, cst.Call):
