@@ -84,6 +84,8 @@ def error_payloads(
                 yield from error_payloads(value, imports, local_values, resolving | {name}, helper_kind)
     elif isinstance(expression, cst.Call):
         yield from _call_payloads(expression, imports, local_values, resolving, helper_kind)
+    elif isinstance(expression, cst.Await):  # `return await create_error_response(ctx, ...)`
+        yield from error_payloads(expression.expression, imports, local_values, resolving, helper_kind)
     elif is_error_text(expression):
         yield ErrorPayload(expression, "text")
 
@@ -129,21 +131,28 @@ def _call_payloads(
         yield ErrorPayload(call, "text")
     elif _is_failure_model(call, qualified):
         yield ErrorPayload(call, "dict")
-    elif (
-        isinstance(call.func, cst.Attribute)
-        and call.func.attr.value in MODEL_DUMPERS
-        and isinstance(call.func.value, cst.Call)
-    ):  # `MCPResponse(success=False, ...).model_dump()`
-        inner = call.func.value
-        if _is_failure_model(inner, imports.qualified_name(inner.func) or ""):
-            yield ErrorPayload(inner, "dict")
+    elif isinstance(call.func, cst.Attribute) and call.func.attr.value in MODEL_DUMPERS:
+        # `MCPResponse(success=False, ...).model_dump()`, or a local holding one
+        # (`response = ErrorResponse(...)`; `return response.model_dump()`)
+        holder = call.func.value
+        models = local_values(holder.value) if isinstance(holder, cst.Name) else [holder]
+        for inner in models:
+            if isinstance(inner, cst.Call) and _is_failure_model(inner, imports.qualified_name(inner.func) or ""):
+                yield ErrorPayload(inner, "dict")
+                break
+
+
+# A result class named for an error: `ErrorResponse(error_type=..., message=...)`.
+_ERROR_MODEL_NAME = re.compile(r"\w*Error(?:Response|Result)")
 
 
 def _is_failure_model(call: cst.Call, qualified: str) -> bool:
-    """`Envelope(success=False, ...)`, `Response(status="error", ...)`: a result object (or
-    `dict(...)`) that says it failed, of a class that is not the SDK's."""
+    """`Envelope(success=False, ...)`, `Response(status="error", ...)`, `ErrorResponse(...)`:
+    a result object (or `dict(...)`) that says it failed, of a class that is not the SDK's."""
     if qualified.split(".", 1)[0] in MCP_PACKAGES:
         return False
+    if _ERROR_MODEL_NAME.fullmatch((dotted_name(call.func) or "").rpartition(".")[2]):
+        return True
     for arg in call.args:
         if arg.keyword is None:
             continue

@@ -107,7 +107,9 @@ class BareErrorReturn(Rule):
     (`"error": None`, `"errors": []`, `"errors": 0`) is a success. Only dict
     *literals* are followed: `result["error"] = msg` on a local goes unseen.
     A result model that says it failed counts as its dict, also through its
-    own serialiser (`Response(success=False).model_dump()`); a payload in a
+    own serialiser (`Response(success=False).model_dump()`), and so does one
+    of a class named for an error (`ErrorResponse(...)`, `ToolErrorResult(...)`),
+    also dumped from a local; a payload in a
     tuple a helper returns counts where the tool returns that element
     (`ok, message = check(path)` then `return message`). A function every
     return of which is an error payload (an error helper, of this module or
@@ -499,12 +501,18 @@ def _held_values(
     values: Sequence[cst.BaseExpression], local_values: Callable[[str], Sequence[cst.BaseExpression]]
 ) -> list[cst.BaseExpression]:
     """The values a function returns, a returned local standing for every value it is given
-    (`result = {"error": ...}` in one branch, `result = {"imported": n}` in another): a helper
+    (`result = {"error": ...}` in one branch, `result = {"imported": n}` in another) and a
+    conditional for both of its values (`result if ok else {"success": False}`): a helper
     returns an error only when each of them is one."""
     held: list[cst.BaseExpression] = []
     pending, seen = list(values), set()
     while pending:
         value = pending.pop()
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.IfExp):
+            pending.extend((value.body, value.orelse))
+            continue
         given = local_values(value.value) if isinstance(value, cst.Name) and value.value not in seen else ()
         if given:
             seen.add(cast(cst.Name, value).value)
