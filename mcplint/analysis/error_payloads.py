@@ -347,3 +347,24 @@ def answer_checked(test: cst.BaseExpression) -> set[str]:
 def _names_errors(callee: str | None) -> bool:
     last = (callee or "").rpartition(".")[2].lower()
     return "error" in last or "fail" in last
+
+
+def error_item_set(target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+    """The local a statement marks as an error by one of its items (`result["error"] = str(e)`,
+    `result["success"] = False`, `result["status"] = "error"`), or None."""
+    if not (
+        isinstance(target, cst.Subscript)
+        and isinstance(target.value, cst.Name)
+        and len(target.slice) == 1
+        and isinstance(target.slice[0].slice, cst.Index)
+    ):
+        return None
+    key = _string_value(target.slice[0].slice.value)
+    if key in ERROR_KEYS and not _is_empty(value):
+        return target.value.value
+    if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
+        return target.value.value
+    if key == "status" and (_string_value(value) or "").lower() == "error":
+        return target.value.value
+    return None
+

@@ -13,6 +13,7 @@ from mcplint.analysis.error_payloads import (
     PASS_THROUGH,
     ErrorPayload,
     caught_texts,
+    error_item_set,
     error_payloads,
     error_tested,
     text_put_in_content,
@@ -104,8 +105,11 @@ class BareErrorReturn(Rule):
     flows into the handler's return (`return helper()`, `result = await
     helper(); return [TextContent(text=json.dumps(result))]`); a helper whose
     result the handler merely inspects is silent. An empty error key
-    (`"error": None`, `"errors": []`, `"errors": 0`) is a success. Only dict
-    *literals* are followed: `result["error"] = msg` on a local goes unseen.
+    (`"error": None`, `"errors": []`, `"errors": 0`) is a success. An item an
+    `except` clause sets on a local (`result["error"] = str(e)`,
+    `result["success"] = False`) counts where the function returns that local
+    (once per clause, without a fix); elsewhere only dict *literals* are
+    followed.
     A result model that says it failed counts as its dict, also through its
     own serialiser (`Response(success=False).model_dump()`), and so does one
     of a class named for an error (`ErrorResponse(...)`, `ToolErrorResult(...)`),
@@ -208,6 +212,9 @@ class BareErrorReturn(Rule):
         self._walk_reported: set[int] | None = None
         # The walk's returned payloads: (payload, function, site, its message, why no fix).
         self._return_sites: list[tuple[ErrorPayload, str | None, ErrorSite | None, cst.BaseExpression | None, str | None]] = []
+        # `result["error"] = str(e)` in an `except` clause: (function, the local, the assignment).
+        self._items_set: list[tuple[str, str, cst.Assign]] = []
+        self._clauses_setting: set[tuple[int, str]] = set()
 
     def finish(self) -> None:
         """A call of another module's error helper returned as a success (`return
@@ -218,6 +225,7 @@ class BareErrorReturn(Rule):
             self._walk_reported = set(self._reported)
         self._reported = set(self._walk_reported)
         self._report_returns()
+        self._report_items_set()
         helpers = self._error_helpers()
         exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
         exported.update(module_aliases(self.context.facts.aliases, exported))
@@ -351,6 +359,7 @@ class BareErrorReturn(Rule):
         return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self._note_item_set(node)
         ancestors = self.context.ancestors
         if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name) or len(ancestors) < 4:
             return
@@ -396,6 +405,36 @@ class BareErrorReturn(Rule):
                 site, error_message = None, None
             # Reported in finish, which builds the fix from the registry (`walk_reads_registry`).
             self._return_sites.append((payload, function, site, error_message, kept))
+
+    def _note_item_set(self, node: cst.Assign) -> None:
+        """`result["error"] = str(e)` in an `except` clause: reported in finish if the function
+        returns `result`."""
+        function = self.context.scopes.current_function
+        if function is None or len(node.targets) != 1:
+            return
+        clause = self.context.enclosing_clause()
+        local = error_item_set(node.targets[0].target, node.value) if clause is not None else None
+        # One finding per clause and local (`result["success"] = False; result["error"] = ...`).
+        if local is not None and (id(clause), local) not in self._clauses_setting:
+            self._clauses_setting.add((id(clause), local))
+            self._items_set.append((function, local, node))
+
+    def _report_items_set(self) -> None:
+        """A clause that marks a local dict as an error (`result["error"] = str(e)`) where the
+        function returns that local: the dict the caller gets says it failed."""
+        returned = {(function, value.value) for function, value in self._returns if isinstance(value, cst.Name)}
+        for function, local, node in self._items_set:
+            if (function, local) in returned and id(node) not in self._reported:
+                self._reported.add(id(node))
+                self.report(
+                    node,
+                    "Error dict returned as a successful result (an `except` clause sets its error item)",
+                    function=function,
+                    advice=RESULT_INSTEAD,
+                    through_return=True,
+                    success_only=True,
+                    unfixed_reason="the error is an item of a dict the function builds and returns",
+                )
 
     def _report_returns(self) -> None:
         for payload, function, site, error_message, kept in self._return_sites:
