@@ -79,7 +79,7 @@ class CheckOptions:
 def run_check(options: CheckOptions) -> int:
     from mcplint.engine.cache import ResultCache, cache_directory
     from mcplint.engine.discovery import PathNotFound, discover, project_root
-    from mcplint.engine.runner import FileTask, default_jobs, run
+    from mcplint.engine.runner import MAX_ROUNDS, FileTask, default_jobs, run
 
     try:
         if options.config_file is not None and not Path(options.config_file).is_file():
@@ -137,6 +137,12 @@ def run_check(options: CheckOptions) -> int:
             bar.stop()
     for warning in result.warnings:
         _warn(warning, options)
+    if not result.settled:
+        _warn(
+            f"the cross-module analysis stopped after {MAX_ROUNDS} rounds before it settled: findings a "
+            "handler of another module reaches may be missing",
+            options,
+        )
     if result.unseen_framework_modules:
         shown = ", ".join(result.unseen_framework_modules[:3])
         more = len(result.unseen_framework_modules) - 3

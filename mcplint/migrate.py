@@ -806,8 +806,11 @@ _OWN_KEYS = (
 )  # fmt: skip
 # ... what resolving a name through the file follows (read when a name lands in it) ...
 _RESOLVING = ("exports", "star_imports", "defined_names")
-# ... and nothing of these (`mcplint handlers`, the run's blind spots).
-_UNREAD = ("handlers", "imports_server_framework", "reached")
+# ... and nothing of these (`mcplint handlers`, the run's blind spots). `analysed` is read, but
+# what a stale one can keep is a module analysed that a cold run would only syntax-check (two
+# helper modules importing each other): an analysis every run made before it was read, whose
+# findings and summaries are its own text's.
+_UNREAD = ("handlers", "imports_server_framework", "reached", "analysed")
 
 
 def _read_by_join(

@@ -11,6 +11,8 @@ from fixture_expectations import project_expectations as expected
 from test_cli import BAD_TOOL, json_findings, run_cli
 
 from mcplint.engine import runner as engine_runner
+from mcplint.rules import RULES_BY_CODE
+from mcplint.settings import FileSettings
 
 PROJECT = FIXTURES / "projects" / "crossmodule"
 
@@ -192,3 +194,42 @@ def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself():
         assert results == {"a": "A", "slow": "ran longer than 1 s and was stopped", "b": "B"}
     finally:
         pool.close()
+
+
+def _helper_chain(root):
+    app = root / "app"
+    app.mkdir()
+    (app / "__init__.py").write_text("")
+    (app / "errors.py").write_text("def error_response(message):\n    return {'error': message}\n")
+    (app / "util.py").write_text(
+        "from app.errors import error_response\n\n\ndef missing(name):\n    return error_response(f'no {name}')\n"
+    )
+    # Imports a helper, but no module analysed in full imports from it: nothing reads its summary.
+    (app / "cli.py").write_text(
+        "from app.errors import error_response\n\n\ndef fail(message):\n    return error_response(message)\n"
+    )
+    (app / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\n\nfrom app.util import missing\n\nmcp = FastMCP('x')\n\n\n"
+        "@mcp.tool()\ndef lookup(name: str) -> dict:\n    return missing(name)\n"
+    )
+    return app
+
+
+def test_a_module_importing_helpers_is_parsed_only_when_a_module_reads_its_own(tmp_path):
+    """Another module's error or text helpers are a reason to analyse a module only when a
+    module analysed in full imports from it: its own helpers' summaries are then read."""
+    app = _helper_chain(tmp_path)
+    settings = FileSettings(codes=frozenset(RULES_BY_CODE))
+    tasks = [engine_runner.FileTask(str(path), path.name, settings, True) for path in sorted(app.glob("*.py"))]
+    results = engine_runner.run(tasks, 1).results
+    assert results[str(app / "util.py")].analysed
+    assert not results[str(app / "cli.py")].analysed
+    assert results[str(app / "server.py")].analysed
+
+
+def test_a_run_cut_off_before_it_settles_says_so(tmp_path, monkeypatch):
+    _helper_chain(tmp_path)
+    assert "stopped after" not in run_cli("check", "--no-cache", ".", cwd=tmp_path).stderr
+    monkeypatch.setattr(engine_runner, "MAX_ROUNDS", 1)
+    result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert "the cross-module analysis stopped after 1 rounds before it settled" in result.stderr

@@ -69,6 +69,9 @@ class ProjectContext:
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[TextHelperEntry, ...] = ()
+    # Some module analysed in full imports from this one: the summaries of its error and text
+    # helpers are read, so the helpers it imports itself are a reason to analyse it.
+    imported_by_analysed: bool = False
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
 

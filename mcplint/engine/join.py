@@ -208,6 +208,15 @@ def join(
             level = f"{DISPATCHED}{next(iter(guards))}" if len(guards) == 1 and "" not in guards else "high"
             registered_here[path].update((f"{table}{{}}", table_kind, level) for table in result.registry_tables)
 
+    # The files some fully analysed module imports from (it reads their helpers' summaries).
+    imported_by_analysed: set[str] = set()
+    for path, result in results.items():
+        if result.analysed:
+            for name in result.imported_names:
+                found = names.resolve(name, path)
+                if found is not None and found[0] != path:
+                    imported_by_analysed.add(found[0])
+
     joined = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))
@@ -291,6 +300,9 @@ def join(
             imported_registrars=tuple(sorted(registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
+            # Set only where it decides something (a module importing helpers), so that it
+            # does not change the context, and so the analysis, of every other file.
+            imported_by_analysed=bool(error_helpers or text_helpers) and path in imported_by_analysed,
             entry_points=tuple(sorted(calls[path])),
             return_entry_points=tuple(sorted(returns[path])),
         )

@@ -247,7 +247,7 @@ def _rule_findings(
         _WALKED.move_to_end(key)
     module = walked.module
     candidates, scope, context = _resolve(walked, settings, project)
-    result = FileResult(findings=_findings(walked, text, candidates, scope, display))
+    result = FileResult(findings=_findings(walked, text, candidates, scope, display), analysed=True)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
@@ -386,7 +386,11 @@ def _may_produce_findings(
         return True
     if project.imported_server_classes or project.imported_server_factories:
         return True
-    if project.imported_error_helpers or project.imported_text_helpers or project.server_parameters:
+    if project.server_parameters:
+        return True
+    if (project.imported_error_helpers or project.imported_text_helpers) and project.imported_by_analysed:
+        # Another module's helpers change only what this module's own helpers are (its findings
+        # need handler scope, a reason of its own): worth a parse when a module reads them.
         return True
     if project.registry_decorators or project.registered_here or project.imported_registrars:
         return True
@@ -447,7 +451,13 @@ def _resolve(
     context.candidates = list(walked.walk_candidates)
     # The project context's summaries of other modules' helpers do not enter the handler
     # scope: a later round that brings only those (the commonest kind) keeps the last scope.
-    scope_inputs = replace(project, imported_text_helpers=(), imported_error_helpers=(), imported_unmasked_classes=())
+    scope_inputs = replace(
+        project,
+        imported_text_helpers=(),
+        imported_error_helpers=(),
+        imported_unmasked_classes=(),
+        imported_by_analysed=False,
+    )
     if walked.scope is not None and walked.scope[0] == scope_inputs:
         scope = walked.scope[1]
     else:

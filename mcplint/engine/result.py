@@ -61,6 +61,8 @@ class FileResult:
     decorator_methods: dict[str, str] = field(default_factory=dict)  # "Class.method" returning a registering decorator -> kind
     decorator_method_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # "Class.method" -> [[wrapper, [trys]]]
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
+    # Parsed and analysed in full (not only syntax-checked): what it imports, the join reads.
+    analysed: bool = False
 
 
 #: What the run's join (and `mcplint handlers`) read; the cache keeps them beside the findings.
@@ -97,4 +99,5 @@ JOIN_FIELDS = (
     "handlers",
     "imports_server_framework",
     "reached",
+    "analysed",
 )
