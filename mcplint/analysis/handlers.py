@@ -142,6 +142,17 @@ PathState = frozenset[str]
 MAX_PATH_STATES = 8
 
 
+#: A parameter slot for a server an argument object keeps in an attribute: `0@mcp` for the
+#: `self` of `ToolsRegistry(self)` whose class set `self.mcp = FastMCP(...)`.
+HELD = "@"
+
+
+def constructor_slot(slot: str) -> str:
+    """The slot of `__init__` a constructor call's argument lands in: positions count `self`."""
+    position, held, attribute = slot.partition(HELD)
+    return (str(int(position) + 1) if position.isdigit() else position) + held + attribute
+
+
 #: A function a server class's `tool()` wraps each tool in, with the `try`s (encoded) its inner
 #: function puts around its call of the tool.
 ToolWrapper = tuple[str, tuple[str, ...]]
@@ -385,6 +396,15 @@ class HandlerFactsCollector:
         if name.startswith("self.") and isinstance(value, cst.Name) and function in self.functions:
             if value.value in self.functions[function].parameters:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
+        elif (
+            name.startswith("self.")
+            and isinstance(value, cst.Attribute)
+            and isinstance(value.value, cst.Name)
+            and function in self.functions
+            and value.value.value in self.functions[function].parameters
+        ):  # `self.mcp = server.mcp`: what the object the parameter holds keeps there
+            held = f"{value.value.value}{HELD}{value.attr.value}"
+            self.attribute_parameters.append((_nearest_class(self._scopes), name, held, function))
         if isinstance(target, cst.Name) and isinstance(
             value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES, cst.ListComp, cst.SetComp, cst.GeneratorExp)
         ):
@@ -1185,11 +1205,12 @@ class _Resolver:
         """The server a parameter holds: one a caller passes (`Handlers(mcp)`, here or in
         another module), or by its annotation."""
         passed = self.server_parameters.get((function, parameter))
+        name, held, attribute = parameter.partition(HELD)
         if passed is None:
             names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
-            if parameter in names:
-                passed = self.server_parameters.get((function, str(names.index(parameter))))
-        if passed is not None:
+            if name in names:
+                passed = self.server_parameters.get((function, f"{names.index(name)}{held}{attribute}"))
+        if passed is not None or held:
             return passed
         return self._server_parameter(self.facts.functions[function].parameters.get(parameter))
 
@@ -1204,10 +1225,22 @@ class _Resolver:
             for position, arg in enumerate(call.args):
                 if arg.star:
                     break
+                slot = arg.keyword.value if arg.keyword is not None else str(position)
                 binding = self.receiver(arg.value, registration.context_key, registration.context_class)
                 if binding is not None and binding is not UNTYPED_SERVER:
-                    slot = arg.keyword.value if arg.keyword is not None else str(position)
                     yield callee, slot, binding
+                elif dotted_name(arg.value) == "self" and registration.context_class is not None:
+                    # `ToolsRegistry(self)` where `self.mcp = FastMCP(...)`: the object holds one.
+                    for attribute, held in self._held_servers(registration.context_class):
+                        yield callee, f"{slot}{HELD}{attribute}", held
+
+    def _held_servers(self, class_key: str) -> list[tuple[str, ServerBinding]]:
+        """(attribute, server) for the servers a class's instances keep (`self.mcp = FastMCP()`)."""
+        return [
+            (target.removeprefix("self."), binding)
+            for (scope, target), binding in self.bindings.items()
+            if scope == class_key and target.count(".") == 1 and binding is not None and binding is not UNTYPED_SERVER
+        ]
 
     def _local_server_parameters(self) -> None:
         """Servers passed to this module's own functions and classes."""
@@ -1221,7 +1254,7 @@ class _Resolver:
         ``callee`` lands in: a class called runs its `__init__`, whose positions count `self`."""
         constructor = self._constructed(callee)
         if constructor is not None:
-            return constructor, str(int(slot) + 1) if slot.isdigit() else slot
+            return constructor, constructor_slot(slot)
         function = self.resolve_function(callee, None, None)
         return (function, slot) if function is not None else None
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from mcplint.analysis.handlers import DISPATCHED
+from mcplint.analysis.handlers import DISPATCHED, constructor_slot
 from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
 from mcplint.engine.module_index import ModuleIndex
 from mcplint.engine.result import FileResult
@@ -313,7 +313,7 @@ def _parameter_of(result: FileResult, key: str, slot: str) -> tuple[str, str]:
     """(function, parameter slot) an argument at ``slot`` of a call of ``key`` lands in: a
     class called runs its `__init__`, whose positions count `self`."""
     if key in result.defined_names and f"{key}.__init__" in result.defined_names:
-        return f"{key}.__init__", str(int(slot) + 1) if slot.isdigit() else slot
+        return f"{key}.__init__", constructor_slot(slot)
     return key, slot
 
 
