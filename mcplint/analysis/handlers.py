@@ -757,6 +757,11 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
                 else:
                     if isinstance(arg.value, cst.Name):  # `run_sync(_sync_list)`: a function handed to a runner
                         callees.append(arg.value.value)
+                    elif isinstance(arg.value, cst.Attribute) and callee is not None and callee.rpartition(".")[2] in _RUNNERS:
+                        # `asyncio.to_thread(searcher.search, query)`: a bound method it runs
+                        method = _callee(arg.value)
+                        if method is not None:
+                            callees.append(method)
                     pending.append(arg.value)
         elif isinstance(expression, cst.Name):
             names.append(expression.value)
@@ -770,6 +775,10 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
             # punctuation, which hold no callee and no name; the rest comes in the same order.
             pending.extend(children(expression))
     return callees, names
+
+
+# Calls that run the function they are given and hand back its result.
+_RUNNERS = frozenset({"to_thread", "run_in_executor", "run_sync", "run_in_threadpool", "submit", "wait_for"})
 
 
 # A call that sends a message by name (`session.call("get_results", args)`, `rpc.request(...)`).
@@ -1071,6 +1080,9 @@ class _Resolver:
         self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self._parameter_classes: dict[tuple[str, str], str] | None = None
+        # ... and every class passed there, when callers pass instances of several
+        # (`async_search(crossref_searcher, ...)`, `async_search(hal_searcher, ...)`).
+        self._parameter_class_choices: dict[tuple[str, str], list[str]] = {}
         self._collected: dict[str, list[str]] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
@@ -1696,6 +1708,10 @@ class _Resolver:
         return self._callees[key]
 
     def _resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
+        owner, dot, method = dotted.rpartition(".")
+        choices = self.parameter_choices(owner, context_key) if dot and "." not in owner and "[" not in owner else []
+        if choices:  # the method of each class callers pass (those of other modules: external_methods)
+            return [key for choice in choices if choice in self.facts.class_bases for key in [self._method(choice, method)] if key]
         direct = self.resolve_function(dotted, context_key, context_class)
         if direct is not None:
             return [direct]
@@ -2032,6 +2048,7 @@ class _Resolver:
             self._parameter_classes = {}
             for key, slot, class_name in self.project.parameter_classes:
                 self._parameter_classes.setdefault((key, slot), class_name)
+                self._add_choice((key, slot), class_name)
             self._local_parameter_classes()
         names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
         found = self._parameter_classes.get((function, parameter))
@@ -2087,6 +2104,26 @@ class _Resolver:
             parameter = self._local_parameter(callee, slot)
             if parameter is not None:
                 self._parameter_classes.setdefault(parameter, class_name)
+                self._add_choice(parameter, class_name)
+
+    def _add_choice(self, slot: tuple[str, str], class_name: str) -> None:
+        choices = self._parameter_class_choices.setdefault(slot, [])
+        if class_name not in choices:
+            choices.append(class_name)
+
+    def parameter_choices(self, name: str, context_key: str | None) -> list[str]:
+        """The classes callers pass to the parameter ``name`` of the function (or of an
+        enclosing one), when they pass instances of more than one; else []."""
+        for scope in enclosing_function_keys(context_key):
+            info = self.facts.functions.get(scope)
+            if info is None or name not in info.parameters:
+                continue
+            self._passed_class(scope, name)  # builds the tables
+            choices = self._parameter_class_choices.get((scope, name))
+            if choices is None:
+                choices = self._parameter_class_choices.get((scope, str(list(info.parameters).index(name))), [])
+            return [self._local_class(choice) for choice in choices] if len(choices) > 1 else []
+        return []
 
     def outgoing_arguments(self) -> dict[str, list[tuple[str, str]]]:
         """Classes passed to other modules' functions: target -> (slot, qualified class)."""
@@ -2195,6 +2232,15 @@ class _Resolver:
         owner, dot, method = dotted.rpartition(".")
         if not dot:
             return []
+        choices = self.parameter_choices(owner, context_key) if "." not in owner else []
+        if choices:  # `searcher.search()` with `searcher` one of several classes' instances
+            return [
+                target
+                for choice in choices
+                for target in (
+                    self.inherited_externally(choice, method) if choice in self.facts.class_bases else [f"{choice}.{method}"]
+                )
+            ]
         owner_class = owner if owner in self.facts.class_bases else self.class_of(owner, context_key, context_class)
         if owner_class is None:
             table, brackets, _ = owner.partition("[]")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from mcplint.analysis.handlers import DISPATCHED, constructor_slot
@@ -164,9 +164,13 @@ def join(
         for slot, level, framework in slots:
             server_parameters[other].add((*_parameter_of(results[other], key, slot), level, framework))
 
-    # The classes of objects passed into other modules' functions (`register(mcp, Service())`).
+    # The classes of objects passed into other modules' functions (`register(mcp, Service())`);
+    # not the fakes a test passes (`register_alert_tools(mcp=fake, mcp_error=FakeMCPError())`):
+    # no client request runs them, and a parameter given several classes reaches each.
     parameter_classes: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
     for path, other, key, slots in names.resolved("outgoing_arguments"):
+        if _is_test_module(path):
+            continue
         for slot, class_name in slots:
             parameter_classes[other].add((*_parameter_of(results[other], key, slot), names.canonical(class_name, path)))
 
@@ -307,6 +311,19 @@ def join(
             return_entry_points=tuple(sorted(returns[path])),
         )
     return joined
+
+
+def _is_test_module(path: str) -> bool:
+    """A test suite's file: under a `tests`/`test` directory, or named `test_*.py`,
+    `*_test.py`, `conftest.py`."""
+    parts = PurePath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        any(part in ("tests", "test") for part in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
 
 
 def _parameter_of(result: FileResult, key: str, slot: str) -> tuple[str, str]:
