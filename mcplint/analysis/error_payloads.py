@@ -46,6 +46,31 @@ HelperKind = Callable[[cst.Call], "str | None"]
 PASS_THROUGH = "through"
 
 
+def through_kind(position: int, name: str) -> str:
+    """The kind of a helper handing back its argument at ``position`` (parameter ``name``):
+    PASS_THROUGH for the first, `through:1:data` for another (`add_metadata(client, data)`)."""
+    return PASS_THROUGH if position == 0 else f"{PASS_THROUGH}:{position}:{name}"
+
+
+def passed_through(kind: str | None) -> tuple[int, str] | None:
+    """(position, parameter name) of the argument a pass-through helper hands back."""
+    if kind == PASS_THROUGH:
+        return 0, ""
+    if kind is not None and kind.startswith(f"{PASS_THROUGH}:"):
+        _, position, name = kind.split(":", 2)
+        return int(position), name
+    return None
+
+
+def _argument_at(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    if position == 0 and not name:
+        return call.args[0].value if call.args else None
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if position < len(positional):
+        return positional[position]
+    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == name), None)
+
+
 def error_payloads(
     expression: cst.BaseExpression,
     imports: ImportTable,
@@ -102,9 +127,11 @@ def _call_payloads(
         yield from error_payloads(call.args[0].value, imports, local_values, resolving, helper_kind)
         return
     kind = helper_kind(call) if helper_kind is not None else None
-    if kind == PASS_THROUGH:  # `return dump_json({...})`: the project's own serialiser
-        if call.args:
-            yield from error_payloads(call.args[0].value, imports, local_values, resolving, helper_kind)
+    carried = passed_through(kind)
+    if carried is not None:  # `return dump_json({...})`: the project's own serialiser, or envelope
+        argument = _argument_at(call, *carried)
+        if argument is not None:
+            yield from error_payloads(argument, imports, local_values, resolving, helper_kind)
         return
     if kind is not None:  # `return tool_error(e)`: a function that builds the payload
         yield ErrorPayload(call, kind)

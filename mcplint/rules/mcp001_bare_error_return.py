@@ -16,7 +16,9 @@ from mcplint.analysis.error_payloads import (
     error_item_set,
     error_payloads,
     error_tested,
+    is_error_dict,
     text_put_in_content,
+    through_kind,
 )
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.handlers import module_aliases
@@ -118,7 +120,11 @@ class BareErrorReturn(Rule):
     (`ok, message = check(path)` then `return message`). A function every
     return of which is an error payload (an error helper, of this module or
     another) is reported where it builds the payload and where a handler
-    returns its answer (`return format_error_response(str(e))`).
+    returns its answer (`return format_error_response(str(e))`). A function
+    that hands back one of its parameters (serialised, in a `TextContent`, or
+    wrapped in an envelope: `return {"data": data, "metadata": ...}`) passes
+    on the payload a caller gives it there (`add_metadata(client,
+    error_data)`).
 
     A handler that checks each answer for an error before giving it is not
     answering the error as a success: every `return` hands back a local that
@@ -275,8 +281,9 @@ class BareErrorReturn(Rule):
             for function, values in by_function.items():
                 if function in helpers:
                     continue
-                if self._passes_through(function, values, helpers):
-                    helpers[function] = PASS_THROUGH
+                through = self._passes_through(function, values, helpers)
+                if through is not None:
+                    helpers[function] = through
                     changed = True
                     continue
                 local_values = self._values_in(function)
@@ -292,36 +299,46 @@ class BareErrorReturn(Rule):
                     changed = True
         return helpers
 
-    def _passes_through(self, function: str, values: list[cst.BaseExpression], helpers: dict[str, str]) -> bool:
-        """Every return is the first parameter, serialised (`json.dumps(p, ...)`), put in a
-        `TextContent` as the whole result, or through another such function; or one return hands the first parameter back untouched (a
+    def _passes_through(self, function: str, values: list[cst.BaseExpression], helpers: dict[str, str]) -> str | None:
+        """The kind of a helper handing back a parameter (`through_kind`): every return is the
+        parameter, serialised (`json.dumps(p, ...)`), put in a `TextContent` as the whole
+        result, a value of a dict built around it (`{"data": p, "metadata": ...}`), or through
+        another such function; or one return hands the first parameter back untouched (a
         normaliser: `if "success" in response: return response`), so what it is given may be
         what the caller returns."""
         info = self.context.facts.functions.get(function)
         parameters = [name for name in (info.parameters if info else {}) if name not in ("self", "cls")]
         if not parameters:
-            return False
-        first = parameters[0]
-        if any(isinstance(value, cst.Name) and value.value == first for value in values):
-            return True
-        for value in values:
-            # `[TextContent(type="text", text=str(t))]`: a response helper; an error text it is
-            # given is the tool's whole answer.
-            value = text_put_in_content(value, self.context.imports) or value
-            while isinstance(value, cst.Call):
-                if isinstance(value.func, cst.Attribute) and value.func.attr.value == "decode":
-                    value = value.func.value  # `orjson.dumps(p).decode("utf-8")`: bytes to text
-                    continue
-                if not value.args:
-                    break
-                name = dotted_name(value.func) or ""
-                qualified = self.context.imports.qualify(name) or name
-                if qualified not in JSON_SERIALISERS and helpers.get(name) != PASS_THROUGH:
-                    return False
-                value = value.args[0].value
-            if not (isinstance(value, cst.Name) and value.value == first):
+            return None
+        if any(isinstance(value, cst.Name) and value.value == parameters[0] for value in values):
+            return PASS_THROUGH
+        for position, parameter in enumerate(parameters):
+            if all(self._carries(value, parameter, helpers) for value in values):
+                return through_kind(position, parameter)
+        return None
+
+    def _carries(self, value: cst.BaseExpression, parameter: str, helpers: dict[str, str]) -> bool:
+        """The returned value is the parameter, serialised, in a `TextContent`, or in a dict."""
+        if isinstance(value, cst.Dict) and not is_error_dict(value) and any(
+            isinstance(element, cst.DictElement) and isinstance(element.value, cst.Name) and element.value.value == parameter
+            for element in value.elements
+        ):
+            return True  # `{"data": data, "metadata": {...}}`: an envelope around it
+        # `[TextContent(type="text", text=str(t))]`: a response helper; an error text it is
+        # given is the tool's whole answer.
+        value = text_put_in_content(value, self.context.imports) or value
+        while isinstance(value, cst.Call):
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "decode":
+                value = value.func.value  # `orjson.dumps(p).decode("utf-8")`: bytes to text
+                continue
+            if not value.args:
+                break
+            name = dotted_name(value.func) or ""
+            qualified = self.context.imports.qualify(name) or name
+            if qualified not in JSON_SERIALISERS and helpers.get(name) != PASS_THROUGH:
                 return False
-        return True
+            value = value.args[0].value
+        return isinstance(value, cst.Name) and value.value == parameter
 
     def _values_in(self, function: str) -> Callable[[str], Sequence[cst.BaseExpression]]:
         """A local's values; for `ok, message = check(path)`, the elements the module's
