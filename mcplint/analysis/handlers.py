@@ -1715,6 +1715,9 @@ class _Resolver:
         direct = self.resolve_function(dotted, context_key, context_class)
         if direct is not None:
             return [direct]
+        constructor = self._constructed(dotted)
+        if constructor is not None:  # `SQLiteHandler(path)` runs its `__init__`
+            return [constructor]
         looked_up = [
             key
             for table in self.table_lookup(dotted, context_key)
