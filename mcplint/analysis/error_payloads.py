@@ -25,7 +25,10 @@ JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simp
 # "Unable to connect", "Invalid page size: 0"); "No results found" is an empty result, not one.
 ERROR_TEXT = re.compile(
     r"^[\W_]*(error|failed|failure|cannot|can't|unable to|could not|couldn't|invalid|"
-    r"security violation|permission denied|access denied|unexpected)\b",
+    r"security violation|permission denied|access denied|unexpected"
+    # `Download failed after ...`, `Sci-Hub download failed.`: what failed, then that it did
+    # (words only: `3 tests failed` is a count a test runner answers with)
+    r"|(?:[a-z][\w-]*\s+){1,3}failed(?!\s+(?:tests?|items?|checks?)\b))\b",
     re.IGNORECASE,
 )
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")

@@ -87,7 +87,8 @@ class BareErrorReturn(Rule):
     `"status": "error"`, `"success": False`, `"ok": False`), such a dict inside a
     list or `json.dumps(...)`, error text returned from a tool (text opening the
     way only a failure does: `"Error: ..."`, `f"Failed to ..."`, `"Cannot ..."`,
-    `"Unable to ..."`, `"Could not ..."`, `"Unexpected ..."`, `f"Invalid page size: {size}"`; and,
+    `"Unable to ..."`, `"Could not ..."`, `"Unexpected ..."`, `f"Invalid page size: {size}"`,
+    `"Download failed ..."`; and,
     in an `except E as e:` clause, any text built from `e`, such as
     `f"Database trouble: {e}"`), and `TextContent(text="Error ...")` or
     `TextContent(..., error=True)` (not a field: the result is still a success)
