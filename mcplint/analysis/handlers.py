@@ -1079,10 +1079,9 @@ class _Resolver:
         self.returned_callees: dict[str, list[str]] = {}
         self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
-        self._parameter_classes: dict[tuple[str, str], str] | None = None
-        # ... and every class passed there, when callers pass instances of several
+        # Per (function, parameter slot), the classes callers pass there, in the order met
         # (`async_search(crossref_searcher, ...)`, `async_search(hal_searcher, ...)`).
-        self._parameter_class_choices: dict[tuple[str, str], list[str]] = {}
+        self._parameter_classes: dict[tuple[str, str], list[str]] | None = None
         self._collected: dict[str, list[str]] | None = None
         self._classes: dict[tuple[str, str | None, str | None], str | None] = {}
         self.dynamic_registrations: set[str] = set()
@@ -2047,17 +2046,21 @@ class _Resolver:
     def _passed_class(self, function: str, parameter: str) -> str | None:
         """The class of what callers pass to an untyped parameter (`register(mcp, service)`
         with `service = Service()`, `mcp_error=MCPError`), here or in other modules."""
+        passed = self._classes_passed(function, parameter)
+        return self._local_class(passed[0]) if passed else None
+
+    def _classes_passed(self, function: str, parameter: str) -> list[str]:
+        """Every class callers pass to the parameter, by its name or its position."""
         if self._parameter_classes is None:
             self._parameter_classes = {}
             for key, slot, class_name in self.project.parameter_classes:
-                self._parameter_classes.setdefault((key, slot), class_name)
-                self._add_choice((key, slot), class_name)
+                self._add_class_passed((key, slot), class_name)
             self._local_parameter_classes()
         names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
         found = self._parameter_classes.get((function, parameter))
         if found is None and parameter in names:
             found = self._parameter_classes.get((function, str(names.index(parameter))))
-        return self._local_class(found) if found is not None else None
+        return found or []
 
     def _local_class(self, qualified: str) -> str:
         """A class of this module by its key, though the join names it by its qualified name."""
@@ -2106,13 +2109,13 @@ class _Resolver:
         for callee, slot, class_name in list(self._passed_arguments()):
             parameter = self._local_parameter(callee, slot)
             if parameter is not None:
-                self._parameter_classes.setdefault(parameter, class_name)
-                self._add_choice(parameter, class_name)
+                self._add_class_passed(parameter, class_name)
 
-    def _add_choice(self, slot: tuple[str, str], class_name: str) -> None:
-        choices = self._parameter_class_choices.setdefault(slot, [])
-        if class_name not in choices:
-            choices.append(class_name)
+    def _add_class_passed(self, slot: tuple[str, str], class_name: str) -> None:
+        assert self._parameter_classes is not None
+        passed = self._parameter_classes.setdefault(slot, [])
+        if class_name not in passed:
+            passed.append(class_name)
 
     def parameter_choices(self, name: str, context_key: str | None) -> list[str]:
         """The classes callers pass to the parameter ``name`` of the function (or of an
@@ -2121,10 +2124,7 @@ class _Resolver:
             info = self.facts.functions.get(scope)
             if info is None or name not in info.parameters:
                 continue
-            self._passed_class(scope, name)  # builds the tables
-            choices = self._parameter_class_choices.get((scope, name))
-            if choices is None:
-                choices = self._parameter_class_choices.get((scope, str(list(info.parameters).index(name))), [])
+            choices = self._classes_passed(scope, name)
             return [self._local_class(choice) for choice in choices] if len(choices) > 1 else []
         return []
 

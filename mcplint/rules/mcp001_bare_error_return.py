@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import libcst as cst
 
@@ -570,12 +570,13 @@ def _held_values(
         if isinstance(value, cst.IfExp):
             pending.extend((value.body, value.orelse))
             continue
-        given = local_values(value.value) if isinstance(value, cst.Name) and value.value not in seen else ()
-        if given:
-            seen.add(cast(cst.Name, value).value)
-            pending.extend(given)
-        else:
-            held.append(value)
+        if isinstance(value, cst.Name) and value.value not in seen:
+            given = local_values(value.value)
+            if given:
+                seen.add(value.value)
+                pending.extend(given)
+                continue
+        held.append(value)
     return held
 
 
