@@ -447,7 +447,8 @@ def _library_transform(value: cst.BaseExpression) -> bool:
 def _carries(expression: cst.BaseExpression, name: str) -> bool:
     """The expression hands the local on as a value of the answer: itself, a dict value, an
     argument (`json.dumps({"rows": rows})`, `Page(rows=rows)`), an element, a branch of an `if`
-    expression; not a projection of it (`rows[0]`, `len(rows)`, `rows.get(...)`)."""
+    expression, a slice (`rows[:limit]`); not a projection of it (`rows[0]`, `len(rows)`,
+    `rows.get(...)`)."""
     pending = [expression]
     while pending:
         node = pending.pop()
@@ -462,6 +463,8 @@ def _carries(expression: cst.BaseExpression, name: str) -> bool:
             pending.extend(e.value for e in node.elements)
         elif isinstance(node, cst.IfExp):
             pending.extend((node.body, node.orelse))
+        elif isinstance(node, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in node.slice):
+            pending.append(node.value)  # `rows[:limit]`: still the rows
         elif isinstance(node, cst.Call):
             if (dotted_name(node.func) or "") not in _NOT_CARRYING:
                 pending.extend(arg.value for arg in node.args)

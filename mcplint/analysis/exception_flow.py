@@ -32,7 +32,7 @@ stdio server, ``print`` to stdout. Logging, ``warnings.warn`` and files are not.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -874,7 +874,8 @@ class StdioDetector:
 
     Fed during the walk: ``mcp.server.stdio.stdio_server()``, ``X.run_stdio_async()``,
     and ``X.run()`` / ``X.run("stdio")`` / ``X.run(transport="stdio")`` on a
-    module-level server object (stdio is the default transport).
+    module-level server object or one imported from another module of the project (stdio is
+    the default transport).
     """
 
     def __init__(self, imports: ImportTable) -> None:
@@ -900,12 +901,14 @@ class StdioDetector:
         elif method == "run":
             self._runs.append(node)
 
-    def is_stdio(self) -> bool:
-        return self.found or any(self._runs_stdio(call) for call in self._runs)
+    def is_stdio(self, imported_servers: Collection[str] = ()) -> bool:
+        """``imported_servers``: the qualified names of the servers the module imports."""
+        return self.found or any(self._runs_stdio(call, imported_servers) for call in self._runs)
 
-    def _runs_stdio(self, call: cst.Call) -> bool:
+    def _runs_stdio(self, call: cst.Call, imported_servers: Collection[str]) -> bool:
         assert isinstance(call.func, cst.Attribute)
-        if dotted_name(call.func.value) not in self._servers:
+        server = dotted_name(call.func.value)
+        if server not in self._servers and self.imports.qualified_name(call.func.value) not in imported_servers:
             return False
         transports = [
             arg.value

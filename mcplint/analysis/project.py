@@ -72,6 +72,9 @@ class ProjectContext:
     # Some module analysed in full imports from this one: the summaries of its error and text
     # helpers are read, so the helpers it imports itself are a reason to analyse it.
     imported_by_analysed: bool = False
+    # A module of the project starts its server over stdio, where `print` writes into the
+    # transport (set only on modules with handlers or entry points, where it decides something).
+    stdio_transport: bool = False
     entry_points: tuple[EntryPoint, ...] = ()  # reached through calls: what they raise counts
     return_entry_points: tuple[EntryPoint, ...] = ()  # their return value is a handler's
 

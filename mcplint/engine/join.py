@@ -221,6 +221,8 @@ def join(
                 if found is not None and found[0] != path:
                     imported_by_analysed.add(found[0])
 
+    stdio_projects = {index.project_of(path) for path, result in results.items() if result.runs_stdio} - {None}
+
     joined = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))
@@ -309,6 +311,8 @@ def join(
             imported_by_analysed=bool(error_helpers or text_helpers) and path in imported_by_analysed,
             entry_points=tuple(sorted(calls[path])),
             return_entry_points=tuple(sorted(returns[path])),
+            stdio_transport=index.project_of(path) in stdio_projects
+            and bool(calls[path] or returns[path] or results[path].handlers),
         )
     return joined
 

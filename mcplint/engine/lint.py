@@ -285,6 +285,7 @@ def _rule_findings(
     result.error_helpers = context.exports.get("error_helpers", {})
     result.unmasked_classes = context.exports.get("unmasked_classes", {})
     result.text_helpers = context.exports.get("text_helpers", {})
+    result.runs_stdio = context.runs_stdio
     return result
 
 

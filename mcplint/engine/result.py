@@ -61,6 +61,7 @@ class FileResult:
     decorator_methods: dict[str, str] = field(default_factory=dict)  # "Class.method" returning a registering decorator -> kind
     decorator_method_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # "Class.method" -> [[wrapper, [trys]]]
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
+    runs_stdio: bool = False  # starts a server of the project over stdio (stdout is its transport)
     # Parsed and analysed in full (not only syntax-checked): what it imports, the join reads.
     analysed: bool = False
 
@@ -96,6 +97,7 @@ JOIN_FIELDS = (
     "decorator_methods",
     "decorator_method_wrappers",
     "text_helpers",
+    "runs_stdio",
     "handlers",
     "imports_server_framework",
     "reached",

@@ -133,6 +133,7 @@ class RuleContext:
         # Facts about this module's functions that other modules' analyses need (the join
         # hands them to the modules that import them): "error_helpers", "text_helpers".
         self.exports: dict[str, dict[str, Any]] = {}
+        self.runs_stdio = False  # the module starts a server over stdio (MCP006 tells the join)
         # The functions a handler reaches (through calls or returns), once the handler scope is
         # resolved; None: not known, judge every function.
         self.reached: frozenset[str] | None = None

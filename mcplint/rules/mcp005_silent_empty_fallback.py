@@ -38,9 +38,9 @@ class SilentEmptyFallback(Rule):
     success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
     empty values (also beside echoed parameters), an empty model
     (`Page(items=[])`), or a local still empty on that path; `pass`,
-    `continue` (a retry) or logging that falls through to such a `return`;
+    `continue` or logging that falls through to such a `return`;
     a clause that only logs (or empties it) while a collection the `try`
-    was to fill goes into the answer (`{"rows": rows}`). The value must
+    was to fill goes into the answer (`{"rows": rows}`, `rows[:n]`). The value must
     reach a handler.
 
     Silent when the clause raises on some path or a catch-all sibling

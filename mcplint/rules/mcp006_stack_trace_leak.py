@@ -37,8 +37,8 @@ class StackTraceLeak(Rule):
     ## What it does
     Finds exception text and tracebacks that reach the client from handler
     scope. Sources: the caught exception (`str(e)`, `repr(e)`, `f"{e}"`,
-    `f"{e!r}"`, `"%s" % e`, `"{}".format(e)`, `e.args`, `e.message`,
-    `getattr(e, "msg")`), `e.__traceback__`, `traceback.format_exc()` and
+    `f"{e!r}"`, `"%s" % e`, `"{}".format(e)`, `e.args`, `e.message`),
+    `e.__traceback__`, `traceback.format_exc()` and
     friends, `sys.exc_info()`, a parameter typed `exc: BaseException`;
     followed through locals, string building,
     containers and the module's own helpers (`return format_error(e)`).
@@ -46,8 +46,8 @@ class StackTraceLeak(Rule):
     Sinks: a returned value (or any part of it), a raised exception's message
     (any class), `TextContent`/`CallToolResult`/`ErrorData`,
     `ctx.error/warning/info/debug/log` and `send_log_message` (notifications
-    the client receives), and `print` on a stdio server. The finding points at
-    the text and names the sink. Logging,
+    the client receives), and `print` where the project runs its server
+    over stdio. The finding points at the text and names the sink. Logging,
     `warnings.warn` and files are not sinks; `type(e).__name__`, other
     attributes (`e.status_code`), unknown functions, registry helpers, the
     project's own exception classes (defined or imported in its package) and
@@ -194,7 +194,13 @@ class StackTraceLeak(Rule):
             )
 
     def project_inputs(self, project: ProjectContext) -> object:
-        return project.imported_text_helpers, project.parameter_classes, self.context.reached
+        return (
+            project.imported_text_helpers,
+            project.parameter_classes,
+            self.context.reached,
+            project.imported_servers,
+            project.stdio_transport,
+        )
 
     def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers for the modules importing them."""
@@ -208,7 +214,13 @@ class StackTraceLeak(Rule):
         registry = self.context.registry
         helpers_module = registry.helpers_module if registry is not None else None
         helper_names = frozenset(helper_name(domain) for domain in registry.domains) if registry is not None else frozenset()
-        inputs = self.context.project.module
+        project = self.context.project
+        runs_stdio = self._stdio.is_stdio({name for name, _, _ in project.imported_servers})
+        self.context.runs_stdio = runs_stdio
+        # Where the project runs its server over stdio, `print` writes into the transport in
+        # every module its handlers reach, not only in the one that starts it.
+        stdio = runs_stdio or project.stdio_transport
+        inputs = (project.module, stdio)
         if (
             inputs != self._flow_inputs
             or not self._flow.order_free
@@ -220,7 +232,7 @@ class StackTraceLeak(Rule):
         self._flow.helpers_module = helpers_module
         self._flow.helper_names = helper_names
         self._flow.external_calls = self.context.external_calls
-        self._flow.stdio = self._stdio.is_stdio()
+        self._flow.stdio = stdio
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         own_package = (self.context.project.module or "").partition(".")[0]
         self._project_imports = {
