@@ -145,6 +145,8 @@ MAX_PATH_STATES = 8
 #: A parameter slot for a server an argument object keeps in an attribute: `0@mcp` for the
 #: `self` of `ToolsRegistry(self)` whose class set `self.mcp = FastMCP(...)`.
 HELD = "@"
+# A registrar entry's position for a function that returns a registering decorator (`@tool(...)`).
+FACTORY_SLOT = "()"
 
 
 def constructor_slot(slot: str) -> str:
@@ -1087,6 +1089,13 @@ class _Resolver:
         self.dynamic_registrations: set[str] = set()
         # Functions of this module that register a parameter: key -> (position, name, kind, level).
         self.registrars: dict[str, tuple[int, str, str, str]] = {}
+        # Other modules' functions that register what they decorate: qualified name -> (used
+        # called, `@tool(...)`, the registrar entry).
+        self.imported_registering: dict[str, tuple[bool, tuple[int, str, str, str]]] = {
+            name: (slot == FACTORY_SLOT, (0, parameter, kind, level))
+            for name, slot, parameter, kind, level in project.imported_registrars
+            if slot in ("0", FACTORY_SLOT)
+        }
         # Functions (or lists of them, `name[]`) of other modules registered here: (target, kind, level).
         self.outgoing_registrations: set[tuple[str, str, str]] = set()
         # The project's registration decorators (`@mcp_for_unity_tool(...)`) when its servers
@@ -1350,6 +1359,9 @@ class _Resolver:
         local = dotted_name(target)
         if local in self.local_registry_decorators:
             return self.local_registry_decorators[local]
+        registering = self._registering_decorator(expression, context_key, context_class)
+        if registering is not None:
+            return registering[1][2]
         if isinstance(target, cst.Attribute):
             binding = self.receiver(target.value, context_key, context_class)
             if binding is not None:
@@ -1359,6 +1371,42 @@ class _Resolver:
                 if binding.level != "high":
                     return LOW_LEVEL_DECORATORS.get(name)
             return self._decorator_method_kind(target, context_key, context_class)
+        return None
+
+    def _registering_decorator(
+        self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
+    ) -> tuple[str, tuple[int, str, str, str]] | None:
+        """A function used as a decorator that registers what it decorates (see
+        ``registering_function``), of this module or imported: (the registering function, its
+        registrar entry; an imported one's has no local key)."""
+        target = expression.func if isinstance(expression, cst.Call) else expression
+        if isinstance(target, cst.Call):
+            return None
+        called = isinstance(expression, cst.Call)
+        if self.registrars:
+            for key in self.function_references(target, context_key, context_class):
+                found = self.registering_function(key, called)
+                if found is not None:
+                    return found
+        imported = self.imported_registering.get(self.imports.qualified_name(target) or "")
+        if imported is not None and imported[0] == called:
+            return "", imported[1]
+        return None
+
+    def registering_function(self, key: str, called: bool) -> tuple[str, tuple[int, str, str, str]] | None:
+        """`@register` registering its first parameter (`mcp.tool()(func)`), or, ``called``,
+        `@tool(...)` whose factory returns an inner function doing so (a decorator registering
+        only the tools a setting enables, or each one under two names): (the registering
+        function, its registrar entry)."""
+        if called:
+            info = self.facts.functions.get(key)
+            candidates = [f"{key}.<locals>.{name}" for name in info.returned_names] if info is not None else []
+        else:
+            candidates = [key]
+        for candidate in candidates:
+            registrar = self.registrars.get(candidate)
+            if registrar is not None and registrar[0] == 0:
+                return candidate, registrar
         return None
 
     def _decorator_method_kind(self, target: cst.Attribute, context_key: str | None, context_class: str | None) -> str | None:
@@ -1432,6 +1480,13 @@ class _Resolver:
     ) -> tuple[ToolWrapper, ...]:
         """What the server a registering decorator (`@jira_mcp.tool(...)`) belongs to wraps each
         tool in: its class's `tool()` override's wrappers."""
+        registering = self._registering_decorator(expression, context_key, context_class)
+        if registering is not None:  # what the decorator wraps the function in to register it
+            return tuple(
+                wrapper
+                for wrapping, scope in self.registrar_wrappers.get(registering[0], ())
+                for wrapper in self.wrappers_of(wrapping, scope)[:1]
+            )
         target = expression.func if isinstance(expression, cst.Call) else expression
         if not isinstance(target, cst.Attribute):
             return ()
@@ -1581,7 +1636,11 @@ class _Resolver:
                     pending.extend((element.value, kind, level, None, None) for element in getattr(value, "elements", ()))
             else:
                 pending.append((cst.parse_expression(name), kind, level, None, None))
-        imported = {name: (int(slot), parameter, kind, level) for name, slot, parameter, kind, level in self.project.imported_registrars}
+        imported = {
+            name: (int(slot), parameter, kind, level)
+            for name, slot, parameter, kind, level in self.project.imported_registrars
+            if slot != FACTORY_SLOT
+        }
         if imported:
             for registration in self.facts.registrations:
                 call = registration.call
@@ -2463,6 +2522,12 @@ def resolve_handler_scope(
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
+    # Module functions returning a registering decorator (`@tool(...)`), for the modules importing them.
+    for key in facts.functions:
+        found = resolver.registering_function(key, True) if "." not in key else None
+        if found is not None:
+            _, (_, name, kind, level) = found
+            scope.registrars[key] = [FACTORY_SLOT, name, kind, level]
     scope.registry_decorators = resolver.registry_decorators()
     scope.registry_tables = sorted(facts.registry_tables)
     return scope
