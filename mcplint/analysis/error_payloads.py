@@ -105,6 +105,10 @@ def error_payloads(
     elif isinstance(expression, cst.IfExp):
         yield from error_payloads(expression.body, imports, local_values, resolving, helper_kind)
         yield from error_payloads(expression.orelse, imports, local_values, resolving, helper_kind)
+    elif isinstance(expression, cst.BooleanOperation) and isinstance(expression.operator, cst.Or):
+        # `return article or {"exists": False, "error": "..."}`: the fallback is the answer.
+        yield from error_payloads(expression.left, imports, local_values, resolving, helper_kind)
+        yield from error_payloads(expression.right, imports, local_values, resolving, helper_kind)
     elif isinstance(expression, cst.Name):
         name = expression.value
         if name not in resolving:
