@@ -46,8 +46,8 @@ class HiddenPartialFailure(Rule):
     (a retry, a scan); for cleanup sweeps, environment variables, literal
     lists of keys, values converted in place (`info[key] = ...`) or by
     `int()` alone, `StopIteration`, list handlers; for upstream records
-    that do not parse (the `try` awaits and calls nothing of the module,
-    catches only parse errors, and the loop walks no parameter).
+    that do not parse (no parameter walked, nothing awaited; only parse
+    errors caught, or only parsers and the record's methods called).
 
     ## Why is this bad?
     It is the batch form of a fake empty result: the model asked for ten
@@ -221,6 +221,7 @@ class HiddenPartialFailure(Rule):
     def finish(self) -> None:
         flagged: dict[str, list[tuple[cst.For, list[cst.ExceptHandler]]]] = {}
         local_functions = {qualname.rsplit(".", 1)[-1] for qualname in self._functions}
+        imported = frozenset(self.context.imports.imported())
         discarded: dict[str, frozenset[str]] = {}
         for loop, function in self._loops:
             definition = self._functions.get(function)
@@ -229,7 +230,8 @@ class HiddenPartialFailure(Rule):
             clauses = [
                 clause
                 for clause in _swallowing_clauses(loop, discarded.get(function, frozenset()))
-                if definition is None or not _filters_malformed_records(loop, clause, definition, local_functions)
+                if definition is None
+                or not _filters_malformed_records(loop, clause, definition, local_functions, imported)
             ]
             if not clauses or definition is None or self._says_failures(function) or not self._returns_a_value(function):
                 continue
@@ -621,12 +623,17 @@ _MALFORMED_RECORD = frozenset({"ValueError", "TypeError", "AttributeError", "Key
 
 
 def _filters_malformed_records(
-    loop: cst.For, clause: cst.ExceptHandler, function: cst.FunctionDef, local_functions: set[str]
+    loop: cst.For,
+    clause: cst.ExceptHandler,
+    function: cst.FunctionDef,
+    local_functions: set[str],
+    imported: frozenset[str] = frozenset(),
 ) -> bool:
     """The loop goes over records it was handed by an upstream (not the request's own items,
     a parameter), and the `try` only parses their fields: it awaits nothing, calls no function
-    of the module, and the clause catches only what parsing raises. Such a record is filtered
-    out as malformed; no requested item failed."""
+    of the module, and the clause catches only what parsing raises, or, catching anything,
+    the `try` calls nothing but parsers (see ``_only_parses``). Such a record is filtered out
+    as malformed; no requested item failed."""
     try_node = next(node for node in _loop_nodes(loop.body) if isinstance(node, cst.Try) and clause in node.handlers)
     if _converts_in_place(loop, try_node) and not _continues(clause):
         return True  # `info[key] = convert(value)` over `info.items()`: on failure the raw value stays
@@ -642,7 +649,7 @@ def _filters_malformed_records(
     if clause.type is None:
         return False
     if not _caught_tails(clause.type) <= _MALFORMED_RECORD:
-        return False
+        return _only_parses(try_node, local_functions, imported)
     for node in _loop_nodes(try_node.body):
         if isinstance(node, cst.Await):
             return False
@@ -651,6 +658,68 @@ def _filters_malformed_records(
             if callee.rsplit(".", 1)[-1] in local_functions:
                 return False
     return True
+
+
+# Functions and methods named for reading a value at hand (`_parse_item`, `extract_doi`,
+# `from_dict`, `datetime.strptime`), and what a call named for input or output starts with.
+_PARSER_NAME = re.compile(r"_?(parse|extract|convert|normali[sz]e|format|clean|from_|to_|strptime|fromisoformat|fromtimestamp|loads|literal_eval|decode|unquote)")
+_IO_NAME = re.compile(r"_?(get|fetch|download|upload|load|read|write|query|request|post|put|patch|delete|send|call|execute|run|open|search|list|retrieve|resolve|connect)")
+_PURE_BUILTINS = frozenset(
+    {
+        "len", "str", "int", "float", "bool", "list", "dict", "set", "tuple", "next", "sorted", "min", "max", "any",
+        "all", "enumerate", "zip", "map", "filter", "isinstance", "getattr", "hasattr", "round", "abs", "sum",
+        "range", "reversed", "repr",
+    }
+)
+
+
+def _only_parses(try_node: cst.Try, local_functions: set[str], imported: frozenset[str]) -> bool:
+    """The `try` reads the fields of a record at hand and builds its value: it awaits nothing,
+    and calls only parsers (by name), builtins, classes (`Paper(...)`), and methods of the
+    values at hand that do not say input or output (`entry.get("doi")`, `article.find(...)`,
+    `text.strip()`); not the module's own functions but parsers, nor an imported module's
+    or `self`'s other methods (`requests.get(...)`, `self.client.fetch(...)`)."""
+    for node in _loop_nodes(try_node.body):
+        if isinstance(node, cst.Await):
+            return False
+        if not isinstance(node, cst.Call) or added_to(node) is not None:
+            continue
+        func = node.func
+        if isinstance(func, cst.Name):
+            name = func.value
+            if _PARSER_NAME.match(name) or name in _PURE_BUILTINS or (name[:1].isupper() and name not in local_functions):
+                continue
+            return False
+        if not isinstance(func, cst.Attribute):
+            return False
+        method = func.attr.value
+        if _PARSER_NAME.match(method):
+            continue
+        root = _root_name(func.value)
+        if root is None or root in ("self", "cls") or root in imported:
+            return False
+        if method == "get" and node.args and isinstance(node.args[0].value, cst.SimpleString):
+            continue  # a field of a mapping
+        if _IO_NAME.match(method) or method in ("result", "wait"):
+            return False  # input or output, or the outcome of work done elsewhere (`future.result()`)
+    return True
+
+
+def _root_name(expression: cst.BaseExpression) -> str | None:
+    """The name an attribute chain or call chain starts from (`entry` of `entry.links[0].get`)."""
+    while True:
+        if isinstance(expression, cst.Name):
+            return expression.value
+        if isinstance(expression, cst.Attribute):
+            expression = expression.value
+        elif isinstance(expression, cst.Subscript):
+            expression = expression.value
+        elif isinstance(expression, cst.Call):
+            expression = expression.func
+        elif isinstance(expression, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            return ""  # `", ".join(...)`: a method of a literal
+        else:
+            return None
 
 
 # Builtins that convert a value at hand: what they raise says the value was malformed.
