@@ -2156,6 +2156,8 @@ class _Resolver:
             return None
         if dotted in self.facts.class_bases:
             return dotted
+        if dotted == "self" and context_class is not None:
+            return context_class  # `FileManager(self)`: the object hands itself over
         found = self.class_of(dotted, context_key, context_class)
         if found is None and dotted.rpartition(".")[2][:1].isupper():  # a class passed as a value
             qualified = self.imports.qualify(dotted)
@@ -2211,13 +2213,18 @@ class _Resolver:
 
     def _attribute_class(self, target: str, class_key: str | None, depth: int) -> str | None:
         """`self.client`: from `self.client = Client(...)`, `self.client: Client` or
-        `self.client = client` with `client: Client`, in the class or its bases."""
+        `self.client = client` with `client: Client` or given a `Client` by its callers, in the
+        class or its bases."""
         for expression, is_annotation in self._bindings_at.get((class_key, target), ()):
             found = self._annotation_class(expression) if is_annotation else self._callable_class(expression, None, None, depth)
             if found is not None:
                 return found
         for owner, bound, parameter, function in self.facts.attribute_parameters:
             if owner == class_key and bound == target:
+                # What callers pass is concrete (`FileManager(self)`); an annotation may name a base.
+                passed = self._passed_class(function, parameter)
+                if passed is not None:
+                    return passed
                 annotation = self.facts.functions[function].parameters.get(parameter)
                 if annotation is not None:
                     return self._annotation_class(annotation)
