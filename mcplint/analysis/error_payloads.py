@@ -24,11 +24,15 @@ JSON_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simp
 # Besides "Error"/"Failed", the openings that only a failure has ("Cannot add responders ...",
 # "Unable to connect", "Invalid page size: 0"); "No results found" is an empty result, not one.
 ERROR_TEXT = re.compile(
-    r"^[\W_]*(error|failed|failure|cannot|can't|unable to|could not|couldn't|invalid|"
+    # A cross mark says it without words ("❌ Command abc not found").
+    r"^\s*[\u274c\u26d4\U0001f6ab]|"
+    r"^[\W_]*(?:(error|failed|failure|cannot|can't|unable to|could not|couldn't|invalid|"
     r"security violation|permission denied|access denied|unexpected"
     # `Download failed after ...`, `Sci-Hub download failed.`: what failed, then that it did
     # (words only: `3 tests failed` is a count a test runner answers with)
-    r"|(?:[a-z][\w-]*\s+){1,3}failed(?!\s+(?:tests?|items?|checks?)\b))\b",
+    r"|(?:[a-z][\w-]*\s+){1,3}failed(?!\s+(?:tests?|items?|checks?)\b))\b"
+    # Chinese: "错误：路径不存在" (error: ...), "克隆失败: ..." (clone failed), "无法连接" (unable to).
+    r"|错误|錯誤|异常|異常|无法|無法|\w{0,10}?(?:失败|失敗))",
     re.IGNORECASE,
 )
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
