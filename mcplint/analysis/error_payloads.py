@@ -336,6 +336,28 @@ def caught_texts(
             yield expression
     elif leading_text(expression) is not None and _built_from(expression, caught):
         yield expression
+    elif is_caught_text(expression, caught):  # `return str(e)`: the exception's message is the answer
+        yield expression
+
+
+def is_caught_text(expression: cst.BaseExpression, caught: str) -> bool:
+    """The caught exception's text itself: `str(e)`, `repr(e)`, `f"{e}"`, `f"{e!r}"`."""
+    if isinstance(expression, cst.Call):
+        return (
+            isinstance(expression.func, cst.Name)
+            and expression.func.value in ("str", "repr")
+            and len(expression.args) == 1
+            and isinstance(expression.args[0].value, cst.Name)
+            and expression.args[0].value.value == caught
+        )
+    if isinstance(expression, cst.FormattedString) and len(expression.parts) == 1:
+        part = expression.parts[0]
+        return (
+            isinstance(part, cst.FormattedStringExpression)
+            and isinstance(part.expression, cst.Name)
+            and part.expression.value == caught
+        )
+    return False
 
 
 def _built_from(text: cst.BaseExpression, name: str) -> bool:

@@ -71,6 +71,35 @@ def _details(payload: cst.CSTNode, caught: str | None) -> cst.Dict | None:
     return cst.Dict(kept) if kept else None
 
 
+def _text_handed_on(
+    value: cst.BaseExpression, caught: str, imports: ImportTable, local_values: Callable[[str], Sequence[cst.BaseExpression]]
+) -> tuple[cst.Call, cst.BaseExpression] | None:
+    """`_finish(str(exc))`: a call of a plain name whose first argument is the caught
+    exception's text (the call, the text)."""
+    if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name) or not value.args:
+        return None
+    first = value.args[0]
+    if first.keyword is not None or first.star:
+        return None
+    texts = list(caught_texts(first.value, caught, imports, local_values))
+    return (value, texts[0]) if texts else None
+
+
+def _hands_back(value: cst.BaseExpression, parameter: str) -> bool:
+    """The returned value is the parameter's text: itself, a string starting with it, or
+    either branch of a conditional doing so."""
+    if isinstance(value, cst.IfExp):
+        return _hands_back(value.body, parameter) and _hands_back(value.orelse, parameter)
+    if isinstance(value, cst.Name):
+        return value.value == parameter
+    if isinstance(value, cst.FormattedString) and value.parts:
+        first = value.parts[0]
+        return isinstance(first, cst.FormattedStringExpression) and _hands_back(first.expression, parameter)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return _hands_back(value.left, parameter)
+    return False
+
+
 def _text_of(payload: cst.CSTNode) -> cst.BaseExpression | None:
     """The text of an error-text payload: the string itself, or `TextContent(text=...)`'s."""
     if isinstance(payload, cst.Call):
@@ -219,6 +248,9 @@ class BareErrorReturn(Rule):
         self._walk_reported: set[int] | None = None
         # The walk's returned payloads: (payload, function, site, its message, why no fix).
         self._return_sites: list[tuple[ErrorPayload, str | None, ErrorSite | None, cst.BaseExpression | None, str | None]] = []
+        # Calls of a module function given the caught exception's text, returned from an `except`
+        # clause: error text when the function hands its first argument's text back.
+        self._handed_on: list[tuple[cst.Call, str | None, ErrorSite | None, cst.BaseExpression | None, str | None]] = []
         # `result["error"] = str(e)` in an `except` clause: (function, the local, the assignment).
         self._items_set: list[tuple[str, str, cst.Assign]] = []
         self._clauses_setting: set[tuple[int, str]] = set()
@@ -229,6 +261,10 @@ class BareErrorReturn(Rule):
         helpers (every return an error payload) are exported for the modules importing them."""
         # finish() runs again when the project context changes: start from what the walk reported.
         if self._walk_reported is None:
+            passing = self._text_passing_functions()
+            for handed, function, site, error_message, kept in self._handed_on:
+                if isinstance(handed.func, cst.Name) and handed.func.value in passing:
+                    self._return_sites.append((ErrorPayload(handed, "text"), function, site, error_message, kept))
             self._walk_reported = set(self._reported)
         self._reported = set(self._walk_reported)
         self._report_returns()
@@ -407,6 +443,15 @@ class BareErrorReturn(Rule):
                 ErrorPayload(text, "text")
                 for text in caught_texts(node.value, caught, self.context.imports, self._local_values)
             ]
+        if not payloads and caught is not None:
+            handed = _text_handed_on(node.value, caught, self.context.imports, self._local_values)
+            if handed is not None:  # `return _finish(str(exc))`: judged once the module's returns are known
+                call, text = handed
+                site, error_message = self._site(node, call, text)
+                kept = own_message_reason(self.context, clause)
+                if kept is not None:
+                    site, error_message = None, None
+                self._handed_on.append((call, function, site, error_message, kept))
         if not payloads:
             forwarded = _forwarded_error(node.value, self._error_guarded_names(), self.context.imports)
             payloads = [ErrorPayload(forwarded, "dict")] if forwarded is not None else []
@@ -423,6 +468,24 @@ class BareErrorReturn(Rule):
                 site, error_message = None, None
             # Reported in finish, which builds the fix from the registry (`walk_reads_registry`).
             self._return_sites.append((payload, function, site, error_message, kept))
+
+    def _text_passing_functions(self) -> set[str]:
+        """Module functions every return of which hands back their first parameter's text
+        (`return text`, `return f"{text}\n\n{note}"`): what they are given is what they return."""
+        functions = self.context.facts.functions
+        returned: dict[str, list[cst.BaseExpression]] = {}
+        for function, value in self._returns:
+            if function is not None:
+                returned.setdefault(function, []).append(value)
+        passing = set()
+        for key, values in returned.items():
+            info = functions.get(key)
+            if info is None or "." in key or not info.parameters:
+                continue
+            first = next(iter(info.parameters))
+            if all(_hands_back(value, first) for value in values):
+                passing.add(key)
+        return passing
 
     def _note_item_set(self, node: cst.Assign) -> None:
         """`result["error"] = str(e)` in an `except` clause: reported in finish if the function
