@@ -246,7 +246,7 @@ def clause_returns(
         for returned, return_path in returns:
             yield replace(base, return_node=returned, empty=is_empty_value(returned.value, _local_values(return_path), known))
         body = units_of(handler.body)
-        exit_path = _fallthrough_return(_ending(body, exits), path)
+        exit_path = _fallthrough_return(_ending(body, exits), path, _gives_up(path, unit, handler))
         if exit_path == _END:
             yield replace(base, falls_through=True, empty=True)
         elif isinstance(exit_path, tuple):
@@ -542,8 +542,10 @@ def _returns_in(try_node: cst.Try, handler: cst.ExceptHandler, try_path: Path) -
     return found
 
 
-def _fallthrough_return(ending: str | None, try_path: Path) -> Path | str | None:
-    """Where a clause that does not return or raise goes: a ``return``'s path, the end, or unknown."""
+def _fallthrough_return(ending: str | None, try_path: Path, gives_up: bool = False) -> Path | str | None:
+    """Where a clause that does not return or raise goes: a ``return``'s path, the end, or
+    unknown. ``gives_up``: the clause moves on to the next candidate of a loop that answers
+    with the first success (see ``_gives_up``), so past the loop every candidate failed."""
     if ending in ("return", "raise"):
         return None
     if ending in ("continue", "break"):
@@ -551,7 +553,7 @@ def _fallthrough_return(ending: str | None, try_path: Path) -> Path | str | None
         if loop_depth is None:
             return None
         loop = try_path[loop_depth].owner
-        if ending == "continue" and not _retries(loop):
+        if ending == "continue" and not _retries(loop) and not gives_up:
             return None
         successor = _successor(try_path[:loop_depth])
     else:
@@ -613,6 +615,36 @@ def _loop_can_end(loop: cst.CSTNode) -> bool:
     if isinstance(loop, (cst.For, cst.While)) and loop.orelse is not None:
         return False  # the `else` block runs first; not followed
     return not (isinstance(loop, cst.While) and isinstance(loop.test, cst.Name) and loop.test.value == "True")
+
+
+# What a candidate that is not there, or not in the expected form, raises (a config file in the
+# next directory, a date in the next format): the loop goes on searching, nothing failed.
+_ABSENT_OR_MALFORMED = frozenset(
+    {
+        "FileNotFoundError", "NotADirectoryError", "IsADirectoryError", "PermissionError", "KeyError", "IndexError",
+        "LookupError", "ImportError", "ModuleNotFoundError", "AttributeError", "StopIteration", "ValueError",
+        "TypeError", "JSONDecodeError", "UnicodeDecodeError", "UnicodeError", "NotImplementedError",
+    }
+)
+
+
+def _gives_up(try_path: Path, try_node: cst.Try, handler: cst.ExceptHandler) -> bool:
+    """A loop over candidates (`for endpoint in ENDPOINTS:`) whose `try` returns the first
+    answer, the clause catching a failure (a request error, any exception), not a candidate's
+    absence or form: what follows the loop runs only when every candidate failed."""
+    loops = [frame.owner for frame in try_path if frame.kind == "loop"]
+    if not loops or not isinstance(loops[-1], cst.For) or loops[-1].orelse is not None:
+        return False
+    caught = {"BaseException"} if handler.type is None else _caught_names(handler.type)
+    if caught & _ABSENT_OR_MALFORMED:
+        return False
+    return any(isinstance(node, cst.Return) for node in own_nodes(try_node.body))
+
+
+def _caught_names(caught: cst.BaseExpression) -> set[str]:
+    """The classes an `except` names, by their last part."""
+    elements = [element.value for element in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+    return {(dotted_name(element) or "").rpartition(".")[2] for element in elements}
 
 
 def _retries(loop: cst.CSTNode) -> bool:

@@ -36,21 +36,21 @@ class SilentEmptyFallback(Rule):
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
     success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
-    empty values (also beside echoed parameters), an empty model
-    (`Page(items=[])`), or a local still empty on that path; `pass`,
-    `continue` or logging that falls through to such a `return`;
-    a clause that only logs (or empties it) while a collection the `try`
-    was to fill goes into the answer (`{"rows": rows}`, `rows[:n]`). The value must
-    reach a handler.
+    empty values, an empty model (`Page(items=[])`), or a local still empty
+    on that path; `pass`, `continue` or logging that falls through to such
+    a `return` (past a loop returning its first success, too: every
+    candidate failed); a clause that only logs (or empties it) while a
+    collection the `try` was to fill goes into the answer (`{"rows":
+    rows}`). The value must reach a handler.
 
     Silent when the clause raises on some path or a catch-all sibling
-    re-raises, for control-flow exceptions, for `KeyError`/`IndexError`/
-    `AttributeError` around a lookup and `JSONDecodeError` in a loop, in
-    yes/no probes (`is_*`, `has_*`, `-> bool`), for `None` in a helper typed
-    `-> X | None` (unless a caller reads it as none: `read(p) or {}`) or
-    returning nothing else, when a loop moves on to its next candidate,
-    when the emptiness is answered as a failure (`if not rows: raise`),
-    for a `try` that only reshapes what is at hand.
+    re-raises, for control-flow exceptions, `KeyError`/`IndexError`/
+    `AttributeError` around a lookup, `JSONDecodeError` in a loop, in
+    yes/no probes (`is_*`, `-> bool`), for `None` in a helper typed
+    `-> X | None` (unless a caller reads it as none: `read(p) or {}`),
+    when a loop moves on past an absent or malformed candidate, when the
+    emptiness is answered as a failure (`if not rows: raise`), for a `try`
+    only reshaping what is at hand.
 
     ## Why is this bad?
     The client receives a *successful*, empty result. An LLM concludes there
