@@ -319,7 +319,17 @@ def test_where_a_clause_falls_through_to():
             except Exception:
                 fail()
         """) == []
-    # Moving on to the next candidate is a search.
+    # Moving on past a candidate that is not there is a search ...
+    assert _outcomes("""
+        def f(directories):
+            for directory in directories:
+                try:
+                    return open(directory + "/app.toml").read()
+                except FileNotFoundError:
+                    continue
+            return None
+        """) == []
+    # ... but past the loop of a search that returns its first success, every failure led there.
     assert _outcomes("""
         def f(mirrors):
             for mirror in mirrors:
@@ -328,7 +338,7 @@ def test_where_a_clause_falls_through_to():
                 except Exception:
                     continue
             return None
-        """) == []
+        """) == [("return None", True, True)]
 
 
 def test_mcp005_options_are_configurable():
