@@ -919,10 +919,16 @@ def _callee(expression: cst.BaseExpression) -> str | None:
     if isinstance(expression, cst.Subscript):
         table = dotted_name(_table_of(expression))
         return f"{table}[]" if table else None
-    if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Call):
-        # `get_client().post()`: a method of what the getter returns.
-        getter = dotted_name(expression.value.func)
-        return f"{getter}().{expression.attr.value}" if getter else None
+    if isinstance(expression, cst.Attribute):
+        # `get_client().post()`: a method of what the getter returns; `get_state().client.post()`:
+        # of an attribute of it.
+        attributes, value = [expression.attr.value], expression.value
+        while isinstance(value, cst.Attribute):
+            attributes.append(value.attr.value)
+            value = value.value
+        if isinstance(value, cst.Call):
+            getter = dotted_name(value.func)
+            return f"{getter}().{'.'.join(reversed(attributes))}" if getter else None
     return dotted_name(expression)
 
 
@@ -2026,6 +2032,14 @@ class _Resolver:
             return context_class
         if dotted.startswith("self.") and dotted.count(".") == 1:
             return self._attribute_class(dotted, context_class, depth)
+        getter, called, attributes = dotted.partition("().")
+        if called and "(" not in getter and "(" not in attributes:  # `get_state().client`
+            owner = self._returned_class(getter, context_key, context_class, depth)
+            for attribute in attributes.split("."):
+                if owner is None or owner not in self.facts.class_bases:
+                    return None
+                owner = self._attribute_class(f"self.{attribute}", owner, depth + 1)
+            return owner
         if "." in dotted:
             return None
         for scope in (*enclosing_function_keys(context_key), None):
