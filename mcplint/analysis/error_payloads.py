@@ -30,7 +30,9 @@ ERROR_TEXT = re.compile(
     r"security violation|permission denied|access denied|unexpected"
     # `Download failed after ...`, `Sci-Hub download failed.`: what failed, then that it did
     # (words only: `3 tests failed` is a count a test runner answers with)
-    r"|(?:[a-z][\w-]*\s+){1,3}failed(?!\s+(?:tests?|items?|checks?)\b))\b"
+    r"|(?:[a-z][\w-]*\s+){1,3}failed(?!\s+(?:tests?|items?|checks?)\b)"
+    # `Discord client not initialized.`, `Database is not connected`: what the call needed is missing
+    r"|(?:[a-z][\w-]*\s+){1,3}(?:is\s+)?not\s+(?:initiali[sz]ed|connected|authenticated))\b"
     # Chinese: "错误：路径不存在" (error: ...), "克隆失败: ..." (clone failed), "无法连接" (unable to).
     r"|错误|錯誤|异常|異常|无法|無法|\w{0,10}?(?:失败|失敗))",
     re.IGNORECASE,
