@@ -44,7 +44,7 @@ class HiddenPartialFailure(Rule):
     Silent when the answer carries the recorded failure, or the clause
     raises, returns or breaks; when the `try` or the loop returns or breaks
     (a retry, a scan); for cleanup sweeps, environment variables, literal
-    lists of keys, values converted in place (`info[key] = ...`) or by
+    lists of keys read (not fetched), values converted in place (`info[key] = ...`) or by
     `int()` alone, `StopIteration`, list handlers; for upstream records
     that do not parse (no parameter walked, nothing awaited; only parse
     errors caught, or only parsers and the record's methods called).
@@ -237,7 +237,7 @@ class HiddenPartialFailure(Rule):
                 continue
             if _iterates_configuration(loop.iter, _assignments(definition)):
                 continue  # entries of an environment variable: configuration, not requested items
-            if _walks_fields(loop.iter):
+            if _walks_fields(loop.iter) and not _asks_per_key(loop, local_functions, imported):
                 continue  # `for k in ("startLine", "endLine"):` the fields of one item, not items
             flagged.setdefault(function, []).append((loop, clauses))
         for function, loops in flagged.items():
@@ -379,6 +379,31 @@ def _walks_fields(source: cst.BaseExpression) -> bool:
         and bool(source.elements)
         and all(isinstance(element.value, cst.SimpleString) for element in source.elements)
     )
+
+
+def _asks_per_key(loop: cst.For, local_functions: set[str], imported: frozenset[str]) -> bool:
+    """A `try` in the loop asks something outside for each key (`self._make_request(...)`, an
+    `await`, a call named for input or output on `self` or an imported module): a batch of
+    requests (one per channel type), not the fields of one record (`int(edit.get(k, 1))`)."""
+    for node in _loop_nodes(loop.body):
+        if not isinstance(node, cst.Try):
+            continue
+        for inner in _loop_nodes(node.body):
+            if isinstance(inner, cst.Await):
+                return True
+            if not isinstance(inner, cst.Call):
+                continue
+            func = inner.func
+            if isinstance(func, cst.Name):
+                if func.value in local_functions:
+                    return True
+            elif isinstance(func, cst.Attribute):
+                root = _root_name(func.value)
+                if func.attr.value in local_functions or (
+                    _IO_NAME.match(func.attr.value) and (root in ("self", "cls") or root in imported)
+                ):
+                    return True
+    return False
 
 
 def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) -> list[cst.ExceptHandler]:
