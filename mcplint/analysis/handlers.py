@@ -1488,6 +1488,8 @@ class _Resolver:
         tool in: its class's `tool()` override's wrappers."""
         registering = self._registering_decorator(expression, context_key, context_class)
         if registering is not None:  # what the decorator wraps the function in to register it
+            if not registering[0]:
+                return ()  # another module's: what it wraps in is not summarised
             return tuple(
                 wrapper
                 for wrapping, scope in self.registrar_wrappers.get(registering[0], ())
