@@ -36,7 +36,7 @@ class SilentEmptyFallback(Rule):
     ## What it does
     Finds `except` clauses in handler scope that end in an empty-looking
     success: `return` of `[]`, `{}`, `None`, `""`, `0`, `False`, a dict of
-    empty values, an empty model (`Page(items=[])`), or a local still empty
+    empty values, an empty model, or a local still empty
     on that path; `pass`, `continue` or logging that falls through to such
     a `return` (past a loop returning its first success, too: every
     candidate failed); a clause that only logs (or empties it) while a
@@ -46,7 +46,7 @@ class SilentEmptyFallback(Rule):
     Silent when the clause raises on some path or a catch-all sibling
     re-raises, for control-flow exceptions, `KeyError`/`IndexError`/
     `AttributeError` around a lookup, `JSONDecodeError` in a loop, in
-    yes/no probes (`is_*`, `-> bool`), for `None` in a helper typed
+    yes/no probes (`is_*`, `has_*`, `-> bool`), for `None` in a helper typed
     `-> X | None` (unless a caller reads it as none: `read(p) or {}`),
     when a loop moves on past an absent or malformed candidate, when the
     emptiness is answered as a failure (`if not rows: raise`), for a `try`
