@@ -338,11 +338,11 @@ def caught_texts(
             yield expression
     elif leading_text(expression) is not None and _built_from(expression, caught):
         yield expression
-    elif is_caught_text(expression, caught):  # `return str(e)`: the exception's message is the answer
+    elif _is_caught_text(expression, caught):  # `return str(e)`: the exception's message is the answer
         yield expression
 
 
-def is_caught_text(expression: cst.BaseExpression, caught: str) -> bool:
+def _is_caught_text(expression: cst.BaseExpression, caught: str) -> bool:
     """The caught exception's text itself: `str(e)`, `repr(e)`, `f"{e}"`, `f"{e!r}"`."""
     if isinstance(expression, cst.Call):
         return (
