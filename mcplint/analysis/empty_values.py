@@ -635,13 +635,13 @@ def _gives_up(try_path: Path, try_node: cst.Try, handler: cst.ExceptHandler) -> 
     loops = [frame.owner for frame in try_path if frame.kind == "loop"]
     if not loops or not isinstance(loops[-1], cst.For) or loops[-1].orelse is not None:
         return False
-    caught = {"BaseException"} if handler.type is None else _caught_names(handler.type)
+    caught = {"BaseException"} if handler.type is None else caught_names(handler.type)
     if caught & _ABSENT_OR_MALFORMED:
         return False
     return any(isinstance(node, cst.Return) for node in own_nodes(try_node.body))
 
 
-def _caught_names(caught: cst.BaseExpression) -> set[str]:
+def caught_names(caught: cst.BaseExpression) -> set[str]:
     """The classes an `except` names, by their last part."""
     elements = [element.value for element in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
     return {(dotted_name(element) or "").rpartition(".")[2] for element in elements}

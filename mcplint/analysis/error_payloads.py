@@ -71,13 +71,21 @@ def passed_through(kind: str | None) -> tuple[int, str] | None:
     return None
 
 
+def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument a call passes to a parameter, by keyword or by position."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position] if 0 <= position < len(positional) else None
+
+
 def _argument_at(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    """The argument a pass-through helper hands back; its first argument, however passed,
+    for a plain PASS_THROUGH."""
     if position == 0 and not name:
         return call.args[0].value if call.args else None
-    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    if position < len(positional):
-        return positional[position]
-    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == name), None)
+    return call_argument(call, position, name)
 
 
 def error_payloads(
@@ -240,17 +248,19 @@ def is_error_dict(node: cst.Dict) -> bool:
     for element in node.elements:
         if not isinstance(element, cst.DictElement):
             continue
-        key = _string_value(element.key)
-        if key is None:
-            continue
-        value = element.value
-        if key in ERROR_KEYS and not _is_empty(value):
-            return True
-        if key == "status" and (_string_value(value) or "").lower() == "error":
-            return True
-        if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
+        if _marks_an_error(_string_value(element.key), element.value):
             return True
     return False
+
+
+def _marks_an_error(key: str | None, value: cst.BaseExpression) -> bool:
+    """An item that says the dict is an error: an error key with a value, `"status": "error"`,
+    `"success": False` / `"ok": False`."""
+    if key in ERROR_KEYS and not _is_empty(value):
+        return True
+    if key == "status" and (_string_value(value) or "").lower() == "error":
+        return True
+    return key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False"
 
 
 def is_failure_answer(value: cst.BaseExpression) -> bool:
@@ -421,12 +431,5 @@ def error_item_set(target: cst.BaseExpression, value: cst.BaseExpression) -> str
         and isinstance(target.slice[0].slice, cst.Index)
     ):
         return None
-    key = _string_value(target.slice[0].slice.value)
-    if key in ERROR_KEYS and not _is_empty(value):
-        return target.value.value
-    if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
-        return target.value.value
-    if key == "status" and (_string_value(value) or "").lower() == "error":
-        return target.value.value
-    return None
+    return target.value.value if _marks_an_error(_string_value(target.slice[0].slice.value), value) else None
 

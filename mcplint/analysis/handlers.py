@@ -24,7 +24,7 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded, translator_called
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
-from mcplint.analysis.error_payloads import answer_checked, is_error_text, is_failure_answer
+from mcplint.analysis.error_payloads import answer_checked, call_argument, is_error_text, is_failure_answer
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -620,15 +620,6 @@ REGISTRY_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callab
 # Calls whose arguments tell nothing about a project function's parameters.
 _NOT_PASSING = frozenset({"isinstance", "issubclass", "getattr", "setattr", "hasattr", "print", "len", "str", "repr"})
 _SEQUENCES = (cst.List, cst.Tuple, cst.Set)
-
-
-def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
-    """The argument a call passes to a parameter, by keyword or by position."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    return positional[position] if 0 <= position < len(positional) else None
 
 
 def _table_functions(table: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
@@ -1451,8 +1442,7 @@ class _Resolver:
                     registrar = self.registrars.get(inner)
                     if registrar is not None and registrar[0] == 0:
                         kinds.append(registrar[2])
-                        for wrapping, scope in self.registrar_wrappers.get(inner, ()):
-                            wrappers.extend(self.wrappers_of(wrapping, scope)[:1])
+                        wrappers.extend(self._registrar_wrappers(inner))
                 for callee in info.returned_calls:
                     method = f"{info.class_key}.{callee[5:]}"
                     if callee.startswith("self.") and method in found:
@@ -1463,6 +1453,15 @@ class _Resolver:
                     self.decorator_method_wrappers[key] = tuple(dict.fromkeys(wrappers))
                     changed = True
         return found
+
+    def _registrar_wrappers(self, key: str) -> list[ToolWrapper]:
+        """What a registrar wraps its parameter in before registering it
+        (`mcp.tool()(_as_tool_errors(func))`), as wrappers."""
+        return [
+            wrapper
+            for wrapping, scope in self.registrar_wrappers.get(key, ())
+            for wrapper in self.wrappers_of(wrapping, scope)[:1]
+        ]
 
     def wrappers_of(
         self, callee: cst.BaseExpression, scope: str | None, scope_class: str | None = None
@@ -1490,11 +1489,7 @@ class _Resolver:
         if registering is not None:  # what the decorator wraps the function in to register it
             if not registering[0]:
                 return ()  # another module's: what it wraps in is not summarised
-            return tuple(
-                wrapper
-                for wrapping, scope in self.registrar_wrappers.get(registering[0], ())
-                for wrapper in self.wrappers_of(wrapping, scope)[:1]
-            )
+            return tuple(self._registrar_wrappers(registering[0]))
         target = expression.func if isinstance(expression, cst.Call) else expression
         if not isinstance(target, cst.Attribute):
             return ()
@@ -1655,7 +1650,7 @@ class _Resolver:
                 found = imported.get(self.imports.qualified_name(call.func) or "")
                 if found is not None:
                     slot, parameter, kind, level = found
-                    argument = _argument(call, slot, parameter)
+                    argument = call_argument(call, slot, parameter)
                     if argument is not None:
                         pending.append((argument, kind, level, registration.context_key, registration.context_class))
         return pending
@@ -1870,7 +1865,7 @@ class _Resolver:
                 if self.resolve_function(callee, registration.context_key, registration.context_class) != function:
                     continue
                 skip = 1 if names[:1] in (["self"], ["cls"]) and "." in callee else 0  # a bound method's call
-                argument = _argument(registration.call, position - skip, parameter)
+                argument = call_argument(registration.call, position - skip, parameter)
                 if argument is not None:
                     found.append((argument, registration.context_key, registration.context_class))
             self._arguments[key] = found

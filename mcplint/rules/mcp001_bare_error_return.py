@@ -308,9 +308,7 @@ class BareErrorReturn(Rule):
     def _error_helpers(self) -> dict[str, str]:
         """Functions of the module every return of which is an error payload (their kind), and
         those that return their first argument serialised (PASS_THROUGH: `dump_json(payload)`)."""
-        by_function: dict[str, list[cst.BaseExpression]] = {}
-        for function, value in self._returns:
-            by_function.setdefault(function, []).append(value)
+        by_function = self._returns_by_function()
         helpers: dict[str, str] = {}
         changed = True
         while changed:  # helpers may call helpers defined anywhere in the module
@@ -469,16 +467,19 @@ class BareErrorReturn(Rule):
             # Reported in finish, which builds the fix from the registry (`walk_reads_registry`).
             self._return_sites.append((payload, function, site, error_message, kept))
 
+    def _returns_by_function(self) -> dict[str, list[cst.BaseExpression]]:
+        """The values each function of the module returns, in source order."""
+        by_function: dict[str, list[cst.BaseExpression]] = {}
+        for function, value in self._returns:
+            by_function.setdefault(function, []).append(value)
+        return by_function
+
     def _text_passing_functions(self) -> set[str]:
         """Module functions every return of which hands back their first parameter's text
         (`return text`, `return f"{text}\n\n{note}"`): what they are given is what they return."""
         functions = self.context.facts.functions
-        returned: dict[str, list[cst.BaseExpression]] = {}
-        for function, value in self._returns:
-            if function is not None:
-                returned.setdefault(function, []).append(value)
         passing = set()
-        for key, values in returned.items():
+        for key, values in self._returns_by_function().items():
             info = functions.get(key)
             if info is None or "." in key or not info.parameters:
                 continue

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 import libcst as cst
 
-from mcplint.analysis.empty_values import MUTATORS, added_to, is_empty_value, is_none_literal, own_nodes
+from mcplint.analysis.empty_values import MUTATORS, added_to, caught_names, is_empty_value, is_none_literal, own_nodes
 from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, builds_error, is_error_dict, is_error_text
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
@@ -523,7 +523,7 @@ def _cleans_up(nodes: list[cst.CSTNode]) -> bool:
 
 def _swallows(clause: cst.ExceptHandler, discarded: frozenset[str] = frozenset(), emptied: set[str] | None = None) -> bool:
     if clause.type is not None:
-        names = _caught_tails(clause.type)
+        names = caught_names(clause.type)
         if names & _CONTROL_FLOW:
             return False
     statements = [
@@ -673,7 +673,7 @@ def _filters_malformed_records(
         return True  # `nums.append(int(part))`: whatever the clause names, only a conversion failed
     if clause.type is None:
         return False
-    if not _caught_tails(clause.type) <= _MALFORMED_RECORD:
+    if not caught_names(clause.type) <= _MALFORMED_RECORD:
         return _only_parses(try_node, local_functions, imported)
     for node in _loop_nodes(try_node.body):
         if isinstance(node, cst.Await):
@@ -788,19 +788,8 @@ def _names_in(expression: cst.BaseExpression) -> set[str]:
     return {node.value for node in [expression, *own_nodes(expression)] if isinstance(node, cst.Name)}
 
 
-def _caught_tails(caught: cst.BaseExpression) -> set[str]:
-    """The classes an `except` names, by their last part (`json.JSONDecodeError` is `JSONDecodeError`)."""
-    return {(dotted_name(e) or "").split(".")[-1] for e in _exception_types(caught)}
-
-
 def _continues(clause: cst.ExceptHandler) -> bool:
     return any(isinstance(node, cst.Continue) for node in _loop_nodes(clause.body))
-
-
-def _exception_types(expression: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if isinstance(expression, cst.Tuple):
-        return [element.value for element in expression.elements]
-    return [expression]
 
 
 def _drops(statement: cst.CSTNode) -> bool:
