@@ -712,6 +712,7 @@ _OWN_TO_CONTEXT = {
     "registrars": "imported_registrars",
     "error_helpers": "imported_error_helpers",
     "text_helpers": "imported_text_helpers",
+    "raising_functions": "imported_raisers",
     "unmasked_classes": "imported_unmasked_classes",
     "registry_decorators": "registry_decorators",
 }
@@ -802,7 +803,7 @@ _TARGET_LISTS = ("local_reach_calls", "local_reach_returns")  # function -> targ
 # ... the file's own definitions, read when another module's import or call resolves to them ...
 _OWN_KEYS = (
     "module_servers", "server_classes", "server_factories", "registrars", "error_helpers", "text_helpers",
-    "unmasked_classes", "registry_decorators",
+    "raising_functions", "unmasked_classes", "registry_decorators",
 )  # fmt: skip
 # ... what resolving a name through the file follows (read when a name lands in it) ...
 _RESOLVING = ("exports", "star_imports", "defined_names")

@@ -31,6 +31,7 @@ stdio server, ``print`` to stdout. Logging, ``warnings.warn`` and files are not.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,13 +65,22 @@ CONTEXT_METHODS = frozenset({"debug", "info", "warning", "error", "log", "report
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
 MCP_RESULT_TYPES = frozenset({"TextContent", "CallToolResult", "ErrorData", "TextResourceContents", "ToolResult"})
 CATCH_ALL = frozenset({"Exception", "BaseException"})
+# Classes whose text only describes the pattern the caller gave ("unterminated character set
+# at position 0"): a regular expression engine's compile error says nothing of the server.
+PATTERN_ERRORS = frozenset({"re.error", "re.PatternError", "sre_constants.error", "regex.error", "re2.error"})
+_BUILTIN_ERRORS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+)
+# The builtin classes a project raises to refuse an argument, which the system and libraries do
+# not raise for a failed operation (unlike `OSError`, `RuntimeError`, `TimeoutError`).
+_VALIDATION_ERRORS = frozenset({"ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "NotImplementedError"})
 # A generated registry helper is called with its symbol first: `notes_error("NOTE_NOT_FOUND", ...)`.
 _HELPER_NAME = re.compile(r"[a-z][a-z0-9_]*_error")
 _SYMBOL = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 # -- except clauses -------------------------------------------------------------------
-def caught_names(handler: cst.ExceptHandler, imports: ImportTable) -> tuple[str, ...]:
+def caught_names(handler: cst.ExceptHandler | cst.ExceptStarHandler, imports: ImportTable) -> tuple[str, ...]:
     """The classes a clause catches, qualified where imported; () for a bare ``except:``."""
     if handler.type is None:
         return ()
@@ -141,8 +151,17 @@ class Summary:
 
     returned: set[str] = field(default_factory=set)
     sinks: dict[str, Sink] = field(default_factory=dict)
+    # The classes (last names) it raises with a message of its own, in its body or in the
+    # project functions it calls, that no `try` of its own catches: `raise ValueError("No
+    # workspace configured. Run setup first.")` in a `get_workspace()` the tools call ...
+    raised_own: set[str] = field(default_factory=set)
+    # ... and those it raises carrying exception text (`raise ValueError(f"... {e}")`).
+    raised_text: set[str] = field(default_factory=set)
 
 
+# What a function raises: (classes with the project's own messages, classes with exception text).
+Raised = tuple[frozenset[str], frozenset[str]]
+_NOTHING_RAISED: Raised = (frozenset(), frozenset())
 # (positional parameters, keyword-only parameters, the parameters whose text is returned)
 TextHelper = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
@@ -190,6 +209,9 @@ class ExceptionFlow:
         self.functions: dict[str, list[FunctionSource]] = {}
         # Other modules' functions by qualified name: which parameters' text they return.
         self.imported_text_helpers: dict[str, TextHelper] = {}
+        # Other modules' functions by qualified name: the classes they raise with their own
+        # messages and with exception text (Summary.raised_own, Summary.raised_text).
+        self.imported_raisers: dict[str, Raised] = {}
         # Which functions of other modules a call in a function may run (the handler scope's).
         self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._summaries: dict[str, Summary] = {}
@@ -243,6 +265,17 @@ class ExceptionFlow:
         targets = self.external_calls(callee, function)
         self._targets_asked[(callee, function)] = list(targets)
         return targets
+
+    def imported_raised(self, qualified: str | None, callee: str, function: str) -> Raised:
+        """What a call of another module's function raises: (with the project's own messages,
+        with exception text)."""
+        if not self.imported_raisers:
+            return _NOTHING_RAISED
+        found = self.imported_raisers.get(qualified or "")
+        if found is not None:
+            return found
+        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_targets(callee, function)]
+        return frozenset().union(*(own for own, _ in targets)), frozenset().union(*(text for _, text in targets))
 
     def asked_the_same(
         self, helpers: Mapping[str, TextHelper], external_calls: Callable[[str, str | None], list[str]]
@@ -317,6 +350,8 @@ class ExceptionFlow:
             run = _FunctionRun(self, source)
             run.run()
             summary.returned |= run.summary.returned
+            summary.raised_own |= run.summary.raised_own
+            summary.raised_text |= run.summary.raised_text
             for parameter, sink in run.summary.sinks.items():
                 summary.sinks.setdefault(parameter, sink)
             leaks.extend(run.leaks)
@@ -407,6 +442,9 @@ class _FunctionRun:
         self.summary = Summary()
         self.parameters = _parameters(source.node)
         self.context_names = CONTEXT_NAMES | self._typed_context_parameters()
+        # Per `try` body being run, innermost last: the classes raised in it with own messages,
+        # and with exception text.
+        self._raised_in_try: list[tuple[set[str], set[str]]] = []
 
     def run(self) -> None:
         environment: Environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
@@ -513,7 +551,10 @@ class _FunctionRun:
 
     def _try(self, node: cst.Try | cst.TryStar, environment: Environment) -> None:
         before = dict(environment)
+        self._raised_in_try.append((set(), set()))
         self._block(units_of(node.body), environment)
+        own, text = self._raised_in_try.pop()
+        escaping = (set(own), set(text))
         # The exception may come from any statement of the body: both states are possible.
         on_error = dict(before)
         _merge_into(on_error, environment)
@@ -521,18 +562,36 @@ class _FunctionRun:
         for handler in node.handlers:
             clause = dict(on_error)
             name = bound_name(handler)
+            caught = caught_names(handler, self.imports)
+            for classes in escaping:
+                if not caught or CATCH_ALL.intersection(caught):
+                    classes.clear()
+                else:
+                    classes.difference_update(written.rpartition(".")[2] for written in caught)
             if name is not None:
-                clause[name] = _CLEAN if self.flow.is_project_exception(handler) else frozenset({_CAUGHT})
+                written_here = self.flow.is_project_exception(handler) or _only_own_text(handler, own, text)
+                clause[name] = _CLEAN if written_here else frozenset({_CAUGHT})
             self._block(units_of(handler.body), clause)
             if name is not None:
                 clause.pop(name, None)  # Python unbinds it when the clause ends
             outcomes.append(clause)
+        self._raises(*escaping)
         if node.orelse is not None:
             self._block(units_of(node.orelse.body), environment)
         for clause in outcomes:
             _merge_into(environment, clause)
         if node.finalbody is not None:
             self._block(units_of(node.finalbody.body), environment)
+
+    def _raises(self, own: Iterable[str], text: Iterable[str] = ()) -> None:
+        """Classes raised here with the project's own messages and with exception text: the
+        innermost `try` body being run collects them, else they escape the function."""
+        if self._raised_in_try:
+            into_own, into_text = self._raised_in_try[-1]
+        else:
+            into_own, into_text = self.summary.raised_own, self.summary.raised_text
+        into_own.update(own)
+        into_text.update(text)
 
     def _raise(self, node: cst.Raise, environment: Environment) -> None:
         if node.exc is None:
@@ -544,6 +603,13 @@ class _FunctionRun:
         name = dotted_name(raised)
         shown = f"`raise {name}(...)`" if isinstance(node.exc, cst.Call) and name else "the raised exception"
         self._sink(taint, Sink(node, f"the message of {shown}", False))
+        raised_class = (name or "").rpartition(".")[2]
+        if isinstance(node.exc, cst.Call) and raised_class[:1].isupper():
+            # A parameter's text is the caller's to judge (its summary's sinks).
+            if all(origin.parameter for origin in taint):
+                self._raises((raised_class,))
+            else:
+                self._raises((), (raised_class,))
 
     def _bind(self, target: cst.BaseExpression, taint: Taint, environment: Environment, weak: bool = False) -> None:
         if isinstance(target, cst.Name):
@@ -665,7 +731,11 @@ class _FunctionRun:
             return _as_text(everything, call)
         callee = self.flow.resolve(func, self.source)
         if callee is not None:
-            return self._through_function(call, callee, arguments)
+            taint = self._through_function(call, callee, arguments)
+            summary = self.flow.summary(callee.key)
+            self._raises(summary.raised_own, summary.raised_text)
+            return taint
+        self._raises(*self.flow.imported_raised(qualified, name, self.source.key))
         imported = self.flow.text_helper(qualified or "")
         if imported is None and self.flow.has_text_helpers(name, self.source.key):
             targets = self.flow.external_targets(name, self.source.key)
@@ -750,6 +820,27 @@ class _FunctionRun:
 
 
 # -- helpers ------------------------------------------------------------------------------
+def _only_own_text(handler: cst.ExceptHandler | cst.ExceptStarHandler, own: set[str], text: set[str]) -> bool:
+    """Every class the clause catches is one its `try` raises with the project's own message
+    (in its body or the project functions it calls) and never with exception text, or a
+    pattern's compile error: the text is written for the client, or only describes the
+    caller's pattern. Not a catch-all, not a builtin class the system and libraries raise with
+    their own text (`OSError`, `RuntimeError`, ...), and not a class named through its library
+    (`httpx.HTTPError`): those come from the calls in the `try` as well."""
+    if handler.type is None:
+        return False
+    types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    for written in (dotted_name(named) or "" for named in types):
+        if written in PATTERN_ERRORS:
+            continue
+        if "." in written or written in CATCH_ALL or written not in own or written in text:
+            return False
+        if written in _BUILTIN_ERRORS and written not in _VALIDATION_ERRORS:
+            return False
+    return True
+
+
+
 def _materialise(item: Origin | _Marker, use: cst.Name) -> Origin:
     """A name's marker becomes an origin at the place it is used."""
     if isinstance(item, _Marker):

@@ -21,6 +21,7 @@ EntryPoint = tuple[str, str, str, tuple[str, ...]]
 # Another module's text helper: (qualified name, positional parameters, keyword-only
 # parameters, the parameters whose text it returns).
 TextHelperEntry = tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+RaiserEntry = tuple[str, tuple[str, ...], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,10 @@ class ProjectContext:
     imported_registrars: tuple[tuple[str, str, str, str, str], ...] = ()
     imported_error_helpers: tuple[tuple[str, str], ...] = ()
     imported_text_helpers: tuple[TextHelperEntry, ...] = ()
+    # What imported functions raise (MCP006 reads a caught class's text as the project's own
+    # when its `try` raises it only with messages the project wrote): (qualified name, classes
+    # raised with the project's own messages, classes raised with exception text).
+    imported_raisers: tuple[RaiserEntry, ...] = ()
     # Some module analysed in full imports from this one: the summaries of its error and text
     # helpers are read, so the helpers it imports itself are a reason to analyse it.
     imported_by_analysed: bool = False

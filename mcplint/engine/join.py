@@ -21,7 +21,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from mcplint.analysis.handlers import DISPATCHED, constructor_slot
-from mcplint.analysis.project import EntryPoint, ProjectContext, module_of
+from mcplint.analysis.project import EntryPoint, ProjectContext, RaiserEntry, module_of
 from mcplint.engine.module_index import ModuleIndex
 from mcplint.engine.result import FileResult
 
@@ -231,6 +231,7 @@ def join(
         factories: list[tuple[str, str, str]] = []
         error_helpers: list[tuple[str, str]] = []
         text_helpers: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = []
+        raisers: list[RaiserEntry] = []
         decorators: list[tuple[str, str]] = []
         registrars: list[tuple[str, str, str, str, str]] = []
         unmasked: list[tuple[str, str]] = []
@@ -265,6 +266,9 @@ def join(
             if key in results[other].text_helpers:
                 positional, keyword_only, returned = results[other].text_helpers[key]
                 text_helpers.append((name, tuple(positional), tuple(keyword_only), tuple(returned)))
+            if key in results[other].raising_functions:
+                own, text = results[other].raising_functions[key]
+                raisers.append((name, tuple(own), tuple(text)))
             for table, into in (
                 (results[other].module_servers, servers),
                 (results[other].server_classes, classes),
@@ -286,6 +290,10 @@ def join(
                 helper = (target, tuple(positional), tuple(keyword_only), tuple(returned))
                 if helper not in text_helpers:
                     text_helpers.append(helper)
+            if key in results[other].raising_functions:
+                own, text = results[other].raising_functions[key]
+                if (target, tuple(own), tuple(text)) not in raisers:
+                    raisers.append((target, tuple(own), tuple(text)))
         joined[path] = ProjectContext(
             module=context.module,
             is_package=context.is_package,
@@ -306,6 +314,7 @@ def join(
             imported_registrars=tuple(sorted(registrars)),
             imported_error_helpers=tuple(sorted(error_helpers)),
             imported_text_helpers=tuple(sorted(text_helpers)),
+            imported_raisers=tuple(sorted(raisers)),
             # Set only where it decides something (a module importing helpers), so that it
             # does not change the context, and so the analysis, of every other file.
             imported_by_analysed=bool(error_helpers or text_helpers) and path in imported_by_analysed,

@@ -285,6 +285,7 @@ def _rule_findings(
     result.error_helpers = context.exports.get("error_helpers", {})
     result.unmasked_classes = context.exports.get("unmasked_classes", {})
     result.text_helpers = context.exports.get("text_helpers", {})
+    result.raising_functions = context.exports.get("raising_functions", {})
     result.runs_stdio = context.runs_stdio
     return result
 
@@ -455,6 +456,7 @@ def _resolve(
     scope_inputs = replace(
         project,
         imported_text_helpers=(),
+        imported_raisers=(),
         imported_error_helpers=(),
         imported_unmasked_classes=(),
         imported_by_analysed=False,

@@ -61,6 +61,8 @@ class FileResult:
     decorator_methods: dict[str, str] = field(default_factory=dict)  # "Class.method" returning a registering decorator -> kind
     decorator_method_wrappers: dict[str, list[list[Any]]] = field(default_factory=dict)  # "Class.method" -> [[wrapper, [trys]]]
     text_helpers: dict[str, list[list[str]]] = field(default_factory=dict)  # function -> [positional, kw, returned]
+    # function -> [classes it raises with the project's own messages, ... with exception text]
+    raising_functions: dict[str, list[list[str]]] = field(default_factory=dict)
     runs_stdio: bool = False  # starts a server of the project over stdio (stdout is its transport)
     # Parsed and analysed in full (not only syntax-checked): what it imports, the join reads.
     analysed: bool = False
@@ -97,6 +99,7 @@ JOIN_FIELDS = (
     "decorator_methods",
     "decorator_method_wrappers",
     "text_helpers",
+    "raising_functions",
     "runs_stdio",
     "handlers",
     "imports_server_framework",

@@ -37,20 +37,22 @@ class StackTraceLeak(Rule):
     ## What it does
     Finds exception text and tracebacks that reach the client from handler
     scope. Sources: the caught exception (`str(e)`, `repr(e)`, `f"{e}"`,
-    `f"{e!r}"`, `"%s" % e`, `"{}".format(e)`, `e.args`, `e.message`),
+    `"%s" % e`, `e.args`, `e.message`),
     `e.__traceback__`, `traceback.format_exc()` and
-    friends, `sys.exc_info()`, a parameter typed `exc: BaseException`;
+    friends, `sys.exc_info()`, a parameter typed `BaseException`;
     followed through locals, string building,
-    containers and the module's own helpers (`return format_error(e)`).
+    containers and the project's helpers (`return format_error(e)`).
 
-    Sinks: a returned value (or any part of it), a raised exception's message
+    Sinks: (any part of) a returned value, a raised exception's message
     (any class), `TextContent`/`CallToolResult`/`ErrorData`,
     `ctx.error/warning/info/debug/log` and `send_log_message` (notifications
-    the client receives), and `print` where the project runs its server
-    over stdio. The finding points at the text and names the sink. Logging,
-    `warnings.warn` and files are not sinks; `type(e).__name__`, other
-    attributes (`e.status_code`), unknown functions, registry helpers, the
-    project's own exception classes (defined or imported in its package) and
+    to the client), and `print` where the server
+    runs over stdio. Logging,
+    `warnings.warn` and files are not sinks; `type(e).__name__`,
+    `e.status_code`, unknown functions, registry helpers, the
+    project's own exception classes (defined or imported in its package), a
+    `ValueError`-like class the `try` raises only with messages of its own
+    (in its body or the project functions it calls), `re.error` and
     `sanitizers` stop the flow.
 
     ## Why is this bad?
@@ -119,11 +121,12 @@ class StackTraceLeak(Rule):
     text is in the logs instead. The failure itself always
     stays. Tracebacks and other shapes get no fix: what the client should be
     told is for the author. Nor does a raise or return in a clause that
-    catches only classes its own `try` raises itself (`raise ValueError("...
-    must be http or https")` in the body, `except ValueError as exc: raise
-    ToolError(str(exc))`): the text is then the project's own validation
-    message, which the client was meant to read, and either fix would lose
-    it. `mcplint migrate` creates the registry entries.
+    catches only classes its own `try` raises itself, where the calls in it
+    may raise them too (`raise RuntimeError("... must be http or https")` in
+    the body, `except RuntimeError as exc: raise ToolError(str(exc))`): the
+    text may be the project's own message, which the client was meant to
+    read, and either fix would lose it. `mcplint migrate` creates the
+    registry entries.
 
     ## Options
     - `sanitizers` (list of function names, default `[]`): functions whose
@@ -172,9 +175,11 @@ class StackTraceLeak(Rule):
         self._stdio.visit_Call(node)
 
     def finish(self) -> None:
-        exported, leaks = self._judge(self.context.project.imported_text_helpers)
+        exported, raising, leaks = self._judge(self.context.project.imported_text_helpers)
         exported.update(module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
+        raising.update(module_aliases(self.context.facts.aliases, raising))
+        self.context.exports["raising_functions"] = raising
         logged: set[int] = set()  # the clauses a fix logs in already: one line each
         for leak in leaks:
             plain_fix = self._logging(_sanitising_fix(leak.origin.node), leak, logged)
@@ -196,14 +201,18 @@ class StackTraceLeak(Rule):
     def project_inputs(self, project: ProjectContext) -> object:
         return (
             project.imported_text_helpers,
+            project.imported_raisers,
             project.parameter_classes,
             self.context.reached,
             project.imported_servers,
             project.stdio_transport,
         )
 
-    def _judge(self, helpers: tuple[TextHelperEntry, ...]) -> tuple[dict[str, list[list[str]]], list[Leak]]:
-        """The module's leaks, and its text helpers for the modules importing them."""
+    def _judge(
+        self, helpers: tuple[TextHelperEntry, ...]
+    ) -> tuple[dict[str, list[list[str]]], dict[str, list[list[str]]], list[Leak]]:
+        """The module's leaks, and its text helpers and raising functions for the modules
+        importing them."""
         # A later round of the run hands the module a new project context. A function's
         # analysis depends on it only through what it asks of other modules (their text
         # helpers, the targets of its calls) and on the module's package; the entry points
@@ -220,7 +229,7 @@ class StackTraceLeak(Rule):
         # Where the project runs its server over stdio, `print` writes into the transport in
         # every module its handlers reach, not only in the one that starts it.
         stdio = runs_stdio or project.stdio_transport
-        inputs = (project.module, stdio)
+        inputs = (project.module, stdio, project.imported_raisers)
         if (
             inputs != self._flow_inputs
             or not self._flow.order_free
@@ -240,15 +249,21 @@ class StackTraceLeak(Rule):
         }
         self._flow.project_imports = frozenset(self._project_imports)
         self._flow.imported_text_helpers = imported
+        self._flow.imported_raisers = {
+            name: (frozenset(own), frozenset(text)) for name, own, text in project.imported_raisers
+        }
         reached = self.context.reached
-        exported = {}
+        exported, raising = {}, {}
         for key, sources in self._flow.functions.items():
             # Module-level functions and methods a handler reaches: what other modules call.
             if "<locals>" not in key and (reached is None or key in reached):
-                helper = text_helper(self._flow.summary(key), sources[-1].node)
+                summary = self._flow.summary(key)
+                helper = text_helper(summary, sources[-1].node)
                 if helper is not None:
                     exported[key] = [list(part) for part in helper]
-        return exported, self._flow.leaks(reached)
+                if summary.raised_own or summary.raised_text:
+                    raising[key] = [sorted(summary.raised_own), sorted(summary.raised_text)]
+        return exported, raising, self._flow.leaks(reached)
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error
