@@ -29,6 +29,9 @@ TryGuard = tuple[Clause, ...]
 Guards = tuple[TryGuard, ...]
 
 CATCH_ALL = frozenset({"BaseException", "Exception"})
+# mcp 2.x raises whatever a tool raises (but its own `ToolError` and `MCPError`) as
+# `UnexpectedToolError` from the original: around a tool's call, catching it catches everything.
+_WRAPS_EVERYTHING = {"UnexpectedToolError": "Exception"}
 
 
 def clause_of(handler: cst.ExceptHandler) -> Clause:
@@ -37,6 +40,7 @@ def clause_of(handler: cst.ExceptHandler) -> Clause:
     else:
         types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
         names = tuple((dotted_name(t) or "?").rpartition(".")[2] for t in types)
+        names = tuple(_WRAPS_EVERYTHING.get(name, name) for name in names)
     return names, _passes_on(handler)
 
 

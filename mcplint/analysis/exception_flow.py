@@ -60,6 +60,8 @@ SERIALISERS = frozenset(
 TEXT_FROM_ARGUMENTS = frozenset({"join", "format", "format_map"})
 # Attributes of an exception that hold its message or its traceback.
 MESSAGE_ATTRIBUTES = frozenset({"args", "message", "msg", "detail", "details", "__str__", "__repr__", "__traceback__"})
+# Attributes of an exception that hold the exception it was raised from or during.
+CHAINED_ATTRIBUTES = frozenset({"__cause__", "__context__"})
 CONTEXT_NAMES = frozenset({"ctx", "context"})
 CONTEXT_METHODS = frozenset({"debug", "info", "warning", "error", "log", "report_progress"})
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
@@ -690,6 +692,8 @@ class _FunctionRun:
         if exception and node.attr.value in MESSAGE_ATTRIBUTES:
             kind = "traceback" if node.attr.value == "__traceback__" else None
             text |= _as_text(exception, node, kind)
+        elif node.attr.value in CHAINED_ATTRIBUTES:
+            return base  # `e.__cause__`: another exception, whose text is as telling
         return text  # `e.code`, `e.__class__`: not the message
 
     def _formatted(self, node: cst.FormattedString, environment: Environment) -> Taint:

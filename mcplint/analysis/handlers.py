@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
@@ -47,6 +47,9 @@ SERVER_CLASSES: dict[str, tuple[str, str]] = {
 }
 
 HIGH_LEVEL_DECORATORS = {"tool": "tool", "resource": "resource", "prompt": "prompt"}
+# The method of a high-level server that runs a tool by name: a subclass overriding it around
+# `super().call_tool(...)` wraps every tool.
+SERVER_DISPATCH_METHODS = ("call_tool",)
 HIGH_LEVEL_ADDERS = {
     "add_tool": "tool",
     "add_resource": "resource",
@@ -289,6 +292,9 @@ class HandlerFactsCollector:
         self._translating_withs: list[bool] = []
         # Per function: the callees wrapping what it passes to `super().tool(...)`.
         self.super_registration_wrappers: dict[str, list[cst.BaseExpression]] = {}
+        # A server subclass's `call_tool()` override: the `try`s (encoded, "" for none) around its
+        # `super().call_tool(...)`, which runs every tool of the server.
+        self.super_dispatch_guards: dict[str, list[str]] = {}
         # `(batch or {}).get(rid)`: a default read through, where a missing item falls back.
         self._projected: set[int] = set()
         self.functions: dict[str, FunctionInfo] = {}
@@ -558,6 +564,9 @@ class HandlerFactsCollector:
             self.super_registration_wrappers.setdefault(function, []).extend(
                 arg.value.func for arg in node.args if isinstance(arg.value, cst.Call)
             )
+        if function is not None and _is_super_call(node, SERVER_DISPATCH_METHODS):
+            guards = self._guards_of(node) if self._open_trys and self._guards_of is not None else ()
+            self.super_dispatch_guards.setdefault(function, []).append(encode(guards) if guards else "")
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in CONTAINER_ADDERS:
             self._stores_first_parameter((arg.value for arg in node.args), dotted_name(node.func.value))
             if isinstance(node.func.value, cst.Name) and node.func.attr.value in _COLLECTORS and node.args:
@@ -601,10 +610,14 @@ def _cst_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 def _is_super_registration(call: cst.Call) -> bool:
     """`super().tool(...)`, `super(AppMCP, self).tool(...)`."""
+    return _is_super_call(call, HIGH_LEVEL_DECORATORS)
+
+
+def _is_super_call(call: cst.Call, methods: Collection[str]) -> bool:
     func = call.func
     return (
         type(func) is cst.Attribute
-        and func.attr.value in HIGH_LEVEL_DECORATORS
+        and func.attr.value in methods
         and type(func.value) is cst.Call
         and type(func.value.func) is cst.Name
         and func.value.func.value == "super"
@@ -1147,9 +1160,15 @@ class _Resolver:
     def _tool_override_wrappers(self, class_key: str) -> list[ToolWrapper]:
         """What the class's own `tool()` wraps each tool in before registering it on its base
         (`return super().tool(handle_tool_errors(fn), **kwargs)`, in the method or in the
-        decorator it returns): local functions by key, imported ones by qualified name."""
+        decorator it returns): local functions by key, imported ones by qualified name. Its own
+        `call_tool()` calling `super().call_tool(...)` inside `try`s runs every tool: the method
+        is a wrapper of each, with those `try`s."""
         method = f"{class_key}.tool"
         found: list[ToolWrapper] = []
+        for dispatcher in SERVER_DISPATCH_METHODS:
+            guards = self.facts.super_dispatch_guards.get(f"{class_key}.{dispatcher}")
+            if guards:
+                found.append((f"{class_key}.{dispatcher}", tuple(sorted(set(guards)))))
         for function, callees in self.facts.super_registration_wrappers.items():
             if function != method and not function.startswith(f"{method}.<locals>."):
                 continue
@@ -1494,8 +1513,8 @@ class _Resolver:
         if not isinstance(target, cst.Attribute):
             return ()
         binding = self.receiver(target.value, context_key, context_class)
-        if binding is not None:
-            return binding.tool_wrappers
+        if binding is not None:  # its `tool()` and `call_tool()` overrides wrap tools only
+            return binding.tool_wrappers if target.attr.value == "tool" else ()
         method = self._decorator_method(target, context_key, context_class)
         return self.decorator_method_wrappers.get(method, ()) if method is not None else ()
 
@@ -2437,7 +2456,7 @@ def resolve_handler_scope(
                 # What the server's own `tool()` wraps the function in counts as a decorator below.
                 tool_wrappers = resolver.registration_wrappers(*context)
                 local = [key for key, _ in tool_wrappers if key in facts.functions]
-                inner = [name for key in local for name in inner_functions(resolver.facts.functions, key)]
+                inner = [name for key in local for name in _runs_per_call(resolver.facts.functions, key)]
                 add_handler(info.key, decorated_kind, [*_wrappers(resolver, below, info), *inner], level)
                 external_wrappers[info.key] = [
                     *_imported_decorators(resolver, below), *(key for key, _ in tool_wrappers if key not in local)
@@ -2773,6 +2792,14 @@ def _wrapper_guards(resolver: _Resolver, decorators: Sequence[cst.Decorator], in
         for _, guards in resolver.wrappers_of(target, parent_function(info.key), info.class_key):
             states = _with_layer(states, guards)
     return states
+
+
+def _runs_per_call(functions: Iterable[str], key: str) -> list[str]:
+    """What of a server's wrapper runs for each call of a tool: a wrapping function's inner
+    functions, or a `call_tool()` override itself."""
+    if key.rpartition(".")[2] in SERVER_DISPATCH_METHODS:
+        return [key]
+    return inner_functions(functions, key)
 
 
 def inner_functions(functions: Iterable[str], key: str) -> list[str]:

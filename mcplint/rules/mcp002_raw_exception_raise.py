@@ -38,7 +38,9 @@ class RawExceptionRaise(Rule):
     in a private function (`_backend`) whose every call in the module sits in a
     `try` that catches the class, nor one that every way from a handler stops on
     the way: a caller's `try`, a wrapper decorator of the tool calling it inside a
-    `try`, or a `with` of a context manager that converts what its body raises.
+    `try`, the server class's `call_tool()` override calling `super().call_tool()`
+    inside one (mcp 2.x's `except UnexpectedToolError` catches everything a tool
+    raises), or a `with` of a context manager that converts what its body raises.
 
     ## Why is this bad?
     What the client sees then depends on the SDK: mcp 1.x and fastmcp (without
