@@ -760,6 +760,9 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
                     table_callee = _callee(arg.value)
                     if table_callee is not None:
                         callees.append(table_callee)
+                elif isinstance(arg.value, cst.Lambda):
+                    # `safe_operation(lambda: tool.execute(...))`: what it runs, it may hand back
+                    pending.append(arg.value.body)
                 else:
                     if isinstance(arg.value, cst.Name):  # `run_sync(_sync_list)`: a function handed to a runner
                         callees.append(arg.value.value)
@@ -1091,6 +1094,7 @@ class _Resolver:
         self.returned_callees: dict[str, list[str]] = {}
         self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
+        self.externals_asked: set[tuple[str, str | None, str | None]] = set()  # _call_externals in progress
         # Per (function, parameter slot), the classes callers pass there, in the order met
         # (`async_search(crossref_searcher, ...)`, `async_search(hal_searcher, ...)`).
         self._parameter_classes: dict[tuple[str, str], list[str]] | None = None
@@ -2698,14 +2702,21 @@ def _external_calls(resolver: _Resolver, function: str, through_return: bool) ->
 
 
 def _call_externals(resolver: _Resolver, callee: str, function: str | None, class_key: str | None) -> list[str]:
-    looked_up = resolver.table_lookup(callee, function)
-    if looked_up:  # `handler = TOOL_HANDLERS.get(name)`, the table imported or its values
-        found = [target for table in looked_up for target in _call_externals(resolver, table, function, class_key)]
-        return list(dict.fromkeys(found))
-    target = resolver.external_target(callee)
-    if target is not None:
-        return [target]
-    return resolver.external_methods(callee, function, class_key) or resolver.table_externals(callee, function, class_key)
+    asked = (callee, function, class_key)
+    if asked in resolver.externals_asked:
+        return []  # a table whose values lead back to it (`handler = handlers[name]` in a loop over them)
+    resolver.externals_asked.add(asked)
+    try:
+        looked_up = resolver.table_lookup(callee, function)
+        if looked_up:  # `handler = TOOL_HANDLERS.get(name)`, the table imported or its values
+            found = [target for table in looked_up for target in _call_externals(resolver, table, function, class_key)]
+            return list(dict.fromkeys(found))
+        target = resolver.external_target(callee)
+        if target is not None:
+            return [target]
+        return resolver.external_methods(callee, function, class_key) or resolver.table_externals(callee, function, class_key)
+    finally:
+        resolver.externals_asked.discard(asked)
 
 
 def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
