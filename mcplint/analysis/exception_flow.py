@@ -67,9 +67,15 @@ CONTEXT_METHODS = frozenset({"debug", "info", "warning", "error", "log", "report
 MCP_PACKAGES = ("mcp", "mcp_types", "fastmcp")
 MCP_RESULT_TYPES = frozenset({"TextContent", "CallToolResult", "ErrorData", "TextResourceContents", "ToolResult"})
 CATCH_ALL = frozenset({"Exception", "BaseException"})
-# Classes whose text only describes the pattern the caller gave ("unterminated character set
-# at position 0"): a regular expression engine's compile error says nothing of the server.
-PATTERN_ERRORS = frozenset({"re.error", "re.PatternError", "sre_constants.error", "regex.error", "re2.error"})
+# Classes whose text only describes what the caller handed in: a regular expression engine's
+# compile error ("unterminated character set at position 0"), a schema validator's report on the
+# data it was given ("1 validation error for Node ... Field required"). They say nothing of the
+# server.
+INPUT_ERRORS = frozenset(
+    {"re.error", "re.PatternError", "sre_constants.error", "regex.error", "re2.error"}
+    | {"pydantic.ValidationError", "pydantic_core.ValidationError", "pydantic_core._pydantic_core.ValidationError"}
+    | {"jsonschema.ValidationError", "jsonschema.exceptions.ValidationError"}
+)
 _BUILTIN_ERRORS = frozenset(
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
 )
@@ -444,6 +450,7 @@ class _FunctionRun:
         self.summary = Summary()
         self.parameters = _parameters(source.node)
         self.context_names = CONTEXT_NAMES | self._typed_context_parameters()
+        self._awaited: cst.CSTNode | None = None  # the expression of the latest `await` met
         # Per `try` body being run, innermost last: the classes raised in it with own messages,
         # and with exception text.
         self._raised_in_try: list[tuple[set[str], set[str]]] = []
@@ -571,7 +578,7 @@ class _FunctionRun:
                 else:
                     classes.difference_update(written.rpartition(".")[2] for written in caught)
             if name is not None:
-                written_here = self.flow.is_project_exception(handler) or _only_own_text(handler, own, text)
+                written_here = self.flow.is_project_exception(handler) or _only_own_text(handler, caught, own, text)
                 clause[name] = _CLEAN if written_here else frozenset({_CAUGHT})
             self._block(units_of(handler.body), clause)
             if name is not None:
@@ -652,6 +659,7 @@ class _FunctionRun:
         if type(node) is cst.Call:
             return self._call(node, environment)
         if type(node) is cst.Await:
+            self._awaited = node.expression
             return self._taint(node.expression, environment)
         if type(node) is cst.FormattedString:
             return self._formatted(node, environment)
@@ -716,6 +724,7 @@ class _FunctionRun:
         return self._taint(node.elt, inner)
 
     def _call(self, call: cst.Call, environment: Environment) -> Taint:
+        awaited = call is self._awaited  # before the arguments' own `await`s
         func = call.func
         qualified = self.imports.qualified_name(func)
         name = qualified or dotted_name(func) or ""
@@ -726,7 +735,7 @@ class _FunctionRun:
         everything = _union(taint for _, taint in arguments)
         if self.flow.is_sanitiser(call):
             return _CLEAN
-        self._call_sinks(call, name, qualified, everything)
+        self._call_sinks(call, name, qualified, everything, awaited)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in MUTATORS:
             self._bind(func.value, everything, environment, weak=True)
         if qualified is None and name in STRINGIFIERS:
@@ -805,7 +814,7 @@ class _FunctionRun:
                 result |= _as_text(taint, call)
         return result
 
-    def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: Taint) -> None:
+    def _call_sinks(self, call: cst.Call, name: str, qualified: str | None, taint: Taint, awaited: bool) -> None:
         if not taint:
             return
         func = call.func
@@ -814,7 +823,9 @@ class _FunctionRun:
             receiver = dotted_name(func.value)
             method = func.attr.value
             if method == "send_log_message" or (method in CONTEXT_METHODS and receiver in self.context_names):
-                sink = f"`{receiver or '...'}.{method}(...)`, a log notification the client receives"
+                # The SDKs' notifications are coroutines: one never awaited is never sent.
+                if awaited:
+                    sink = f"`{receiver or '...'}.{method}(...)`, a log notification the client receives"
         if qualified is None and name == "print" and self.flow.stdio and _prints_to_stdout(call):
             sink = "`print(...)`, which writes into the stdio transport"
         if qualified and qualified.split(".")[0] in MCP_PACKAGES and qualified.rpartition(".")[2] in MCP_RESULT_TYPES:
@@ -824,25 +835,26 @@ class _FunctionRun:
 
 
 # -- helpers ------------------------------------------------------------------------------
-def _only_own_text(handler: cst.ExceptHandler | cst.ExceptStarHandler, own: set[str], text: set[str]) -> bool:
+def _only_own_text(
+    handler: cst.ExceptHandler | cst.ExceptStarHandler, caught: tuple[str, ...], own: set[str], text: set[str]
+) -> bool:
     """Every class the clause catches is one its `try` raises with the project's own message
-    (in its body or the project functions it calls) and never with exception text, or a
-    pattern's compile error: the text is written for the client, or only describes the
-    caller's pattern. Not a catch-all, not a builtin class the system and libraries raise with
+    (in its body or the project functions it calls) and never with exception text, or one of
+    INPUT_ERRORS: the text is written for the client, or only describes what the caller handed
+    in. Not a catch-all, not a builtin class the system and libraries raise with
     their own text (`OSError`, `RuntimeError`, ...), and not a class named through its library
     (`httpx.HTTPError`): those come from the calls in the `try` as well."""
     if handler.type is None:
         return False
     types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
-    for written in (dotted_name(named) or "" for named in types):
-        if written in PATTERN_ERRORS:
+    for written, qualified in zip((dotted_name(named) or "" for named in types), caught):
+        if qualified in INPUT_ERRORS:
             continue
         if "." in written or written in CATCH_ALL or written not in own or written in text:
             return False
         if written in _BUILTIN_ERRORS and written not in _VALIDATION_ERRORS:
             return False
     return True
-
 
 
 def _materialise(item: Origin | _Marker, use: cst.Name) -> Origin:

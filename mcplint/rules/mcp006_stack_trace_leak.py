@@ -36,24 +36,21 @@ class StackTraceLeak(Rule):
     """
     ## What it does
     Finds exception text and tracebacks that reach the client from handler
-    scope. Sources: the caught exception (`str(e)`, `repr(e)`, `f"{e}"`,
-    `"%s" % e`, `e.args`, `e.message`),
-    `e.__traceback__`, `traceback.format_exc()` and
-    friends, `sys.exc_info()`, a parameter typed `BaseException`;
-    followed through locals, string building,
-    containers and the project's helpers (`return format_error(e)`).
+    scope. Sources: the caught exception (`str(e)`, `f"{e}"`, `"%s" % e`,
+    `e.args`, `e.message`), `e.__traceback__`, `traceback.format_exc()` and
+    friends, `sys.exc_info()`, a parameter typed `BaseException`; followed
+    through locals, string building, containers and the project's helpers.
 
-    Sinks: (any part of) a returned value, a raised exception's message
-    (any class), `TextContent`/`CallToolResult`/`ErrorData`,
-    `ctx.error/warning/info/debug/log` and `send_log_message` (notifications
-    to the client), and `print` where the server
-    runs over stdio. Logging,
-    `warnings.warn` and files are not sinks; `type(e).__name__`,
-    `e.status_code`, unknown functions, registry helpers, the
-    project's own exception classes (defined or imported in its package), a
-    `ValueError`-like class the `try` raises only with messages of its own
-    (in its body or the project functions it calls), `re.error` and
-    `sanitizers` stop the flow.
+    Sinks: a returned value (any part), a raised exception's message,
+    `TextContent`/`CallToolResult`/`ErrorData`, an awaited
+    `ctx.error/warning/info/debug/log` or `send_log_message`, and `print`
+    where the server runs over stdio. Logging, `warnings.warn` and files are
+    not sinks; `type(e).__name__`, `e.status_code`, unknown functions,
+    registry helpers, the project's own exception classes (of its
+    package), a `ValueError`-like class the `try` raises only
+    with messages of its own (in its body or the project functions it
+    calls), errors that describe the caller's input (`re.error`, pydantic's
+    and jsonschema's `ValidationError`) and `sanitizers` stop the flow.
 
     ## Why is this bad?
     Exception text is written for the developer: it carries file paths,
