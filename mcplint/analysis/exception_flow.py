@@ -847,7 +847,7 @@ def _only_own_text(
     if handler.type is None:
         return False
     types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
-    for written, qualified in zip((dotted_name(named) or "" for named in types), caught):
+    for written, qualified in zip((dotted_name(named) or "" for named in types), caught, strict=True):
         if qualified in INPUT_ERRORS:
             continue
         if "." in written or written in CATCH_ALL or written not in own or written in text:
