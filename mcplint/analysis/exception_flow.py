@@ -12,7 +12,9 @@ loops run twice), through locals, string building, string methods,
 containers (also filled by ``append``/``d[k] = v``), constructors and the
 returns of the module's own functions: each function gets a summary saying
 which parameters reach its return value or a sink inside it, so
-``return format_error(e)`` and ``_raise_for(e)`` are followed.
+``return format_error(e)`` and ``_raise_for(e)`` are followed, and which
+exception text of its own its return value carries, so a caller that sends a
+part of it (``result["error"]["message"]``) leaks it too.
 
 Not followed, for precision: the project's own exception classes (defined in
 the module or imported relatively: their text is written for the client, and
@@ -159,6 +161,9 @@ class Summary:
 
     returned: set[str] = field(default_factory=set)
     sinks: dict[str, Sink] = field(default_factory=dict)
+    # Exception text of its own that its return value carries (`return {"error": {"message":
+    # f"Request failed: {e}"}}`): a caller that sends a part of that value leaks it too.
+    returned_origins: set[Origin] = field(default_factory=set)
     # The classes (last names) it raises with a message of its own, in its body or in the
     # project functions it calls, that no `try` of its own catches: `raise ValueError("No
     # workspace configured. Run setup first.")` in a `get_workspace()` the tools call ...
@@ -358,6 +363,7 @@ class ExceptionFlow:
             run = _FunctionRun(self, source)
             run.run()
             summary.returned |= run.summary.returned
+            summary.returned_origins |= run.summary.returned_origins
             summary.raised_own |= run.summary.raised_own
             summary.raised_text |= run.summary.raised_text
             for parameter, sink in run.summary.sinks.items():
@@ -641,6 +647,8 @@ class _FunctionRun:
                 continue
             if origin.parameter is None:
                 self.leaks.append(Leak(self.source.key, origin, sink))
+                if sink.through_return:
+                    self.summary.returned_origins.add(origin)
             elif sink.through_return:
                 self.summary.returned.add(origin.parameter)
             else:
@@ -784,7 +792,7 @@ class _FunctionRun:
 
     def _through_function(self, call: cst.Call, callee: FunctionSource, arguments: Arguments) -> Taint:
         summary = self.flow.summary(callee.key)
-        result = _CLEAN
+        result = frozenset(summary.returned_origins)
         for parameter, taint in _parameter_arguments(call, callee.node, arguments):
             if not taint:
                 continue

@@ -497,7 +497,10 @@ def _findings(
 ) -> list[Finding]:
     module = walked.module
     kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
+    placed: set[tuple[str, int]] = set()  # one finding per code and node, whichever function's
     for candidate in candidates:
+        if (candidate.code, id(candidate.node)) in placed:
+            continue
         rule = RULES_BY_CODE[candidate.code]
         if candidate.only_as_handler and candidate.function not in scope.handlers and candidate.function not in scope.coalesced:
             continue
@@ -516,6 +519,7 @@ def _findings(
         # The finding is about the handlers of its kinds; a fix changes what every handler
         # reaching the site gets (a prompt sharing a tool's helper too): its form must suit all.
         kept.append((candidate, reaching, affected))
+        placed.add((candidate.code, id(candidate.node)))
     if not kept:
         return []
     fix_targets = [node for candidate, _, _ in kept for node in (*_fix_nodes(candidate.fix), *candidate.anchors)]
