@@ -843,6 +843,12 @@ class _FunctionRun:
 
 
 # -- helpers ------------------------------------------------------------------------------
+def owned_text_classes(raised: Iterable[str]) -> set[str]:
+    """Of the classes raised with the project's own messages, those whose text a clause catching
+    them may read as the project's (not the builtin classes libraries raise too)."""
+    return {name for name in raised if name not in _BUILTIN_ERRORS or name in _VALIDATION_ERRORS}
+
+
 def _only_own_text(
     handler: cst.ExceptHandler | cst.ExceptStarHandler, caught: tuple[str, ...], own: set[str], text: set[str]
 ) -> bool:

@@ -13,6 +13,7 @@ from mcplint.analysis.exception_flow import (
     Leak,
     StdioDetector,
     bound_name,
+    owned_text_classes,
     text_helper,
 )
 from mcplint.analysis.handlers import module_aliases
@@ -258,8 +259,11 @@ class StackTraceLeak(Rule):
                 helper = text_helper(summary, sources[-1].node)
                 if helper is not None:
                     exported[key] = [list(part) for part in helper]
-                if summary.raised_own or summary.raised_text:
-                    raising[key] = [sorted(summary.raised_own), sorted(summary.raised_text)]
+                # Only what can make a caller's clause read the project's own text: a summary
+                # that cannot changes the importers' contexts, and their analyses, for nothing.
+                own = owned_text_classes(summary.raised_own)
+                if own:
+                    raising[key] = [sorted(own), sorted(summary.raised_text)]
         return exported, raising, self._flow.leaks(reached)
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
