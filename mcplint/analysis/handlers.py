@@ -140,8 +140,8 @@ T = TypeVar("T")
 #: A call path's guards: every `try` around a call on the way from a handler to a function,
 #: each call site's guards in their text form (analysis/catching.py `encode`).
 PathState = frozenset[str]
-#: Beyond this many distinct path states a function counts as reached unguarded (the analysis
-#: stays linear; a raise is then reported, never hidden).
+#: Beyond this many distinct path states a function counts as reached through the guards all
+#: its paths share (the analysis stays bounded; a raise is reported unless each path stops it).
 MAX_PATH_STATES = 8
 
 
@@ -1001,6 +1001,8 @@ class HandlerScope:
     #: Per function, the other modules' functions it reaches through this module (any handler).
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
+    # Per function and target of local_reach_calls: the `try`s every way there passes.
+    local_reach_guards: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     #: Per (function, handler key): the `try`s on each call path from the handler down to the
     #: function (a path state is the set of guards of its call sites; see analysis/catching.py).
@@ -2605,9 +2607,11 @@ def _reach_paths(
         if state in states:
             continue
         if len(states) >= MAX_PATH_STATES:
-            if frozenset() in states:
+            # The guards every path so far shares: never more than any path has (a raise is
+            # reported unless each of them stops it), and the sets only shrink from here.
+            state = state.intersection(*states)
+            if state in states:
                 continue
-            state = frozenset()
         states.add(state)
         _add(scope.reached_by, key, handler)
         steps = resolver.call_steps.get(key)
@@ -2747,6 +2751,57 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
                         pending.append(caller)
         for key, reached_targets in reached.items():
             table[key] = sorted(reached_targets)
+        if not through_return:
+            scope.local_reach_guards = _shared_reach_guards(resolver)
+
+
+def _shared_reach_guards(resolver: _Resolver) -> dict[str, dict[str, list[str]]]:
+    """Per function, per function of another module it reaches through this module's calls:
+    the `try`s (encoded) that every way from it to that call passes. The join's chain step adds
+    them to the guards of an entry it carries through the module (the guards of one way differ
+    from another's only by more `try`s, so these are never more than a way has)."""
+    functions = resolver.facts.functions
+    shared: dict[str, dict[str, frozenset[str]]] = {}
+    pending: list[str] = []
+    for key, info in functions.items():
+        for callee, target in _external_calls(resolver, key, False):
+            _narrow(shared.setdefault(key, {}), target, _common_guard(info.guards_for(callee)))
+        if key in shared:
+            pending.append(key)
+    if not pending:
+        return {}
+    callers: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for key, info in functions.items():
+        for callee in set(info.calls):
+            for target in resolver.resolve_callee(callee, key, info.class_key):
+                callers.setdefault(target, []).append((key, _common_guard(info.guards_for(callee))))
+    while pending:
+        function = pending.pop()
+        for caller, call_guard in callers.get(function, ()):
+            known = shared.setdefault(caller, {})
+            changed = [_narrow(known, target, guards | call_guard) for target, guards in list(shared[function].items())]
+            if any(changed):
+                pending.append(caller)
+    return {
+        key: {target: sorted(guards) for target, guards in targets.items() if guards}
+        for key, targets in shared.items()
+        if any(targets.values())
+    }
+
+
+def _narrow(known: dict[str, frozenset[str]], target: str, guards: frozenset[str]) -> bool:
+    """Keep only the guards this way shares with the ways met before; whether that changed."""
+    new = known[target] & guards if target in known else guards
+    if known.get(target) == new:
+        return False
+    known[target] = new
+    return True
+
+
+def _common_guard(guards_list: Sequence[str]) -> frozenset[str]:
+    """What every call site of a callee in one function sits in ("" is a call outside any `try`)."""
+    first = guards_list[0] if guards_list else ""
+    return frozenset((first,)) if first and all(guards == first for guards in guards_list) else frozenset()
 
 
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:

@@ -145,15 +145,19 @@ def join(
     for entries, reach_of in ((calls, "local_reach_calls"), (returns, "local_reach_returns")):
         pending = [(path, entry) for path, found in entries.items() for entry in found]
         while pending:
-            # The guards of the calls inside the module passed through are not known here: the
-            # entry keeps its own (the next round, which analyses that module, adds the exact ones).
+            # The calls inside the module passed through add the `try`s every way to them passes
+            # (the next round, which analyses that module, adds each way's own).
             path, (key, label, kind, state) = pending.pop()
             reach: dict[str, list[str]] = getattr(results[path], reach_of)
+            shared = results[path].local_reach_guards if reach_of == "local_reach_calls" else {}
             keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
             for target in {t for k in keys for t in reach.get(k, ())}:
                 found = locate(target, path)
                 if found is not None:
-                    entry = (found[1], label, kind, state)
+                    # (a `.*` entry stands for several functions: only what all their ways share)
+                    ways = [set(shared.get(k, {}).get(target, ())) for k in keys if target in reach.get(k, ())]
+                    guards = set(state) | set.intersection(*ways) if ways else set(state)
+                    entry = (found[1], label, kind, tuple(sorted(guards)))
                     if entry not in entries[found[0]]:
                         entries[found[0]].add(entry)
                         pending.append((found[0], entry))

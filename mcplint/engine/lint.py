@@ -254,6 +254,7 @@ def _rule_findings(
     result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
+    result.local_reach_guards = scope.local_reach_guards
     result.exports = context.imports.imported()
     result.star_imports = list(context.imports.star_modules)
     result.defined_names = _defined_names(module)

@@ -30,6 +30,7 @@ class FileResult:
     outgoing_returns: dict[str, list[tuple[str, str, tuple[str, ...]]]] = field(default_factory=dict)
     local_reach_calls: dict[str, list[str]] = field(default_factory=dict)  # function -> external targets
     local_reach_returns: dict[str, list[str]] = field(default_factory=dict)
+    local_reach_guards: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # function -> target -> trys
     # What other modules may import from this one: its names bound by imports (re-exports),
     # its star imports, the names it defines, and its server classes and factories.
     exports: dict[str, str] = field(default_factory=dict)  # bound name -> qualified name
@@ -76,6 +77,7 @@ JOIN_FIELDS = (
     "outgoing_returns",
     "local_reach_calls",
     "local_reach_returns",
+    "local_reach_guards",
     "exports",
     "star_imports",
     "defined_names",
