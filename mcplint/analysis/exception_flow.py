@@ -78,6 +78,8 @@ INPUT_ERRORS = frozenset(
     | {"pydantic.ValidationError", "pydantic_core.ValidationError", "pydantic_core._pydantic_core.ValidationError"}
     | {"jsonschema.ValidationError", "jsonschema.exceptions.ValidationError"}
 )
+# Not a JSON document's decode error ("Expecting value: line 1 column 1"): the labels call it a
+# leak where the document came from upstream, a look-alike where the client wrote it.
 _BUILTIN_ERRORS = frozenset(
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
 )

@@ -1212,6 +1212,14 @@ class _Resolver:
             return None
         if factory.returns is not None:
             return next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
+        for value in factory.returned_values:
+            if isinstance(value, cst.Call):  # `return FastMCP(name=..., instructions=...)`
+                callee = value.func.value if isinstance(value.func, cst.Attribute) and value.func.attr.value in SERVER_CLASS_FACTORIES else value.func
+                binding = self.server_class(callee)
+                if binding is None and dotted_name(callee) in self.facts.functions:
+                    binding = self.factory_binding(dotted_name(callee) or "", depth + 1)
+                if binding is not None:
+                    return binding
         for name in factory.returned_names:
             for expression, is_annotation in self._bindings_at.get((key, name), ()):
                 if not is_annotation:
