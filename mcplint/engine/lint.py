@@ -506,6 +506,8 @@ def _findings(
         if candidate.only_as_handler and candidate.function not in scope.handlers and candidate.function not in scope.coalesced:
             continue
         affected = scope.handlers_reaching(candidate.function, through_return=candidate.through_return)
+        if candidate.checks_validated_argument:  # not where the function is a validated handler itself
+            affected = [h for h in affected if h.low_level or h.key != candidate.function]
         if candidate.escapes is not None:  # a raise: only the handlers it reaches uncaught
             affected = [
                 handler for handler in affected if scope.escapes(candidate.function, handler, candidate.escapes)

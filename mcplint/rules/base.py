@@ -102,6 +102,10 @@ class Candidate:
     # Counts only for handlers that answer the value as it is: not those that check each
     # answer for an error first (``Handler.checks_answers``), which then is an error result.
     success_only: bool = False
+    # A raise under an `isinstance` test its function's parameter annotation already passes:
+    # it never fires where that function is a high-level handler (its arguments are validated
+    # before it runs), only where another function calls it with something else.
+    checks_validated_argument: bool = False
 
 
 class RuleContext:
@@ -332,6 +336,7 @@ class Rule:
         unfixed_reason: str | None = None,
         anchors: tuple[cst.CSTNode, ...] = (),
         success_only: bool = False,
+        checks_validated_argument: bool = False,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -340,6 +345,7 @@ class Rule:
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
                 advice, fix_replaces_class, only_as_handler, unfixed_reason, anchors, success_only,
+                checks_validated_argument,
             )  # fmt: skip
         )
 

@@ -41,6 +41,8 @@ class RawExceptionRaise(Rule):
     `try`, the server class's `call_tool()` override calling `super().call_tool()`
     inside one (mcp 2.x's `except UnexpectedToolError` catches everything a tool
     raises), or a `with` of a context manager that converts what its body raises.
+    Nor does a raise under `if not isinstance(p, T):` in a high-level handler whose
+    parameter `p` is annotated `T` (its arguments are validated before it runs).
 
     ## Why is this bad?
     What the client sees then depends on the SDK: mcp 1.x and fastmcp (without
@@ -115,7 +117,7 @@ class RawExceptionRaise(Rule):
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
         self._raw = frozenset(self.settings["builtins"])
-        self._pending: list[tuple[cst.Raise, str, str | None]] = []
+        self._pending: list[tuple[cst.Raise, str, str | None, bool]] = []
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -127,10 +129,39 @@ class RawExceptionRaise(Rule):
         if stops(self.context.enclosing_guards(node), _unqualified(name).rpartition(".")[2]):
             return
         # Whether the name is shadowed is only known once the whole module is read.
-        self._pending.append((node, name, self.context.scopes.current_function))
+        function = self.context.scopes.current_function
+        self._pending.append((node, name, function, self._checks_a_validated_type(function)))
+
+    def _checks_a_validated_type(self, function: str | None) -> bool:
+        """The raise is the body of an `if not isinstance(p, T):` (or `if p is not None and not
+        isinstance(p, T):`) where the annotation of the function's parameter `p` already
+        guarantees a `T`: the framework validates a high-level handler's arguments before it
+        runs, so there the check never fails (langfuse-mcp's `labels: list[str] | None`)."""
+        info = self.context.facts.functions.get(function or "")
+        statement = next((a for a in reversed(self.context.ancestors) if isinstance(a, (cst.If, cst.FunctionDef))), None)
+        if info is None or not isinstance(statement, cst.If) or not self._in_body(statement):
+            return False
+        conjuncts = _conjuncts(statement.test)
+        for parameter, checked in filter(None, map(_failed_isinstance, conjuncts)):
+            if parameter not in info.parameters or info.parameters[parameter] is None:
+                continue
+            allowed = _validated_types(info.parameters[parameter])  # type: ignore[arg-type]
+            if allowed is None:
+                continue
+            if "None" in allowed and not any(_is_not_none(c, parameter) for c in conjuncts):
+                continue
+            if all(base in checked or (base == "bool" and "int" in checked) for base in allowed - {"None"}):
+                return True
+        return False
+
+    def _in_body(self, statement: cst.If) -> bool:
+        """The raise is in the `if`'s own body, not in its `else`/`elif`."""
+        ancestors = self.context.ancestors
+        index = next(i for i in range(len(ancestors) - 1, -1, -1) if ancestors[i] is statement)
+        return index + 1 < len(ancestors) and ancestors[index + 1] is statement.body
 
     def finish(self) -> None:
-        for node, name, function in self._pending:
+        for node, name, function, validated in self._pending:
             clause, annotation = self.context.raise_place(node)
             builtin = self._builtin_class(name, function)
             if builtin is not None and builtin in self._raw:
@@ -156,6 +187,7 @@ class RawExceptionRaise(Rule):
                     error_message=site.message,
                     escapes=builtin,
                     anchors=fix_anchors(node),
+                    checks_validated_argument=validated,
                 )
 
     def _builtin_class(self, name: str, function: str | None) -> str | None:
@@ -218,3 +250,67 @@ def _unqualified(name: str) -> str:
     """`builtins.ValueError` is `ValueError`."""
     return name.removeprefix("builtins.")
 
+
+# What `isinstance` tests and annotations name, as the builtin type they check.
+_TYPE_NAMES = {
+    **{name: name for name in ("str", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset", "bytes")},
+    **{"List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"},
+}
+
+
+def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return [*_conjuncts(test.left), *_conjuncts(test.right)]
+    return [test]
+
+
+def _failed_isinstance(test: cst.BaseExpression) -> tuple[str, set[str]] | None:
+    """`not isinstance(p, T)`, `not isinstance(p, (T1, T2))`: (p, {T, ...})."""
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return None
+    call = test.expression
+    if not (isinstance(call, cst.Call) and dotted_name(call.func) == "isinstance" and len(call.args) == 2):
+        return None
+    subject, classes = call.args[0].value, call.args[1].value
+    if not isinstance(subject, cst.Name):
+        return None
+    written = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    checked = {_TYPE_NAMES.get(dotted_name(w) or "", "") for w in written}
+    return (subject.value, checked - {""}) if checked - {""} else None
+
+
+def _is_not_none(test: cst.BaseExpression, parameter: str) -> bool:
+    """`p is not None`."""
+    return (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value == parameter
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.IsNot)
+        and dotted_name(test.comparisons[0].comparator) == "None"
+    )
+
+
+def _validated_types(annotation: cst.BaseExpression) -> set[str] | None:
+    """The builtin types an annotation lets through validation (`list[str] | None`: {"list",
+    "None"}); None when it names anything else (a class, `Any`, a string)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        left, right = _validated_types(annotation.left), _validated_types(annotation.right)
+        return left | right if left is not None and right is not None else None
+    if isinstance(annotation, cst.Subscript):
+        outer = dotted_name(annotation.value) or ""
+        inner = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        if outer.rpartition(".")[2] in ("Optional", "Union"):
+            found = [_validated_types(value) for value in inner]
+            if any(types is None for types in found):
+                return None
+            return set().union(*found) | ({"None"} if outer.endswith("Optional") else set())  # type: ignore[arg-type]
+        if outer.rpartition(".")[2] == "Annotated" and inner:
+            return _validated_types(inner[0])
+        base = _TYPE_NAMES.get(outer.rpartition(".")[2])
+        return {base} if base else None
+    name = dotted_name(annotation) or ""
+    if name == "None":
+        return {"None"}
+    base = _TYPE_NAMES.get(name)
+    return {base} if base else None
