@@ -39,10 +39,10 @@ class RawExceptionRaise(Rule):
     `try` that catches the class, nor one that every way from a handler stops on
     the way: a caller's `try`, a wrapper decorator of the tool calling it inside a
     `try`, the server class's `call_tool()` override calling `super().call_tool()`
-    inside one (mcp 2.x's `except UnexpectedToolError` catches everything a tool
-    raises), or a `with` of a context manager that converts what its body raises.
-    Nor does a raise under `if not isinstance(p, T):` in a high-level handler whose
-    parameter `p` is annotated `T` (its arguments are validated before it runs).
+    inside one (`except UnexpectedToolError` catches all a tool raises), or a
+    `with` of a context manager that converts what its body raises. Nor does a
+    raise under `if not isinstance(p, T):` in a high-level handler whose `p` is
+    annotated `T` (its arguments are validated before it runs).
 
     ## Why is this bad?
     What the client sees then depends on the SDK: mcp 1.x and fastmcp (without
