@@ -72,14 +72,13 @@ CATCH_ALL = frozenset({"Exception", "BaseException"})
 # Classes whose text only describes what the caller handed in: a regular expression engine's
 # compile error ("unterminated character set at position 0"), a schema validator's report on the
 # data it was given ("1 validation error for Node ... Field required"). They say nothing of the
-# server.
+# server. (Not a JSON document's decode error, "Expecting value: line 1 column 1": the labels
+# call it a leak where the document came from upstream, a look-alike where the client wrote it.)
 INPUT_ERRORS = frozenset(
     {"re.error", "re.PatternError", "sre_constants.error", "regex.error", "re2.error"}
     | {"pydantic.ValidationError", "pydantic_core.ValidationError", "pydantic_core._pydantic_core.ValidationError"}
     | {"jsonschema.ValidationError", "jsonschema.exceptions.ValidationError"}
 )
-# Not a JSON document's decode error ("Expecting value: line 1 column 1"): the labels call it a
-# leak where the document came from upstream, a look-alike where the client wrote it.
 _BUILTIN_ERRORS = frozenset(
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
 )
@@ -866,9 +865,7 @@ def _only_own_text(
     for written, qualified in zip((dotted_name(named) or "" for named in types), caught, strict=True):
         if qualified in INPUT_ERRORS:
             continue
-        if "." in written or written in CATCH_ALL or written not in own or written in text:
-            return False
-        if written in _BUILTIN_ERRORS and written not in _VALIDATION_ERRORS:
+        if "." in written or written in CATCH_ALL or written in text or not owned_text_classes({written} & own):
             return False
     return True
 

@@ -1214,7 +1214,9 @@ class _Resolver:
             return next(filter(None, map(self.server_class, _annotation_types(factory.returns))), None)
         for value in factory.returned_values:
             if isinstance(value, cst.Call):  # `return FastMCP(name=..., instructions=...)`
-                callee = value.func.value if isinstance(value.func, cst.Attribute) and value.func.attr.value in SERVER_CLASS_FACTORIES else value.func
+                callee = value.func
+                if isinstance(callee, cst.Attribute) and callee.attr.value in SERVER_CLASS_FACTORIES:
+                    callee = callee.value  # `return FastMCP.from_openapi(spec, client)`
                 binding = self.server_class(callee)
                 if binding is None and dotted_name(callee) in self.facts.functions:
                     binding = self.factory_binding(dotted_name(callee) or "", depth + 1)
