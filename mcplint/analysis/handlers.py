@@ -2929,7 +2929,10 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
     # `page = read(path) or {}`: the empty that stands in for a failed read is the caller's data.
     callees = [*info.returned_calls, *_coalesced_callees(resolver, info)]
     aliases, collected = resolver.facts.aliases, resolver.facts.collected
-    for name in info.returned_names:
+    # `result = generate(...)`; `return result.format_for_mcp()`: a method that renders the whole
+    # object hands back what the function that built it put in it.
+    rendered = [callee.partition(".")[0] for callee in info.returned_calls if _renders(callee)]
+    for name in [*info.returned_names, *rendered]:
         for value in aliases.get((info.key, name), ()):
             # `rows = fetch(...)`; `warnings = [Warning(**w) for w in scan(path)]`: the
             # comprehension carries what its iterable holds.
@@ -2951,6 +2954,16 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
             if isinstance(value, (cst.Call, cst.Await)):
                 callees.extend(_carried_values(value)[0])
     return callees
+
+
+# `result.model_dump()`, `report.to_markdown()`, `result.format_for_mcp()`, `answer.render()`.
+_RENDERING_METHOD = re.compile(r"(?:model_dump(?:_json)?|to_\w+|as_\w+|format(?:_\w+)?|render(?:_\w+)?|dict|json)")
+
+
+def _renders(callee: str) -> bool:
+    """`local.method` where the method renders the object it is called on."""
+    local, _, method = callee.partition(".")
+    return bool(local) and local.isidentifier() and "." not in method and bool(_RENDERING_METHOD.fullmatch(method))
 
 
 def module_aliases(aliases: dict[tuple[str | None, str], list[cst.BaseExpression]], summaries: dict[str, T]) -> dict[str, T]:
