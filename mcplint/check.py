@@ -79,6 +79,7 @@ class CheckOptions:
 def run_check(options: CheckOptions) -> int:
     from mcplint.engine.cache import ResultCache, cache_directory
     from mcplint.engine.discovery import PathNotFound, discover, project_root
+    from mcplint.engine.result import SKIPPED_NESTED
     from mcplint.engine.runner import MAX_ROUNDS, FileTask, default_jobs, run
 
     try:
@@ -163,6 +164,7 @@ def run_check(options: CheckOptions) -> int:
     code = _finish(
         options, findings, root, baseline, internal_errors=result.internal_errors, fixed=len(result.fixed),
         no_handlers=bool(result.unseen_framework_modules),
+        unanalysed=sum(warning.endswith(SKIPPED_NESTED) for warning in result.warnings),
     )  # fmt: skip
     # After the report: what was found is printed even when some fixes could not be written.
     for write_error in result.write_errors:
@@ -304,6 +306,7 @@ def _finish(
     internal_errors: int,
     fixed: int = 0,
     no_handlers: bool = False,
+    unanalysed: int = 0,
 ) -> int:
     """Baseline, report, exit code: the same for files and standard input."""
     if options.write_baseline is not None:
@@ -330,7 +333,7 @@ def _finish(
             )
 
     try:
-        _report(options, findings, root, fixed, no_handlers, baselined)
+        _report(options, findings, root, fixed, no_handlers, baselined, unanalysed)
     except _ReportNotWritten as error:
         return fail(str(error))
     if internal_errors:
@@ -347,12 +350,18 @@ def _load_baseline(path: str | None) -> set[str] | None:
 
 
 def _report(
-    options: CheckOptions, findings: list[Finding], root: Path, fixed: int = 0, no_handlers: bool = False, baselined: int = 0
+    options: CheckOptions,
+    findings: list[Finding],
+    root: Path,
+    fixed: int = 0,
+    no_handlers: bool = False,
+    baselined: int = 0,
+    unanalysed: int = 0,
 ) -> None:
     # A report file never gets colour: it is read by tools and editors, not a terminal.
     color = options.output_file is None and color_enabled(options.color, sys.stdout)
     if options.statistics and options.output_format in TEXT_FORMATS:
-        summary = Summary(fixed, options.unsafe_fixes, no_handlers, baselined) if not options.quiet else None
+        summary = Summary(fixed, options.unsafe_fixes, no_handlers, baselined, unanalysed) if not options.quiet else None
         report = render_statistics(findings, summary=summary, unsafe_fixes=options.unsafe_fixes, color=color)
     else:
         report = render(
@@ -366,6 +375,7 @@ def _report(
             unsafe_fixes=options.unsafe_fixes,
             no_handlers=no_handlers,
             baselined=baselined,
+            unanalysed=unanalysed,
         )
     if options.output_file is not None:
         try:

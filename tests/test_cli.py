@@ -235,3 +235,26 @@ def test_rules_lists_every_rule():
     assert codes == [document.code for document in catalogue()]
     assert {"MCP000", "MCP001", "MCP002", "MCP009", "REG001", "REG015", "BRK001", "BRK100"} <= set(codes)
     assert [code[:3] for code in codes] == sorted((code[:3] for code in codes), key=["MCP", "REG", "BRK"].index)
+
+
+def test_a_file_skipped_as_nested_too_deeply_is_not_called_passed(project, monkeypatch):
+    """A file the analysis gives up on is a blind spot: the summary says so instead of "All
+    checks passed!" (the exit code stays that of a clean run; the warning names the file)."""
+    import mcplint.engine.lint as lint
+
+    def too_deep(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(lint, "lint_bytes", too_deep)  # forked workers inherit it
+    result = run_cli("check", "--no-cache", ".", cwd=project)
+    assert "server.py: skipped, nested too deeply to analyse" in result.stderr
+    assert "All checks passed!" not in result.stdout
+    assert "No findings, but 1 file was not analysed (see the warnings above)." in result.stdout
+    assert result.exit_code == 0
+
+
+def test_the_summary_counts_the_files_not_analysed():
+    from mcplint.report.text import Summary
+
+    assert Summary().render([], color=False) == "All checks passed!\n"
+    assert Summary(unanalysed=2).render([], color=False) == "No findings, but 2 files were not analysed (see the warnings above).\n"

@@ -30,7 +30,7 @@ from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
-from mcplint.engine.result import FileResult
+from mcplint.engine.result import SKIPPED_NESTED, FileResult
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only
 from mcplint.finding import Edit, Finding, Fix
@@ -77,7 +77,7 @@ def _lint_data(
     try:
         return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project)
     except RecursionError:
-        return FileResult(warnings=[f"{display}: skipped, nested too deeply to analyse"])
+        return FileResult(warnings=[f"{display}: {SKIPPED_NESTED}"])
     except Exception as error:  # a bug in mcplint must not stop the run
         return FileResult(
             warnings=[f"{display}: internal error: {type(error).__name__}: {error}"], internal_error=True

@@ -8,6 +8,9 @@ from typing import Any
 
 from mcplint.finding import Finding
 
+#: The warning of a file the analysis gave up on (the summary does not claim it passed).
+SKIPPED_NESTED = "skipped, nested too deeply to analyse"
+
 
 @dataclass
 class FileResult:

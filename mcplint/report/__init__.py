@@ -27,15 +27,19 @@ def render(
     unsafe_fixes: bool = False,
     no_handlers: bool = False,
     baselined: int = 0,
+    unanalysed: int = 0,
 ) -> str:
     """``root`` is the project root (the git work tree, else the working directory):
     formats that need stable paths (SARIF, baselines) make them relative to it.
     ``show_source`` overrides the text formats' default (full: yes, concise: no);
     ``with_summary=False`` (``--quiet``) leaves out their closing summary line;
     ``fixed`` (with ``--fix``) and ``unsafe_fixes`` shape the summary's fix counts;
-    ``baselined`` findings were hidden by ``--baseline`` (the summary says so)."""
+    ``baselined`` findings were hidden by ``--baseline`` (the summary says so), and
+    ``unanalysed`` files were skipped (nor does it claim they passed)."""
     summary = (
-        Summary(fixed=fixed, unsafe_fixes=unsafe_fixes, no_handlers=no_handlers, baselined=baselined)
+        Summary(
+            fixed=fixed, unsafe_fixes=unsafe_fixes, no_handlers=no_handlers, baselined=baselined, unanalysed=unanalysed
+        )
         if with_summary
         else None
     )

@@ -41,6 +41,8 @@ class Summary:
     no_handlers: bool = False
     # Findings `--baseline` hid: "All checks passed!" would claim what was not checked clean.
     baselined: int = 0
+    # Files the analysis skipped (nested too deeply to walk): not checked, so not passed either.
+    unanalysed: int = 0
 
     def render(self, findings: Sequence[Finding], color: bool) -> str:
         remaining = len(findings)
@@ -50,6 +52,9 @@ class Summary:
                 return f"No new errors; {hidden}.\n"
             if self.no_handlers:
                 return "No findings, but no MCP handler was found: the handler-scope rules checked nothing.\n"
+            if self.unanalysed:
+                files = "1 file was" if self.unanalysed == 1 else f"{self.unanalysed} files were"
+                return f"No findings, but {files} not analysed (see the warnings above).\n"
             return "All checks passed!\n"
         if self.fixed:
             line = f"Found {_plural(remaining + self.fixed)} ({self.fixed} fixed, {remaining} remaining)"
