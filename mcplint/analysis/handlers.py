@@ -197,6 +197,8 @@ class FunctionInfo:
     # Locals an `if` tests for an error and raises on before the function answers with them
     # (`if "error" in result: raise ...`, `if message := _tool_error_message(result): raise`).
     checked_answers: set[str] = field(default_factory=set)
+    # Locals an `if` tests for an error at all (`if "error" in result:`), whatever it does then.
+    error_tested: set[str] = field(default_factory=set)
     # Locals whose emptiness picks the answer (`if not matches: return "No matches found"`):
     # an empty value a callee hands back reaches the client as that answer.
     answered_empties: list[str] = field(default_factory=list)
@@ -498,8 +500,11 @@ class HandlerFactsCollector:
 
     def visit_If(self, node: cst.If) -> None:
         info = self.functions.get(self._scopes.current_function or "")
-        if info is not None and _raises(node.body):
-            info.checked_answers.update(answer_checked(node.test))
+        if info is not None:
+            tested = answer_checked(node.test)
+            info.error_tested.update(tested)
+            if _raises(node.body):
+                info.checked_answers.update(tested)
         name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body):
             info.answered_empties.append(name)
@@ -2932,8 +2937,15 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
     # `result = generate(...)`; `return result.format_for_mcp()`: a method that renders the whole
     # object hands back what the function that built it put in it.
     rendered = [callee.partition(".")[0] for callee in info.returned_calls if _renders(callee)]
-    for name in [*info.returned_names, *rendered]:
+    names = [*info.returned_names, *rendered]
+    for name in names:
         for value in aliases.get((info.key, name), ()):
+            # `items = results.get("diseases", [])`: the rows of what `results` holds, an empty
+            # list when it holds none (a projection that keeps the data); not where the function
+            # tests `results` for an error itself (`if "error" in results: ...`).
+            source = _rows_of(value)
+            if source is not None and source not in names and source not in info.error_tested:
+                names.append(source)
             # `rows = fetch(...)`; `warnings = [Warning(**w) for w in scan(path)]`: the
             # comprehension carries what its iterable holds.
             if isinstance(value, (cst.Call, cst.Await, *_COMPREHENSIONS)):
@@ -2954,6 +2966,17 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
             if isinstance(value, (cst.Call, cst.Await)):
                 callees.extend(_carried_values(value)[0])
     return callees
+
+
+def _rows_of(value: cst.BaseExpression) -> str | None:
+    """`results.get("rows", [])` / `results.get("items", {})`: the local whose rows it reads."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get"):
+        return None
+    if len(value.args) != 2 or not isinstance(value.func.value, cst.Name):
+        return None
+    default = value.args[1].value
+    empty = isinstance(default, (cst.List, cst.Dict)) and not default.elements
+    return value.func.value.value if empty and isinstance(value.args[0].value, cst.SimpleString) else None
 
 
 # `result.model_dump()`, `report.to_markdown()`, `result.format_for_mcp()`, `answer.render()`.
