@@ -2943,9 +2943,9 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
             # `items = results.get("diseases", [])`: the rows of what `results` holds, an empty
             # list when it holds none (a projection that keeps the data); not where the function
             # tests `results` for an error itself (`if "error" in results: ...`).
-            source = _rows_of(value)
-            if source is not None and source not in names and source not in info.error_tested:
-                names.append(source)
+            read_from = _rows_of(value)
+            if read_from is not None and read_from not in names and read_from not in info.error_tested:
+                names.append(read_from)
             # `rows = fetch(...)`; `warnings = [Warning(**w) for w in scan(path)]`: the
             # comprehension carries what its iterable holds.
             if isinstance(value, (cst.Call, cst.Await, *_COMPREHENSIONS)):
