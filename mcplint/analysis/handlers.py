@@ -2747,11 +2747,11 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
         if not any(direct.values()):
             continue
         # Each external target flows back to every function that reaches its caller.
-        callers: dict[str, set[str]] = {}
+        callers: dict[str, list[tuple[str, str]]] = {}  # function -> (caller, callee as written)
         for key, info in functions.items():
             for callee in set(_returned_callees(resolver, info) if through_return else info.calls):
                 for target in resolver.resolve_callee(callee, key, info.class_key):
-                    callers.setdefault(target, set()).add(key)
+                    callers.setdefault(target, []).append((key, callee))
         reached: dict[str, set[str]] = {}
         for key, targets in direct.items():
             if not targets:
@@ -2760,17 +2760,19 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
             while pending:
                 function = pending.pop()
                 reached.setdefault(function, set()).update(targets)
-                for caller in callers.get(function, ()):
+                for caller, _ in callers.get(function, ()):
                     if caller not in seen:
                         seen.add(caller)
                         pending.append(caller)
         for key, reached_targets in reached.items():
             table[key] = sorted(reached_targets)
         if not through_return:
-            scope.local_reach_guards = _shared_reach_guards(resolver)
+            scope.local_reach_guards = _shared_reach_guards(resolver, callers)
 
 
-def _shared_reach_guards(resolver: _Resolver) -> dict[str, dict[str, list[str]]]:
+def _shared_reach_guards(
+    resolver: _Resolver, callers: Mapping[str, Sequence[tuple[str, str]]]
+) -> dict[str, dict[str, list[str]]]:
     """Per function, per function of another module it reaches through this module's calls:
     the `try`s (encoded) that every way from it to that call passes. The join's chain step adds
     them to the guards of an entry it carries through the module (the guards of one way differ
@@ -2783,16 +2785,10 @@ def _shared_reach_guards(resolver: _Resolver) -> dict[str, dict[str, list[str]]]
             _narrow(shared.setdefault(key, {}), target, _common_guard(info.guards_for(callee)))
         if key in shared:
             pending.append(key)
-    if not pending:
-        return {}
-    callers: dict[str, list[tuple[str, frozenset[str]]]] = {}
-    for key, info in functions.items():
-        for callee in set(info.calls):
-            for target in resolver.resolve_callee(callee, key, info.class_key):
-                callers.setdefault(target, []).append((key, _common_guard(info.guards_for(callee))))
     while pending:
         function = pending.pop()
-        for caller, call_guard in callers.get(function, ()):
+        for caller, callee in callers.get(function, ()):
+            call_guard = _common_guard(functions[caller].guards_for(callee))
             known = shared.setdefault(caller, {})
             changed = [_narrow(known, target, guards | call_guard) for target, guards in list(shared[function].items())]
             if any(changed):

@@ -138,9 +138,13 @@ class RawExceptionRaise(Rule):
         guarantees a `T`: the framework validates a high-level handler's arguments before it
         runs, so there the check never fails (langfuse-mcp's `labels: list[str] | None`)."""
         info = self.context.facts.functions.get(function or "")
-        statement = next((a for a in reversed(self.context.ancestors) if isinstance(a, (cst.If, cst.FunctionDef))), None)
-        if info is None or not isinstance(statement, cst.If) or not self._in_body(statement):
+        ancestors = self.context.ancestors
+        index = next((i for i in reversed(range(len(ancestors))) if isinstance(ancestors[i], (cst.If, cst.FunctionDef))), None)
+        statement = ancestors[index] if index is not None else None
+        if info is None or index is None or not isinstance(statement, cst.If):
             return False
+        if index + 1 >= len(ancestors) or ancestors[index + 1] is not statement.body:
+            return False  # in its `else` / `elif`
         conjuncts = _conjuncts(statement.test)
         for parameter, checked in filter(None, map(_failed_isinstance, conjuncts)):
             if parameter not in info.parameters or info.parameters[parameter] is None:
@@ -153,12 +157,6 @@ class RawExceptionRaise(Rule):
             if all(base in checked or (base == "bool" and "int" in checked) for base in allowed - {"None"}):
                 return True
         return False
-
-    def _in_body(self, statement: cst.If) -> bool:
-        """The raise is in the `if`'s own body, not in its `else`/`elif`."""
-        ancestors = self.context.ancestors
-        index = next(i for i in range(len(ancestors) - 1, -1, -1) if ancestors[i] is statement)
-        return index + 1 < len(ancestors) and ancestors[index + 1] is statement.body
 
     def finish(self) -> None:
         for node, name, function, validated in self._pending:
