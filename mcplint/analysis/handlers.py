@@ -2077,6 +2077,11 @@ class _Resolver:
                     return None
                 owner = self._attribute_class(f"self.{attribute}", owner, depth + 1)
             return owner
+        owner, dot, attribute = dotted.partition(".")
+        if dot and owner in self.facts.class_bases and "." not in attribute:
+            # `Server.search`: an attribute of this module's class, named so by a module whose
+            # object holds an instance of it (`_held_class`).
+            return self._attribute_class(f"self.{attribute}", owner, depth + 1)
         if "." in dotted:
             return None
         for scope in (*enclosing_function_keys(context_key), None):
@@ -2272,6 +2277,9 @@ class _Resolver:
                 return found
         for owner, bound, parameter, function in self.facts.attribute_parameters:
             if owner == class_key and bound == target:
+                holder, held, attribute = parameter.partition(HELD)
+                if held:  # `self.search = server.search`: what the object passed keeps there
+                    return self._held_class(function, holder, attribute, depth)
                 # What callers pass is concrete (`FileManager(self)`); an annotation may name a base.
                 passed = self._passed_class(function, parameter)
                 if passed is not None:
@@ -2280,6 +2288,20 @@ class _Resolver:
                 if annotation is not None:
                     return self._annotation_class(annotation)
         return None
+
+    def _held_class(self, function: str, parameter: str, attribute: str, depth: int) -> str | None:
+        """The class of what the object a parameter holds keeps in ``attribute``: found here
+        when its class is this module's; for another module's class, its ``Class.attribute``
+        name, which that module resolves (`class_of`) when a call on it reaches there."""
+        holder = self._passed_class(function, parameter)
+        if holder is None:
+            annotation = self.facts.functions[function].parameters.get(parameter)
+            holder = self._annotation_class(annotation) if annotation is not None else None
+        if holder is None or depth > 4:
+            return None
+        if holder in self.facts.class_bases:
+            return self._attribute_class(f"self.{attribute}", holder, depth + 1)
+        return f"{holder}.{attribute}" if not holder.endswith("()") else None
 
     def _value_class(self, value: cst.BaseExpression, scope: str | None, depth: int) -> str | None:
         if isinstance(value, cst.Await):
