@@ -385,12 +385,16 @@ class BareErrorReturn(Rule):
                 element = element_index(value)
                 if element is None:
                     found.append(value)
-                elif isinstance(element[0], cst.Tuple):
-                    found.extend(_tuple_elements([element[0]], element[1]))
-                elif isinstance(element[0], cst.Call):
-                    callee = self._local_function(element[0], function)
+                    continue
+                held, index = element
+                if isinstance(held, cst.Await):  # `client, error = await connect(url)`
+                    held = held.expression
+                if isinstance(held, cst.Tuple):
+                    found.extend(_tuple_elements([held], index))
+                elif isinstance(held, cst.Call):
+                    callee = self._local_function(held, function)
                     returned = [v for f, v in self._returns if f == callee] if callee is not None else []
-                    found.extend(_tuple_elements(returned, element[1]))
+                    found.extend(_tuple_elements(returned, index))
             return found
 
         return values
