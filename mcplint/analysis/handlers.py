@@ -1795,7 +1795,10 @@ class _Resolver:
                 if rest and isinstance(value, cst.Call):
                     owner = self.imports.qualified_name(value.func)
                     if owner is not None:
-                        qualified = f"{owner}.{rest}"
+                        # `svc = Service()`: Service's method; `db = get_db_client()`: a method of
+                        # what the factory returns, which its module knows (`_returned_class`).
+                        built = owner if owner.rpartition(".")[2][:1].isupper() else f"{owner}()"
+                        qualified = f"{built}.{rest}"
                         break
         if qualified is None or qualified.startswith("."):
             return None
