@@ -78,6 +78,8 @@ INPUT_ERRORS = frozenset(
     {"re.error", "re.PatternError", "sre_constants.error", "regex.error", "re2.error"}
     | {"pydantic.ValidationError", "pydantic_core.ValidationError", "pydantic_core._pydantic_core.ValidationError"}
     | {"jsonschema.ValidationError", "jsonschema.exceptions.ValidationError"}
+    # The codec, the byte and its position in the text or data the client asked to convert.
+    | {"UnicodeDecodeError", "UnicodeEncodeError"}
 )
 _BUILTIN_ERRORS = frozenset(
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)

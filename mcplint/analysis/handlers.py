@@ -416,7 +416,7 @@ class HandlerFactsCollector:
             held = f"{value.value.value}{HELD}{value.attr.value}"
             self.attribute_parameters.append((_nearest_class(self._scopes), name, held, function))
         if isinstance(target, cst.Name) and isinstance(
-            value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES, cst.ListComp, cst.SetComp, cst.GeneratorExp)
+            value, (cst.Name, cst.Attribute, cst.Call, *_SEQUENCES, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.FormattedString)
         ):
             self.aliases.setdefault((self._scopes.current_function, name), []).append(value)
         if isinstance(target, cst.Name) and isinstance(value, (cst.Dict, cst.Call, *_SEQUENCES)) and function is None:
@@ -2960,6 +2960,11 @@ def _find_returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]
     rendered = [callee.partition(".")[0] for callee in info.returned_calls if _renders(callee)]
     names = [*info.returned_names, *rendered]
     for name in names:
+        # `result = f"Exit: {status}\n"`; `result += f"STDERR: {stderr}"`; `return result`: the
+        # text a returned local is built from carries the locals it is built of.
+        for built in (*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())):
+            if isinstance(built, (cst.FormattedString, cst.BinaryOperation, cst.ConcatenatedString)):
+                names.extend(part for part in _carried_values(built)[1] if part not in names)
         for value in aliases.get((info.key, name), ()):
             # `items = results.get("diseases", [])`: the rows of what `results` holds, an empty
             # list when it holds none (a projection that keeps the data); not where the function

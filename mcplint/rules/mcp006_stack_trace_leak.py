@@ -50,8 +50,8 @@ class StackTraceLeak(Rule):
     registry helpers, the project's own exception classes (of its
     package), a `ValueError`-like class the `try` raises only
     with messages of its own (in its body or the project functions it
-    calls), errors that describe the caller's input (`re.error`, pydantic's
-    and jsonschema's `ValidationError`) and `sanitizers` stop the flow.
+    calls), errors describing the caller's input (`re.error`, pydantic's
+    `ValidationError`, `UnicodeDecodeError`) and `sanitizers` stop the flow.
 
     ## Why is this bad?
     Exception text is written for the developer: it carries file paths,
