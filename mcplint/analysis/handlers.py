@@ -1100,6 +1100,8 @@ class _Resolver:
         # Asked for every function by the reach, the outgoing tables and the local reach alike.
         self.returned_callees: dict[str, list[str]] = {}
         self.call_steps: dict[str, list[tuple[list[str], list[str]]]] = {}  # _reach_paths'
+        # _decorated_states' answers: a function's decorators wrap every call of it the same way.
+        self.decorated_states: dict[str, set[PathState] | None] = {}
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self.externals_asked: set[tuple[str, str | None, str | None]] = set()  # _call_externals in progress
         # Per (function, parameter slot), the classes callers pass there, in the order met
@@ -2640,7 +2642,14 @@ def _reach_paths(
 ) -> None:
     """Calls reach: every function the handler reaches, with the guards of each call path."""
     functions = resolver.facts.functions
-    pending = [(root, state) for root in roots if root in functions for state in initial]
+    # A root other than the handler (a wrapper's inner function) runs inside its own decorators too.
+    pending = [
+        (root, state | layer)
+        for root in roots
+        if root in functions
+        for state in initial
+        for layer in (_decorated_states(resolver, root) or {frozenset()} if root != handler.key else {frozenset()})
+    ]
     while pending:
         key, state = pending.pop()
         states = scope.paths.setdefault((key, handler.key), set())
@@ -2660,7 +2669,24 @@ def _reach_paths(
         for targets, guards_list in steps:
             for guards in guards_list:
                 next_state = state | {guards} if guards else state
-                pending.extend((target, next_state) for target in targets)
+                for target in targets:
+                    layers = _decorated_states(resolver, target)
+                    if layers is None:
+                        pending.append((target, next_state))
+                    else:  # `@handle_errors` on the callee: its wrapper's `try`s stand around the call
+                        pending.extend((target, next_state | layer) for layer in layers)
+
+
+def _decorated_states(resolver: _Resolver, key: str) -> set[PathState] | None:
+    """The ways through the `try`s a function's own decorators' wrappers put around every call
+    of it (`@handle_tool_errors` catching what it raises); None when they put none."""
+    if key in resolver.decorated_states:
+        return resolver.decorated_states[key]
+    info = resolver.facts.functions[key]
+    states = _wrapper_guards(resolver, info.decorators, info) if info.decorators else None
+    found = None if states is None or states == {frozenset()} else states
+    resolver.decorated_states[key] = found
+    return found
 
 
 def _call_steps(resolver: _Resolver, info: FunctionInfo) -> list[tuple[list[str], list[str]]]:
