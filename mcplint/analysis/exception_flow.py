@@ -81,6 +81,16 @@ INPUT_ERRORS = frozenset(
     # The codec, the byte and its position in the text or data the client asked to convert.
     | {"UnicodeDecodeError", "UnicodeEncodeError"}
 )
+# Functions that only turn a value into another (no I/O): what they raise describes that value.
+# Not `json.loads`: the reviewers count a JSONDecodeError of what a service answered as a leak.
+PURE_PARSERS = frozenset(
+    {"int", "float", "complex", "len", "str", "isinstance", "round", "abs", "min", "max"}
+    | {"decimal.Decimal", "fractions.Fraction", "uuid.UUID", "zoneinfo.ZoneInfo", "ast.literal_eval", "shlex.split"}
+    | {"ipaddress.ip_address", "ipaddress.ip_network", "ipaddress.ip_interface", "urllib.parse.urlparse"}
+    | {f"datetime.{kind}.fromisoformat" for kind in ("datetime", "date", "time")}
+    | {"datetime.datetime.strptime", "datetime.datetime.fromtimestamp", "datetime.date.fromtimestamp"}
+    | {"base64.b64decode", "base64.urlsafe_b64decode", "base64.b64encode"}
+)
 _BUILTIN_ERRORS = frozenset(
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
 )
@@ -463,6 +473,7 @@ class _FunctionRun:
         # Per `try` body being run, innermost last: the classes raised in it with own messages,
         # and with exception text.
         self._raised_in_try: list[tuple[set[str], set[str]]] = []
+        self._calls_in_try: list[list[str]] = []  # per open `try` body, what it calls
 
     def run(self) -> None:
         environment: Environment = {name: frozenset({_Marker(name)}) for name in self.parameters.all if name not in ("self", "cls")}
@@ -570,8 +581,13 @@ class _FunctionRun:
     def _try(self, node: cst.Try | cst.TryStar, environment: Environment) -> None:
         before = dict(environment)
         self._raised_in_try.append((set(), set()))
+        self._calls_in_try.append([])
         self._block(units_of(node.body), environment)
         own, text = self._raised_in_try.pop()
+        calls = self._calls_in_try.pop()
+        # A body that only parses values (`ZoneInfo(name)`, `datetime.fromisoformat(text)`):
+        # what it raises describes the value, never the server's paths, hosts or queries.
+        parses_only = bool(calls) and not text and all(call in PURE_PARSERS for call in calls)
         escaping = (set(own), set(text))
         # The exception may come from any statement of the body: both states are possible.
         on_error = dict(before)
@@ -587,7 +603,9 @@ class _FunctionRun:
                 else:
                     classes.difference_update(written.rpartition(".")[2] for written in caught)
             if name is not None:
-                written_here = self.flow.is_project_exception(handler) or _only_own_text(handler, caught, own, text)
+                written_here = (
+                    parses_only or self.flow.is_project_exception(handler) or _only_own_text(handler, caught, own, text)
+                )
                 clause[name] = _CLEAN if written_here else frozenset({_CAUGHT})
             self._block(units_of(handler.body), clause)
             if name is not None:
@@ -739,6 +757,8 @@ class _FunctionRun:
         func = call.func
         qualified = self.imports.qualified_name(func)
         name = qualified or dotted_name(func) or ""
+        for calls in self._calls_in_try:
+            calls.append(name)
         if qualified in TRACEBACK_FUNCTIONS:
             return frozenset({Origin(call, "traceback")})
         receiver = self._taint(func, environment) if not isinstance(func, (cst.Name, cst.Attribute)) else _CLEAN

@@ -47,11 +47,12 @@ class StackTraceLeak(Rule):
     `ctx.error/warning/info/debug/log` or `send_log_message`, and `print`
     where the server runs over stdio. Logging, `warnings.warn` and files are
     not sinks; `type(e).__name__`, `e.status_code`, unknown functions,
-    registry helpers, the project's own exception classes (of its
-    package), a `ValueError`-like class the `try` raises only
-    with messages of its own (in its body or the project functions it
-    calls), errors describing the caller's input (`re.error`, pydantic's
-    `ValidationError`, `UnicodeDecodeError`) and `sanitizers` stop the flow.
+    registry helpers, the project's own exception classes, a
+    `ValueError`-like class the `try` raises only with messages of its
+    own (here or in callees), a `try` that only parses a value
+    (`ZoneInfo(name)`), errors describing the caller's input (`re.error`,
+    pydantic's `ValidationError`, `UnicodeDecodeError`) and `sanitizers`
+    stop the flow.
 
     ## Why is this bad?
     Exception text is written for the developer: it carries file paths,
