@@ -29,19 +29,20 @@ class RawExceptionRaise(Rule):
     """
     ## What it does
     Finds handlers that raise a builtin exception class (`ValueError`,
-    `Exception`, `RuntimeError`, ...) instead of a registry error.
+    `Exception`, `RuntimeError`, ...) instead of a registry error, also one
+    a module function builds (`raise _removed_error(exc)`).
 
     A bare `raise`, a re-raise of the caught exception (`raise e`), project
     exception classes, and the frameworks' own errors (`ToolError`,
     `ResourceError`, `PromptError`, `McpError`, `MCPError`) do not count, nor
-    does a raise that a surrounding `try` of the same function catches, nor one
-    in a private function (`_backend`) whose every call in the module sits in a
-    `try` that catches the class, nor one that every way from a handler stops on
-    the way: a caller's `try`, a wrapper decorator of the tool calling it inside a
-    `try`, the server class's `call_tool()` override calling `super().call_tool()`
-    inside one (`except UnexpectedToolError` catches all a tool raises), or a
-    `with` of a context manager that converts what its body raises. Nor does a
-    raise under `if not isinstance(p, T):` in a high-level handler whose `p` is
+    a raise a surrounding `try` catches, nor one in a private function
+    (`_backend`) every call of which sits in a `try` catching the class, nor
+    one every way from a handler stops: a caller's `try`, a wrapper decorator
+    (the tool's or the function's) calling it in a `try`, the server
+    class's `call_tool()` override (`super().call_tool()` in a `try`; `except
+    UnexpectedToolError` catches all a tool raises), or a `with` of a context
+    manager that converts what its body raises. Nor does a raise under `if not
+    isinstance(p, T):` in a high-level handler whose `p` is
     annotated `T` (its arguments are validated before it runs).
 
     ## Why is this bad?
@@ -162,6 +163,20 @@ class RawExceptionRaise(Rule):
         for node, name, function, validated in self._pending:
             clause, annotation = self.context.raise_place(node)
             builtin = self._builtin_class(name, function)
+            factory = self._factory_class(name, function) if builtin is None and isinstance(node.exc, cst.Call) else None
+            if factory is not None and factory in self._raw:
+                # `raise _removed_error(exc)`: the builtin is built where the factory returns it,
+                # which is where a fix would change it.
+                self.report(
+                    node,
+                    f"Raw `{factory}` (built by `{name}`) raised in handler scope",
+                    advice=RAISE_INSTEAD,
+                    function=function,
+                    escapes=factory,
+                    checks_validated_argument=validated,
+                    unfixed_reason=f"`{name}` builds the exception: make it return a registry error",
+                )
+                continue
             if builtin is not None and builtin in self._raw:
                 caught = bound_name(clause) if clause is not None else None
                 message = self._through_local(_message_argument(node), function, clause)
@@ -197,6 +212,26 @@ class RawExceptionRaise(Rule):
         if "." in name or self._defines_class(name, function):
             return None
         return name if name in BUILTIN_EXCEPTIONS else None
+
+    def _factory_class(self, name: str, function: str | None) -> str | None:
+        """The builtin class every `return` of the module's function ``name`` builds
+        (`return RuntimeError(...)`), else the one its return annotation names."""
+        functions = self.context.facts.functions
+        info = functions.get(name)
+        caller = functions.get(function or "")
+        owner, _, method = name.partition(".")
+        if info is None and owner == "self" and caller is not None and caller.class_key is not None:
+            info = functions.get(f"{caller.class_key}.{method}")
+        if info is None:
+            return None
+        built = set()
+        for value in info.returned_values:
+            made = dotted_name(value.func) if isinstance(value, cst.Call) else None
+            built.add(self._builtin_class(made, info.key) if made is not None else None)
+        if not built and info.returns is not None:
+            annotated = dotted_name(info.returns)
+            built.add(self._builtin_class(annotated, info.key) if annotated is not None else None)
+        return next(iter(built)) if len(built) == 1 else None
 
     def _defines_class(self, name: str, function: str | None) -> bool:
         """A class of that name in the module or in an enclosing function shadows the builtin."""
