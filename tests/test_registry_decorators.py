@@ -76,3 +76,17 @@ def _both(text: str) -> tuple[list[str], list[str]]:
 )
 def test_libcst_and_ast_agree(text: str, expected: list[str]) -> None:
     assert _both(text) == (expected, expected)
+
+
+def test_the_facts_of_a_text_checked_again_are_its_own() -> None:
+    """A later round asks again for the same file: the facts come back the same, for the
+    package asked (relative imports), and a caller changing them changes nothing remembered."""
+    text = "from .store import load\nfrom . import helpers\n"
+    _, first = syntax_check_only(text, "pkg/api.py", SETTINGS, ProjectContext(module="pkg.api"))
+    first.exports["load"] = "changed"
+    _, again = syntax_check_only(text, "pkg/api.py", SETTINGS, ProjectContext(module="pkg.api"))
+    _, elsewhere = syntax_check_only(text, "pkg/api.py", SETTINGS, ProjectContext(module="other.api"))
+    _, edited = syntax_check_only(text + "import json\n", "pkg/api.py", SETTINGS, ProjectContext(module="pkg.api"))
+    assert again.exports == {"load": "pkg.store.load", "helpers": "pkg.helpers"}
+    assert elsewhere.exports == {"load": "other.store.load", "helpers": "other.helpers"}
+    assert edited.exports == {**again.exports, "json": "json"}

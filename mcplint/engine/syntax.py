@@ -9,6 +9,7 @@ file is broken; a file only newer Pythons accept is judged by LibCST.
 from __future__ import annotations
 
 import ast
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -33,12 +34,24 @@ class ModuleFacts:
     registry_decorators: list[str] = field(default_factory=list)
     registry_tables: list[str] = field(default_factory=list)
 
+    def copy(self) -> ModuleFacts:
+        """Facts a caller may keep and change without changing the ones remembered."""
+        return ModuleFacts(
+            dict(self.exports), list(self.star_imports), list(self.defined_names),
+            list(self.registry_decorators), list(self.registry_tables),
+        )  # fmt: skip
+
 
 def syntax_check_only(
     text: str, display: str, settings: FileSettings, project: ProjectContext
 ) -> tuple[list[Finding], ModuleFacts]:
     """CPython's parser only: syntax errors, and the names the module imports and defines
     (the run tells a module that imports a server from another module to look again)."""
+    key = (display, len(text), hash(text), project.package)
+    known = _CHECKED.get(key)
+    if known is not None:  # a later round of the run, or of a migration's runs: the same text
+        _CHECKED.move_to_end(key)
+        return [], known.copy()
     try:
         tree = cpython_parse(text)
     except (SyntaxError, ValueError) as error:
@@ -57,7 +70,18 @@ def syntax_check_only(
         except cst.ParserSyntaxError as error:
             return parse_failure(text, display, settings, error), ModuleFacts()
         return [], ModuleFacts()
-    return [], _ast_module_facts(tree, project.package)
+    facts = _ast_module_facts(tree, project.package)
+    _CHECKED[key] = facts
+    if len(_CHECKED) > MAX_CHECKED:
+        _CHECKED.popitem(last=False)
+    return [], facts.copy()
+
+
+# Per process, the facts of the texts that parsed, by (file, text, package): each round of a run
+# asks again for every file whose project context changed; only the text and the package (for
+# relative imports) decide the facts, and a text that parses has no finding to give.
+_CHECKED: OrderedDict[tuple[str, int, int, str | None], ModuleFacts] = OrderedDict()
+MAX_CHECKED = 4096
 
 
 def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
