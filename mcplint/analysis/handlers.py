@@ -2642,14 +2642,14 @@ def _reach_paths(
 ) -> None:
     """Calls reach: every function the handler reaches, with the guards of each call path."""
     functions = resolver.facts.functions
-    # A root other than the handler (a wrapper's inner function) runs inside its own decorators too.
-    pending = [
-        (root, state | layer)
-        for root in roots
-        if root in functions
-        for state in initial
-        for layer in (_decorated_states(resolver, root) or {frozenset()} if root != handler.key else {frozenset()})
-    ]
+    pending: list[tuple[str, PathState]] = []
+    for root in roots:
+        if root not in functions:
+            continue
+        # A root other than the handler (a wrapper's inner function) runs inside its own
+        # decorators too; the handler's own are in ``initial`` already.
+        layers = _decorated_states(resolver, root) if root != handler.key else None
+        pending.extend((root, state | layer) for state in initial for layer in layers or {frozenset()})
     while pending:
         key, state = pending.pop()
         states = scope.paths.setdefault((key, handler.key), set())
