@@ -2095,12 +2095,7 @@ class _Resolver:
                 return found
             info = self.facts.functions.get(scope or "")
             if info is not None and dotted in info.parameters:
-                # What callers pass is concrete; an annotation may name a protocol or a base.
-                passed = self._passed_class(scope or "", dotted)
-                annotation = info.parameters[dotted]
-                if passed is not None or annotation is None:
-                    return passed
-                return self._annotation_class(annotation)
+                return self._parameter_class(info.key, dotted)
         return None
 
     def _collected_at_all(self) -> bool:
@@ -2181,6 +2176,15 @@ class _Resolver:
         if found is None and parameter in names:
             found = self._parameter_classes.get((function, str(names.index(parameter))))
         return found or []
+
+    def _parameter_class(self, function: str, parameter: str) -> str | None:
+        """The class of what a parameter of the module's function holds: what callers pass is
+        concrete; else its annotation's, which may name a protocol or a base."""
+        passed = self._passed_class(function, parameter)
+        if passed is not None:
+            return passed
+        annotation = self.facts.functions[function].parameters.get(parameter)
+        return self._annotation_class(annotation) if annotation is not None else None
 
     def _local_class(self, qualified: str) -> str:
         """A class of this module by its key, though the join names it by its qualified name."""
@@ -2298,10 +2302,7 @@ class _Resolver:
         """The class of what the object a parameter holds keeps in ``attribute``: found here
         when its class is this module's; for another module's class, its ``Class.attribute``
         name, which that module resolves (`class_of`) when a call on it reaches there."""
-        holder = self._passed_class(function, parameter)
-        if holder is None:
-            annotation = self.facts.functions[function].parameters.get(parameter)
-            holder = self._annotation_class(annotation) if annotation is not None else None
+        holder = self._parameter_class(function, parameter)
         if holder is None or depth > 4:
             return None
         if holder in self.facts.class_bases:

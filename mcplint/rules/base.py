@@ -215,6 +215,19 @@ class RuleContext:
         """(the `except` clause around the raise, its function's return annotation)."""
         return self._raise_places.get(id(node), (None, None))
 
+    def local_function(self, name: str, caller: str | None) -> str | None:
+        """The module's function that ``name`` called in ``caller`` runs: `check(...)`,
+        `self.check(...)`, `cls.check(...)`; None for anything else."""
+        functions = self.facts.functions
+        if name in functions:
+            return name
+        owner, _, method = name.rpartition(".")
+        info = functions.get(caller or "")
+        if owner in ("self", "cls") and info is not None and info.class_key is not None:
+            key = f"{info.class_key}.{method}"
+            return key if key in functions else None
+        return None
+
     def return_annotation(self) -> cst.BaseExpression | None:
         """The return annotation of the function being visited (None: none, or at module level)."""
         for ancestor in reversed(self.ancestors):

@@ -392,27 +392,13 @@ class BareErrorReturn(Rule):
                 if isinstance(held, cst.Tuple):
                     found.extend(_tuple_elements([held], index))
                 elif isinstance(held, cst.Call):
-                    callee = self._local_function(held, function)
+                    called = dotted_name(held.func)
+                    callee = self.context.local_function(called, function) if called is not None else None
                     returned = [v for f, v in self._returns if f == callee] if callee is not None else []
                     found.extend(_tuple_elements(returned, index))
             return found
 
         return values
-
-    def _local_function(self, call: cst.Call, caller: str) -> str | None:
-        """The module's function a call runs: `check(...)`, `self.check(...)`."""
-        name = dotted_name(call.func)
-        if name is None:
-            return None
-        functions = self.context.facts.functions
-        if name in functions:
-            return name
-        owner, _, method = name.rpartition(".")
-        info = functions.get(caller)
-        if owner in ("self", "cls") and info is not None and info.class_key is not None:
-            key = f"{info.class_key}.{method}"
-            return key if key in functions else None
-        return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._note_item_set(node)

@@ -7,7 +7,7 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis.catching import stops
-from mcplint.analysis.empty_values import own_nodes
+from mcplint.analysis.empty_values import is_none_literal, own_nodes
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
@@ -216,14 +216,10 @@ class RawExceptionRaise(Rule):
     def _factory_class(self, name: str, function: str | None) -> str | None:
         """The builtin class every `return` of the module's function ``name`` builds
         (`return RuntimeError(...)`), else the one its return annotation names."""
-        functions = self.context.facts.functions
-        info = functions.get(name)
-        caller = functions.get(function or "")
-        owner, _, method = name.partition(".")
-        if info is None and owner == "self" and caller is not None and caller.class_key is not None:
-            info = functions.get(f"{caller.class_key}.{method}")
-        if info is None:
+        key = self.context.local_function(name, function)
+        if key is None:
             return None
+        info = self.context.facts.functions[key]
         built = set()
         for value in info.returned_values:
             made = dotted_name(value.func) if isinstance(value, cst.Call) else None
@@ -320,7 +316,7 @@ def _is_not_none(test: cst.BaseExpression, parameter: str) -> bool:
         and test.left.value == parameter
         and len(test.comparisons) == 1
         and isinstance(test.comparisons[0].operator, cst.IsNot)
-        and dotted_name(test.comparisons[0].comparator) == "None"
+        and is_none_literal(test.comparisons[0].comparator)
     )
 
 
