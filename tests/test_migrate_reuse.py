@@ -642,7 +642,9 @@ def test_parses_are_kept_across_runs_only_when_asked(monkeypatch):
 
     parsed = []
     parse_module = lint.cst.parse_module
+    build_tree = lint.build_tree
     monkeypatch.setattr(lint.cst, "parse_module", lambda text: parsed.append(text) or parse_module(text))
+    monkeypatch.setattr(lint, "build_tree", lambda text: parsed.append(text) or build_tree(text))
     settings = FileSettings(codes=frozenset({"MCP001"}))
     try:
         lint.keep_parsed_modules(True)

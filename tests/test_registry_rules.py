@@ -186,15 +186,21 @@ def test_with_helpers_module_only_that_module_counts(tmp_path):
 # -- the pre-screen ------------------------------------------------------------------------
 @pytest.fixture
 def parses(monkeypatch):
-    """Counts LibCST parses made by the engine."""
+    """Counts the trees the engine builds for analysis (from `ast`, or LibCST's parses)."""
     calls = []
     real = cst.parse_module
+    built = lint.build_tree
 
     def counting(text, *args, **kwargs):
         calls.append(text)
         return real(text, *args, **kwargs)
 
+    def counting_built(text):
+        calls.append(text)
+        return built(text)
+
     monkeypatch.setattr(lint.cst, "parse_module", counting)
+    monkeypatch.setattr(lint, "build_tree", counting_built)
     return calls
 
 

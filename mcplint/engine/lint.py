@@ -26,6 +26,8 @@ from mcplint.analysis.handlers import Handler, HandlerScope, PathState, ToolWrap
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.walk import Walker
+from mcplint.engine.ast_cst import Unsupported, exact_span, render
+from mcplint.engine.ast_cst import build as build_tree
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
@@ -145,6 +147,9 @@ class _Walked:
     """A module parsed and walked once: what the cross-module rounds analyse again."""
 
     module: cst.Module
+    # Where each node sits (by id), for a tree built from CPython's `ast` (engine/ast_cst.py);
+    # None for a LibCST parse, whose nodes are placed by a codegen pass.
+    spans: dict[int, tuple[int, int]] | None
     context: RuleContext
     instances: list[Rule]
     walk_candidates: list[Candidate]
@@ -166,26 +171,44 @@ MAX_WALKED = 4096
 # the parses stay from one run to the next (up to MAX_PARSED), and each text is parsed once;
 # otherwise only the last one does, which the fixer hands over: the text it parsed to verify a
 # pass, which the pass's analysis lints next.
-_PARSED: OrderedDict[str, cst.Module] = OrderedDict()
+_PARSED: OrderedDict[str, tuple[cst.Module, dict[int, tuple[int, int]] | None]] = OrderedDict()
 MAX_PARSED = MAX_WALKED
 _KEEP_PARSED = [False]
 
 
-def hand_over_parsed(text: str, module: cst.Module) -> None:
-    _PARSED[text] = module
+def hand_over_parsed(text: str, module: cst.Module, spans: dict[int, tuple[int, int]] | None = None) -> None:
+    """Keep a tree of ``text``: LibCST's (``spans`` None) or one built from `ast` with its spans."""
+    _PARSED[text] = (module, spans)
     _PARSED.move_to_end(text)
     while len(_PARSED) > (MAX_PARSED if _KEEP_PARSED[0] else 1):
         _PARSED.popitem(last=False)
 
 
 def _parse(text: str) -> cst.Module:
-    module = _PARSED.get(text)
-    if module is None:
+    """LibCST's own tree of the text."""
+    kept = _PARSED.get(text)
+    if kept is None or kept[1] is not None:
         module = parse_module(text)
         hand_over_parsed(text, module)
-    else:
+        return module
+    _PARSED.move_to_end(text)
+    return kept[0]
+
+
+def _analysis_tree(text: str) -> tuple[cst.Module, dict[int, tuple[int, int]] | None]:
+    """The tree the rules read: built from CPython's `ast` (a tenth of LibCST's parse) with
+    each node's span, or LibCST's own where that builder does not make it (or a fix already
+    parsed the text)."""
+    kept = _PARSED.get(text)
+    if kept is not None:
         _PARSED.move_to_end(text)
-    return module
+        return kept
+    try:
+        module, spans = build_tree(text)
+    except (Unsupported, SyntaxError, ValueError):  # LibCST decides what the text is
+        return _parse(text), None
+    hand_over_parsed(text, module, spans)
+    return module, spans
 
 
 def keep_parsed_modules(keep: bool) -> None:
@@ -235,19 +258,23 @@ def _rule_findings(
         if refusal is not None:
             return _refused(display, settings, refusal)
         try:
-            module = _parse(text)
+            module, spans = _analysis_tree(text)
         except cst.ParserSyntaxError as error:
             return FileResult(findings=parse_failure(text, display, settings, error))
-        walked = _walk(module, rules, settings, project)
-        _WALKED[key] = walked
-        if len(_WALKED) > MAX_WALKED:
-            _WALKED.popitem(last=False)
-        _freeze_walked()
+        walked = _remember_walk(key, _walk(module, spans, rules, settings, project))
     else:
         _WALKED.move_to_end(key)
-    module = walked.module
     candidates, scope, context = _resolve(walked, settings, project)
-    result = FileResult(findings=_findings(walked, text, candidates, scope, display), analysed=True)
+    try:
+        findings = _findings(walked, text, candidates, scope, display)
+    except NeedsLibCST:
+        # A finding this tree cannot place or a fix it cannot print: the module is parsed by
+        # LibCST and judged again (the same judgement, on the source's own tree).
+        walked = _remember_walk(key, _walk(_parse(text), None, rules, settings, project))
+        candidates, scope, context = _resolve(walked, settings, project)
+        findings = _findings(walked, text, candidates, scope, display)
+    module = walked.module
+    result = FileResult(findings=findings, analysed=True)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
@@ -289,6 +316,19 @@ def _rule_findings(
     result.raising_functions = context.exports.get("raising_functions", {})
     result.runs_stdio = context.runs_stdio
     return result
+
+
+def _remember_walk(key: tuple[str, int, int, bytes], walked: _Walked) -> _Walked:
+    _WALKED[key] = walked
+    _WALKED.move_to_end(key)
+    if len(_WALKED) > MAX_WALKED:
+        _WALKED.popitem(last=False)
+    _freeze_walked()
+    return walked
+
+
+class NeedsLibCST(Exception):
+    """The findings need the source's own LibCST tree (``_rule_findings`` parses it)."""
 
 
 def _walk_key(text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]]) -> tuple[str, int, int, bytes]:
@@ -419,7 +459,13 @@ def _dispatches_messages(text: str) -> bool:
     return len(list(itertools.islice(branches, _MIN_MESSAGE_BRANCHES))) == _MIN_MESSAGE_BRANCHES
 
 
-def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext) -> _Walked:
+def _walk(
+    module: cst.Module,
+    spans: dict[int, tuple[int, int]] | None,
+    rules: Sequence[type[Rule]],
+    settings: FileSettings,
+    project: ProjectContext,
+) -> _Walked:
     """The one walk: every rule and shared analysis sees each node once. What it gathers does
     not depend on the project context (only ``finish`` and the handler scope do)."""
     ancestors: list[cst.CSTNode] = []
@@ -436,7 +482,7 @@ def _walk(module: cst.Module, rules: Sequence[type[Rule]], settings: FileSetting
     )
     context.ancestors = walker.ancestors
     walker.walk(module)
-    return _Walked(module, context, instances, list(context.candidates))
+    return _Walked(module, spans, context, instances, list(context.candidates))
 
 
 def _resolve(
@@ -528,14 +574,16 @@ def _findings(
     fix_targets = [node for candidate, _, _ in kept for node in (*_fix_nodes(candidate.fix), *candidate.anchors)]
     ranges = walked.ranges
     missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
-    if missing:  # one codegen pass places them; the next rounds on this module reuse it
+    if missing and walked.spans is not None:
+        ranges.update(_spanned_ranges(walked.spans, missing, text))
+    elif missing:  # one codegen pass places them; the next rounds on this module reuse it
         ranges.update(node_ranges(module, missing, text))
     lines = source_lines(text)
     findings = []
     for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
         catching_caller = _caller_catching_a_raise(candidate, scope, affected or reaching)
-        fix = _fix(module, lines, candidate.fix, candidate.function, affected or reaching, ranges, catching_caller)
+        fix = _fix(walked, text, lines, candidate.fix, candidate.function, affected or reaching, ranges, catching_caller)
         unfixed = _unfixed_reason(candidate.fix, candidate.function, affected or reaching, catching_caller)
         unfixed = unfixed or (candidate.unfixed_reason if candidate.fix is None else None)
         catcher = _catcher_of_replaced_class(candidate, scope) if fix is not None else None
@@ -640,8 +688,22 @@ def _form_applies(
     return spec.low_level is None or all(handler.low_level == spec.low_level for handler in reaching)
 
 
+def _spanned_ranges(
+    spans: dict[int, tuple[int, int]], nodes: Iterable[cst.CSTNode], text: str
+) -> dict[int, tuple[int, int, int, int]]:
+    lines = LineIndex(text)
+    ranges = {}
+    for node in nodes:
+        span = spans.get(id(node))
+        if span is None or not exact_span(node):
+            raise NeedsLibCST
+        ranges[id(node)] = (*lines.position(span[0]), *lines.position(span[1]))
+    return ranges
+
+
 def _fix(
-    module: cst.Module,
+    walked: _Walked,
+    text: str,
     lines: Sequence[str],
     spec: FixSpec | None,
     function: str | None,
@@ -655,7 +717,13 @@ def _fix(
         spec = spec.fallback
     if spec is None:
         return None
-    replacement = module.code_for_node(spec.replacement)
+    if walked.spans is None:
+        replacement = walked.module.code_for_node(spec.replacement)
+    else:
+        rendered = render(spec.replacement, text, walked.spans)
+        if rendered is None:
+            raise NeedsLibCST
+        replacement = rendered
     if isinstance(spec.replacement, cst.BaseStatement):
         # A whole statement's code carries the blank lines above it and its newline; its range
         # (whitespace excluded) does not. A compound one is a module-level statement, rendered

@@ -1,0 +1,1067 @@
+"""LibCST-shaped trees built from CPython's ``ast``, for analysis.
+
+LibCST's parser builds a Python object for every token and every run of
+whitespace, and that is most of what it costs: over the pinned corpus it needs
+about ten times what ``ast.parse`` does. The analyses and rules read LibCST's
+node classes and their meaningful fields only (the walk skips whitespace and
+punctuation, ``analysis/walk.py``). This module builds those nodes, with the same
+classes and the same structure, from the ``ast`` tree, sharing one instance of
+each whitespace and punctuation default, and records where each node sits in the
+source (its range with its own parentheses, as ``positions.node_ranges`` gives it).
+
+It is a tree to read, not to print: its whitespace is not the source's. The
+source text of a node is ``text[start:end]`` of its span. A construct it does not
+build (``match``, ``except*``, an f-string expression spanning lines, ...) raises
+``Unsupported``: the caller parses that file with LibCST.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import keyword
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import libcst as cst
+
+Span = tuple[int, int]  # code-point offsets in the source: start, end (exclusive)
+
+
+class Unsupported(Exception):
+    """A construct this builder does not make; parse the file with LibCST."""
+
+
+_new = object.__new__
+# Per class: (setter, default) for every field, defaults built once and shared (nodes are
+# immutable; a shared whitespace node is never a finding's node).
+_FIELDS: dict[type, list[tuple[str, Callable[[object, object], None], object]]] = {}
+_REQUIRED = object()
+
+
+def _fields(cls: type) -> list[tuple[str, Callable[[object, object], None], object]]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = []
+        for field in dataclasses.fields(cls):
+            if field.default is not dataclasses.MISSING:
+                default: object = field.default
+                if isinstance(default, cst.CSTNode):  # LibCST's own nodes share it: this tree's must not
+                    default = default.deep_clone()
+            elif field.default_factory is not dataclasses.MISSING:
+                default = field.default_factory()
+            else:
+                default = _REQUIRED
+            found.append((field.name, cls.__dict__[field.name].__set__, default))
+            _share(default)
+        _FIELDS[cls] = found
+    return found
+
+
+# The ids of the whitespace and punctuation nodes every tree of this module shares: a fix that
+# would print one prints a guess, not the source (``render``).
+_SHARED: set[int] = set()
+_KEPT_ALIVE: list[object] = []  # so that no other object ever takes one of those ids
+
+
+def _share(default: object) -> object:
+    values = default if isinstance(default, (list, tuple)) else (default,)
+    for value in values:
+        if isinstance(value, cst.CSTNode):
+            _SHARED.add(id(value))
+            _KEPT_ALIVE.append(value)
+    return default
+
+
+def make(cls: type, **values: Any) -> Any:
+    """A node of ``cls`` without its constructor's validation (the source was valid Python)."""
+    node: Any = _new(cls)
+    for name, setter, default in _fields(cls):
+        value = values.get(name, default)
+        if value is _REQUIRED:
+            raise TypeError(f"{cls.__name__}.{name} is required")
+        setter(node, value)
+    return node
+
+
+_NO_PARENS: tuple[()] = ()
+_LPAR = _share(cst.LeftParen())
+_RPAR = _share(cst.RightParen())
+_COMMA = _share(cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+_DOT = _share(cst.Dot())
+_EQUAL = _share(cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+_ASYNC = _share(cst.Asynchronous())
+_COLON = _share(cst.Colon())
+_KEYWORDS = frozenset(keyword.kwlist) - {"True", "False", "None"}
+
+_BINARY: dict[type, cst.CSTNode] = {
+    ast.Add: cst.Add(), ast.Sub: cst.Subtract(), ast.Mult: cst.Multiply(), ast.MatMult: cst.MatrixMultiply(),
+    ast.Div: cst.Divide(), ast.FloorDiv: cst.FloorDivide(), ast.Mod: cst.Modulo(), ast.Pow: cst.Power(),
+    ast.LShift: cst.LeftShift(), ast.RShift: cst.RightShift(), ast.BitOr: cst.BitOr(), ast.BitXor: cst.BitXor(),
+    ast.BitAnd: cst.BitAnd(),
+}  # fmt: skip
+_AUGMENTED: dict[type, cst.CSTNode] = {
+    ast.Add: cst.AddAssign(), ast.Sub: cst.SubtractAssign(), ast.Mult: cst.MultiplyAssign(),
+    ast.MatMult: cst.MatrixMultiplyAssign(), ast.Div: cst.DivideAssign(), ast.FloorDiv: cst.FloorDivideAssign(),
+    ast.Mod: cst.ModuloAssign(), ast.Pow: cst.PowerAssign(), ast.LShift: cst.LeftShiftAssign(),
+    ast.RShift: cst.RightShiftAssign(), ast.BitOr: cst.BitOrAssign(), ast.BitXor: cst.BitXorAssign(),
+    ast.BitAnd: cst.BitAndAssign(),
+}  # fmt: skip
+_UNARY: dict[type, cst.CSTNode] = {
+    ast.Not: cst.Not(), ast.USub: cst.Minus(), ast.UAdd: cst.Plus(), ast.Invert: cst.BitInvert(),
+}  # fmt: skip
+_COMPARE: dict[type, cst.CSTNode] = {
+    ast.Eq: cst.Equal(), ast.NotEq: cst.NotEqual(), ast.Lt: cst.LessThan(), ast.LtE: cst.LessThanEqual(),
+    ast.Gt: cst.GreaterThan(), ast.GtE: cst.GreaterThanEqual(), ast.Is: cst.Is(), ast.IsNot: cst.IsNot(),
+    ast.In: cst.In(), ast.NotIn: cst.NotIn(),
+}  # fmt: skip
+_BOOLEAN: dict[type, cst.CSTNode] = {ast.And: cst.And(), ast.Or: cst.Or()}
+for _table in (_BINARY, _AUGMENTED, _UNARY, _COMPARE, _BOOLEAN):
+    for _operator in _table.values():
+        _share(_operator)
+_SMALL = (
+    ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Assert, ast.Delete, ast.Pass,
+    ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom,
+)  # fmt: skip
+
+
+def build(text: str) -> tuple[cst.Module, dict[int, Span]]:
+    """The module's tree and each node's span, by ``id``; ``SyntaxError`` where Python
+    refuses the text, ``Unsupported`` where this builder does not make the tree."""
+    tree = ast.parse(text)
+    builder = _Builder(text)
+    body = builder.block_body(tree.body)
+    module = make(cst.Module, body=body)
+    return module, builder.spans
+
+
+class _Builder:
+    def __init__(self, text: str, base: int = 0, spans: dict[int, Span] | None = None) -> None:
+        self.text = text
+        self.base = base  # where ``text`` starts in the file (an f-string's expression)
+        self.spans: dict[int, Span] = {} if spans is None else spans
+        starts = [0]
+        index = text.find("\n")
+        while index != -1:
+            starts.append(index + 1)
+            index = text.find("\n", index + 1)
+        if "\r" in text:  # ast counts a lone CR as a line break too
+            raise Unsupported("carriage returns")
+        self.line_starts = starts
+        self._wide_lines: dict[int, bytes] = {}
+        self.ascii = text.isascii()
+
+    # -- positions -------------------------------------------------------------------------
+
+    def offset(self, line: int, column: int) -> int:
+        """``ast``'s (line, UTF-8 byte column) as a code-point offset in ``text``."""
+        start = self.line_starts[line - 1]
+        if self.ascii:
+            return start + column
+        encoded = self._wide_lines.get(line)
+        if encoded is None:
+            end = self.line_starts[line] if line < len(self.line_starts) else len(self.text)
+            encoded = self._wide_lines[line] = self.text[start:end].encode("utf-8")
+        return start + len(encoded[:column].decode("utf-8", "replace"))
+
+    def span_of(self, node: ast.AST) -> Span:
+        return (
+            self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+            self.offset(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
+        )
+
+    def _before(self, index: int) -> int:
+        """The index of the last character before ``index`` that is not blank (-1: none)."""
+        text = self.text
+        index -= 1
+        while index >= 0:
+            char = text[index]
+            if char in " \t\f\n":
+                if char == "\n" and index > 0 and text[index - 1] == "\\":
+                    index -= 2
+                    continue
+                index -= 1
+                continue
+            return index
+        return -1
+
+    def _after(self, index: int) -> int:
+        """The index of the first character at or after ``index`` that is not blank or a comment."""
+        text = self.text
+        length = len(text)
+        while index < length:
+            char = text[index]
+            if char in " \t\f\n\\":
+                index += 1
+            elif char == "#":
+                newline = text.find("\n", index)
+                index = length if newline == -1 else newline
+            else:
+                return index
+        return length
+
+    def _is_call_paren(self, index: int) -> bool:
+        """A '(' that opens a call's, a class's or a def's list, not a parenthesised expression
+        (one that begins a line begins a statement)."""
+        text = self.text
+        previous = index - 1
+        while previous >= 0 and text[previous] in " \t\f":
+            previous -= 1
+        if previous < 0 or text[previous] == "\n":
+            return False
+        char = self.text[previous]
+        if char in ")]\"'":
+            return True
+        if char.isalnum() or char == "_":
+            start = previous
+            while start > 0 and (self.text[start - 1].isalnum() or self.text[start - 1] == "_"):
+                start -= 1
+            return self.text[start : previous + 1] not in _KEYWORDS
+        return False
+
+    def parens(self, start: int, end: int) -> tuple[int, int, int]:
+        """How many parentheses enclose [start, end) as its own, and the span with them."""
+        count = 0
+        text = self.text
+        while True:
+            before = self._before(start)
+            if before < 0 or text[before] != "(" or self._is_call_paren(before):
+                break
+            after = self._after(end)
+            if after >= len(text) or text[after] != ")":
+                break
+            count += 1
+            start, end = before, after + 1
+        return count, start, end
+
+    def record(self, node: Any, start: int, end: int) -> Any:
+        self.spans[id(node)] = (start + self.base, end + self.base)
+        return node
+
+    # -- statements ------------------------------------------------------------------------
+
+    def block_body(self, statements: Sequence[ast.stmt]) -> list[cst.CSTNode]:
+        """Statements as LibCST groups them: a compound statement alone, simple statements
+        sharing a line (``a = 1; b = 2``) in one ``SimpleStatementLine``."""
+        body: list[cst.CSTNode] = []
+        index = 0
+        while index < len(statements):
+            statement = statements[index]
+            if not isinstance(statement, _SMALL):
+                body.append(self.compound(statement))
+                index += 1
+                continue
+            line: list[ast.stmt] = [statement]
+            while index + 1 < len(statements) and isinstance(statements[index + 1], _SMALL):
+                end = self.span_of(line[-1])[1]
+                if self.text[self._after_inline(end)] != ";":
+                    break
+                index += 1
+                line.append(statements[index])
+            index += 1
+            small = [self.small(part) for part in line]
+            start = self.spans[id(small[0])][0] - self.base
+            end = self.spans[id(small[-1])][1] - self.base
+            body.append(self.record(make(cst.SimpleStatementLine, body=small), start, end))
+        return body
+
+    def _after_inline(self, index: int) -> int:
+        """The first character after ``index`` on its line that is not a blank (a ';' joins)."""
+        text = self.text
+        while index < len(text) and text[index] in " \t\f":
+            index += 1
+        return min(index, len(text) - 1) if text else 0
+
+    def suite(self, statements: Sequence[ast.stmt]) -> Any:
+        """An indented block, or the statements after the colon on its line."""
+        first = self.span_of(statements[0])[0]
+        before = self._before(first)
+        if before >= 0 and self.text[before] == ":" and "\n" not in self.text[before:first]:
+            if not all(isinstance(statement, _SMALL) for statement in statements):
+                raise Unsupported("compound statement after a colon")
+            small = [self.small(statement) for statement in statements]
+            return make(cst.SimpleStatementSuite, body=small)
+        return make(cst.IndentedBlock, body=self.block_body(statements))
+
+    def small(self, node: ast.stmt) -> Any:
+        start, end = self.span_of(node)
+        semicolon = self._after_inline(end)
+        if semicolon < len(self.text) and self.text[semicolon] == ";":  # LibCST's node holds it
+            end = semicolon + 1
+        kind = type(node)
+        built: cst.CSTNode
+        if kind is ast.Expr:
+            built = make(cst.Expr, value=self.expr(node.value))  # type: ignore[attr-defined]
+        elif kind is ast.Return:
+            value = node.value  # type: ignore[attr-defined]
+            built = make(cst.Return, value=None if value is None else self.expr(value))
+        elif kind is ast.Assign:
+            targets = [make(cst.AssignTarget, target=self.expr(target)) for target in node.targets]  # type: ignore[attr-defined]
+            built = make(cst.Assign, targets=targets, value=self.expr(node.value))  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign:
+            assert isinstance(node, ast.AnnAssign)
+            built = make(
+                cst.AnnAssign,
+                target=self.expr(node.target),
+                annotation=self.annotation(node.annotation),
+                value=None if node.value is None else self.expr(node.value),
+                equal=_EQUAL if node.value is not None else cst.MaybeSentinel.DEFAULT,
+            )
+        elif kind is ast.AugAssign:
+            assert isinstance(node, ast.AugAssign)
+            operator = _AUGMENTED[type(node.op)]
+            built = make(cst.AugAssign, target=self.expr(node.target), operator=operator, value=self.expr(node.value))
+        elif kind is ast.Raise:
+            assert isinstance(node, ast.Raise)
+            cause = None if node.cause is None else make(cst.From, item=self.expr(node.cause))
+            built = make(cst.Raise, exc=None if node.exc is None else self.expr(node.exc), cause=cause)
+        elif kind is ast.Assert:
+            assert isinstance(node, ast.Assert)
+            message = None if node.msg is None else self.expr(node.msg)
+            comma = _COMMA if message is not None else cst.MaybeSentinel.DEFAULT
+            built = make(cst.Assert, test=self.expr(node.test), msg=message, comma=comma)
+        elif kind is ast.Delete:
+            assert isinstance(node, ast.Delete)
+            targets = [self.expr(target) for target in node.targets]
+            if len(targets) == 1:
+                target = targets[0]
+            else:
+                target = make(cst.Tuple, elements=self._elements(targets, node.targets, start, end), lpar=(), rpar=())
+            built = make(cst.Del, target=target)
+        elif kind is ast.Pass:
+            built = make(cst.Pass)
+        elif kind is ast.Break:
+            built = make(cst.Break)
+        elif kind is ast.Continue:
+            built = make(cst.Continue)
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            items: list[Any] = []
+            at = start + (6 if kind is ast.Global else 8)
+            for name in node.names:  # type: ignore[attr-defined]
+                at = self.text.index(name, at)
+                items.append(make(cst.NameItem, name=self.record(self._name_at(name), at, at + len(name))))
+                at += len(name)
+            built = make(cst.Global if kind is ast.Global else cst.Nonlocal, names=_comma_all(items))
+        elif kind is ast.Import:
+            assert isinstance(node, ast.Import)
+            built = make(cst.Import, names=_comma_all([self._alias(alias) for alias in node.names]))
+        elif kind is ast.ImportFrom:
+            assert isinstance(node, ast.ImportFrom)
+            module = None
+            if node.module:
+                module_at = self._after(self._after(start + len("from")) + node.level)
+                while self.text[module_at] == ".":
+                    module_at = self._after(module_at + 1)
+                module = self._dotted(node.module, module_at)
+            names: Any
+            if len(node.names) == 1 and node.names[0].name == "*":
+                names = make(cst.ImportStar)
+            else:
+                names = _comma_all([self._alias(alias) for alias in node.names])
+                if self.text[self._before(end)] == "," or self.text[end - 1] == ")" and self._has_trailing_comma(end - 1):
+                    names[-1].__class__.__dict__["comma"].__set__(names[-1], _COMMA)
+            lpar = cst.LeftParen() if self.text[end - 1] == ")" else None
+            built = make(
+                cst.ImportFrom,
+                module=module,
+                names=names,
+                relative=[_DOT] * node.level,
+                lpar=lpar,
+                rpar=cst.RightParen() if lpar else None,
+            )
+        else:
+            raise Unsupported(kind.__name__)
+        return self.record(built, start, end)
+
+    def _has_trailing_comma(self, close: int) -> bool:
+        return self.text[self._before(close)] == ","
+
+    def _alias(self, alias: ast.alias) -> Any:
+        asname = None
+        start, end = self.span_of(alias)
+        if alias.asname is not None:
+            name = self.record(self._name_at(alias.asname), end - len(alias.asname), end)
+            asname = make(cst.AsName, name=name)
+        return self.record(make(cst.ImportAlias, name=self._dotted(alias.name, start), asname=asname), start, end)
+
+    def _dotted(self, name: str, start: int) -> Any:
+        """``a.b.c`` written at ``start`` (without blanks around its dots)."""
+        parts = name.split(".")
+        built: Any = self.record(self._name_at(parts[0]), start, start + len(parts[0]))
+        end = start + len(parts[0])
+        for part in parts[1:]:
+            end += 1 + len(part)
+            attr = self.record(self._name_at(part), end - len(part), end)
+            built = self.record(make(cst.Attribute, value=built, attr=attr, lpar=(), rpar=()), start, end)
+        return built
+
+    def annotation(self, node: ast.expr) -> Any:
+        return make(cst.Annotation, annotation=self.expr(node))
+
+    def compound(self, node: ast.stmt) -> Any:
+        start, end = self.span_of(node)
+        kind = type(node)
+        built: cst.CSTNode
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            decorators = [self.decorator(decorator) for decorator in node.decorator_list]
+            keyword_end = start + 3 if kind is ast.FunctionDef else self._after(start + 5) + 3
+            name_at = self._after(keyword_end)
+            built = make(
+                cst.FunctionDef,
+                name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)),
+                params=self.parameters(node.args),
+                body=self.suite(node.body),
+                decorators=decorators,
+                returns=None if node.returns is None else self.annotation(node.returns),
+                asynchronous=_ASYNC if kind is ast.AsyncFunctionDef else None,
+            )
+            if node.decorator_list:
+                start = min(start, self.spans[id(decorators[0])][0] - self.base)
+        elif kind is ast.ClassDef:
+            assert isinstance(node, ast.ClassDef)
+            decorators = [self.decorator(decorator) for decorator in node.decorator_list]
+            bases = [make(cst.Arg, value=self.expr(base), comma=_COMMA) if type(base) is not ast.Starred
+                     else make(cst.Arg, value=self.expr(base.value), star="*", comma=_COMMA)
+                     for base in node.bases]  # fmt: skip
+            keywords = [self._keyword(keyword_) for keyword_ in node.keywords]
+            ordered = _drop_last_comma([*bases, *keywords])
+            bases, keywords = ordered[: len(bases)], ordered[len(bases) :]
+            has_parens = bool(bases or keywords) or self._class_has_parens(node, start)
+            name_at = self._after(start + 5)
+            built = make(
+                cst.ClassDef,
+                name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)),
+                body=self.suite(node.body),
+                bases=bases,
+                keywords=keywords,
+                decorators=decorators,
+                lpar=cst.LeftParen() if has_parens else cst.MaybeSentinel.DEFAULT,
+                rpar=cst.RightParen() if has_parens else cst.MaybeSentinel.DEFAULT,
+            )
+            if node.decorator_list:
+                start = min(start, self.spans[id(decorators[0])][0] - self.base)
+        elif kind is ast.If:
+            built = self._if(node)  # type: ignore[arg-type]
+        elif kind is ast.For or kind is ast.AsyncFor:
+            assert isinstance(node, (ast.For, ast.AsyncFor))
+            built = make(
+                cst.For,
+                target=self.expr(node.target),
+                iter=self.expr(node.iter),
+                body=self.suite(node.body),
+                orelse=self._else(node.orelse),
+                asynchronous=_ASYNC if kind is ast.AsyncFor else None,
+            )
+        elif kind is ast.While:
+            assert isinstance(node, ast.While)
+            built = make(cst.While, test=self.expr(node.test), body=self.suite(node.body), orelse=self._else(node.orelse))
+        elif kind is ast.With or kind is ast.AsyncWith:
+            assert isinstance(node, (ast.With, ast.AsyncWith))
+            items = []
+            for item in node.items:
+                asname = None
+                if item.optional_vars is not None:
+                    asname = make(cst.AsName, name=self.expr(item.optional_vars))
+                items.append(make(cst.WithItem, item=self.expr(item.context_expr), asname=asname, comma=_COMMA))
+            last = items[-1].asname.name if items[-1].asname is not None else items[-1].item
+            if not self._trailing_comma_after(last):
+                _without_comma(items[-1])
+            keyword_end = start + 4 if kind is ast.With else self._after(start + 5) + 4
+            paren = self._after(keyword_end)
+            first = items[0].item
+            # `with (a as b, c as d):` the statement's parentheses, not its first item's
+            parenthesised = self.text[paren] == "(" and self.spans[id(first)][0] - self.base > paren
+            built = make(
+                cst.With,
+                items=items,
+                body=self.suite(node.body),
+                asynchronous=_ASYNC if kind is ast.AsyncWith else None,
+                lpar=_LPAR if parenthesised else cst.MaybeSentinel.DEFAULT,
+                rpar=_RPAR if parenthesised else cst.MaybeSentinel.DEFAULT,
+            )
+        elif kind is ast.Try:
+            assert isinstance(node, ast.Try)
+            built = make(
+                cst.Try,
+                body=self.suite(node.body),
+                handlers=[self._handler(handler) for handler in node.handlers],
+                orelse=self._else(node.orelse),
+                finalbody=make(cst.Finally, body=self.suite(node.finalbody)) if node.finalbody else None,
+            )
+        else:
+            raise Unsupported(kind.__name__)
+        return self.record(built, start, end)
+
+    def _class_has_parens(self, node: ast.ClassDef, start: int) -> bool:
+        name_at = self.text.find(node.name, start + len("class"))
+        after = self._after(name_at + len(node.name))
+        return self.text[after] == "("
+
+    def _name_at(self, name: str) -> Any:
+        return make(cst.Name, value=name, lpar=(), rpar=())
+
+    def decorator(self, node: ast.expr) -> Any:
+        value = self.expr(node)
+        start, end = self.spans[id(value)]
+        at = self._before(start - self.base)
+        return self.record(make(cst.Decorator, decorator=value), at, end - self.base)
+
+    def _if(self, node: ast.If) -> Any:
+        start, end = self.span_of(node)
+        orelse: Any = None
+        if node.orelse:
+            first = node.orelse[0]
+            if len(node.orelse) == 1 and type(first) is ast.If and self._is_elif(first):
+                orelse = self._if(first)
+            else:
+                orelse = make(cst.Else, body=self.suite(node.orelse))
+        built = make(cst.If, test=self.expr(node.test), body=self.suite(node.body), orelse=orelse)
+        return self.record(built, start, end)
+
+    def _is_elif(self, node: ast.If) -> bool:
+        start = self.offset(node.lineno, node.col_offset)
+        return self.text.startswith("elif", start)
+
+    def _else(self, statements: Sequence[ast.stmt]) -> Any:
+        return make(cst.Else, body=self.suite(statements)) if statements else None
+
+    def _handler(self, node: ast.ExceptHandler) -> Any:
+        start, end = self.span_of(node)
+        name = None
+        kind = None if node.type is None else self.expr(node.type)
+        if node.name is not None and kind is not None:
+            name_at = self._after(self._after(self.spans[id(kind)][1] - self.base) + 2)
+            name = make(cst.AsName, name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)))
+        end = self._line_comment_end(end)
+        start = self._leading_comments(start)
+        built = make(cst.ExceptHandler, body=self.suite(node.body), type=kind, name=name)
+        return self.record(built, start, end)
+
+    def _leading_comments(self, start: int) -> int:
+        """Where a clause starts with the comment lines above it at its own indentation
+        (LibCST's ``leading_lines``; deeper ones end the block before it)."""
+        text = self.text
+        line_start = text.rfind("\n", 0, start) + 1
+        indentation = start - line_start
+        found = start
+        while line_start > 0:
+            previous = text.rfind("\n", 0, line_start - 1) + 1
+            line = text[previous : line_start - 1]
+            stripped = line.lstrip(" \t")
+            if stripped and not stripped.startswith("#"):
+                break
+            if stripped:
+                if len(line) - len(stripped) != indentation:
+                    break
+                found = previous + indentation
+            line_start = previous
+        return found
+
+    def _line_comment_end(self, end: int) -> int:
+        """``end``, or the end of the comment that follows it on its line (LibCST counts a
+        compound statement's last comment in)."""
+        index = end
+        text = self.text
+        while index < len(text) and text[index] in " \t\f":
+            index += 1
+        if index < len(text) and text[index] == "#":
+            newline = text.find("\n", index)
+            return len(text) if newline == -1 else newline
+        return end
+
+    def parameters(self, node: ast.arguments) -> Any:
+        positional = [*node.posonlyargs, *node.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(node.defaults)) + list(node.defaults)
+        params = [self._param(argument, default) for argument, default in zip(positional, defaults, strict=True)]
+        posonly, params = params[: len(node.posonlyargs)], params[len(node.posonlyargs) :]
+        star_arg: Any = cst.MaybeSentinel.DEFAULT
+        if node.vararg is not None:
+            star_arg = self._param(node.vararg, None, star="*")
+        elif node.kwonlyargs:
+            star_arg = make(cst.ParamStar, comma=_COMMA)
+        kwonly = [self._param(argument, default) for argument, default in zip(node.kwonlyargs, node.kw_defaults, strict=True)]
+        star_kwarg = self._param(node.kwarg, None, star="**") if node.kwarg is not None else None
+        ordered: list[Any] = [*posonly]
+        if posonly:
+            ordered.append(None)  # the `/`, whose comma is its own
+        ordered.extend(params)
+        if star_arg is not cst.MaybeSentinel.DEFAULT:
+            ordered.append(star_arg if isinstance(star_arg, cst.Param) else None)
+        ordered.extend(kwonly)
+        if star_kwarg is not None:
+            ordered.append(star_kwarg)
+        for param in ordered:
+            if param is not None:
+                param.__class__.__dict__["comma"].__set__(param, _COMMA)
+        if ordered and ordered[-1] is not None and not self._trailing_comma_after(ordered[-1]):
+            _without_comma(ordered[-1])
+        return make(
+            cst.Parameters,
+            params=params,
+            star_arg=star_arg,
+            kwonly_params=kwonly,
+            star_kwarg=star_kwarg,
+            posonly_params=posonly,
+            posonly_ind=make(cst.ParamSlash, comma=_COMMA) if posonly else cst.MaybeSentinel.DEFAULT,
+        )
+
+    def _trailing_comma_after(self, node: Any) -> bool:
+        end = self.spans[id(node)][1] - self.base
+        after = self._after(end)
+        return after < len(self.text) and self.text[after] == ","
+
+    def _param(self, node: ast.arg, default: ast.expr | None, star: str = "") -> Any:
+        annotation = None if node.annotation is None else self.annotation(node.annotation)
+        name_at = self.offset(node.lineno, node.col_offset)
+        built = make(
+            cst.Param,
+            name=self.record(self._name_at(node.arg), name_at, name_at + len(node.arg)),
+            annotation=annotation,
+            default=None if default is None else self.expr(default),
+            equal=_EQUAL if default is not None else cst.MaybeSentinel.DEFAULT,
+            star=star,
+        )
+        start = self.offset(node.lineno, node.col_offset)
+        end = self.spans[id(built.default)][1] - self.base if built.default is not None else self.offset(
+            node.end_lineno, node.end_col_offset  # type: ignore[arg-type]
+        )
+        return self.record(built, start, end)
+
+    # -- expressions -----------------------------------------------------------------------
+
+    def expr(self, node: ast.expr, shared: int = -1) -> Any:
+        """The expression's node, with its own parentheses (``shared``: the index of a '('
+        that is the enclosing syntax's, a generator expression's sole call argument)."""
+        start, end = self.span_of(node)
+        kind = type(node)
+        inner_parens = 0
+        if kind is ast.Tuple:
+            inner_parens = self._tuple_parens(node, start, end)  # type: ignore[arg-type]
+        elif kind is ast.GeneratorExp:
+            if start == shared:  # `f(x for x in y)`: the call's parentheses
+                start, end = self._after(start + 1), self._before(end - 1) + 1
+            else:
+                inner_parens = 1
+        count, outer_start, outer_end = self.parens(start, end)
+        built = self._expression(node, kind, start, end, inner_parens)
+        total = count + inner_parens
+        if total:
+            built = _with_parens(built, total)
+        return self.record(built, outer_start, outer_end)
+
+    def _tuple_parens(self, node: ast.Tuple, start: int, end: int) -> int:
+        if self.text[start] != "(":
+            return 0
+        if not node.elts:
+            return 1
+        first = self.spans_probe(node.elts[0])
+        return 1 if first > start else 0
+
+    def spans_probe(self, node: ast.expr) -> int:
+        """Where an element starts, with its own parentheses (before it is built)."""
+        start, end = self.span_of(node)
+        if type(node) is ast.Tuple or type(node) is ast.GeneratorExp:
+            return start
+        return self.parens(start, end)[1]
+
+    def _expression(self, node: ast.expr, kind: type, start: int, end: int, inner: int) -> Any:
+        if kind is ast.Name:
+            return make(cst.Name, value=node.id, lpar=(), rpar=())  # type: ignore[attr-defined]
+        if kind is ast.Attribute:
+            assert isinstance(node, ast.Attribute)
+            attr = self.record(self._name_at(node.attr), end - len(node.attr), end)
+            return make(cst.Attribute, value=self.expr(node.value), attr=attr, lpar=(), rpar=())
+        if kind is ast.Call:
+            return self._call(node, start)  # type: ignore[arg-type]
+        if kind is ast.Constant:
+            return self._constant(node, start, end)  # type: ignore[arg-type]
+        if kind is ast.JoinedStr:
+            return self._strings(start, end)
+        if kind is ast.Dict:
+            assert isinstance(node, ast.Dict)
+            elements: list[Any] = []
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is None:
+                    elements.append(make(cst.StarredDictElement, value=self.expr(value), comma=_COMMA))
+                else:
+                    elements.append(make(cst.DictElement, key=self.expr(key), value=self.expr(value), comma=_COMMA))
+            return make(cst.Dict, elements=self._last_comma(elements, end - 1), lpar=(), rpar=())
+        if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
+            items = node.elts  # type: ignore[attr-defined]
+            close = end - 1 if kind is not ast.Tuple or inner else end
+            elements = self._elements([self._element_value(item) for item in items], items, start, close)
+            cls = {ast.List: cst.List, ast.Tuple: cst.Tuple, ast.Set: cst.Set}[kind]
+            return make(cls, elements=elements, lpar=(), rpar=())
+        if kind is ast.Subscript:
+            return self._subscript(node)  # type: ignore[arg-type]
+        if kind is ast.BinOp:
+            assert isinstance(node, ast.BinOp)
+            operator = _BINARY[type(node.op)]
+            return make(cst.BinaryOperation, left=self.expr(node.left), operator=operator, right=self.expr(node.right), lpar=(), rpar=())
+        if kind is ast.BoolOp:
+            assert isinstance(node, ast.BoolOp)
+            operator = _BOOLEAN[type(node.op)]
+            values = [self.expr(value) for value in node.values]
+            built = values[0]
+            for index, value in enumerate(values[1:], 1):
+                built = make(cst.BooleanOperation, left=built, operator=operator, right=value, lpar=(), rpar=())
+                if index < len(values) - 1:
+                    self.record(built, self.spans[id(values[0])][0] - self.base, self.spans[id(value)][1] - self.base)
+            return built
+        if kind is ast.UnaryOp:
+            assert isinstance(node, ast.UnaryOp)
+            return make(cst.UnaryOperation, operator=_UNARY[type(node.op)], expression=self.expr(node.operand), lpar=(), rpar=())
+        if kind is ast.Compare:
+            assert isinstance(node, ast.Compare)
+            targets = [
+                make(cst.ComparisonTarget, operator=_COMPARE[type(op)], comparator=self.expr(comparator))
+                for op, comparator in zip(node.ops, node.comparators, strict=True)
+            ]
+            return make(cst.Comparison, left=self.expr(node.left), comparisons=targets, lpar=(), rpar=())
+        if kind is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
+            return make(cst.IfExp, body=self.expr(node.body), test=self.expr(node.test), orelse=self.expr(node.orelse), lpar=(), rpar=())
+        if kind is ast.Await:
+            return make(cst.Await, expression=self.expr(node.value), lpar=(), rpar=())  # type: ignore[attr-defined]
+        if kind is ast.Yield:
+            value = node.value  # type: ignore[attr-defined]
+            return make(cst.Yield, value=None if value is None else self.expr(value), lpar=(), rpar=())
+        if kind is ast.YieldFrom:
+            return make(cst.Yield, value=make(cst.From, item=self.expr(node.value)), lpar=(), rpar=())  # type: ignore[attr-defined]
+        if kind is ast.Lambda:
+            assert isinstance(node, ast.Lambda)
+            return make(cst.Lambda, params=self.parameters(node.args), body=self.expr(node.body), lpar=(), rpar=())
+        if kind is ast.NamedExpr:
+            assert isinstance(node, ast.NamedExpr)
+            return make(cst.NamedExpr, target=self.expr(node.target), value=self.expr(node.value), lpar=(), rpar=())
+        if kind is ast.ListComp or kind is ast.SetComp or kind is ast.GeneratorExp:
+            cls = {ast.ListComp: cst.ListComp, ast.SetComp: cst.SetComp, ast.GeneratorExp: cst.GeneratorExp}[kind]
+            return make(cls, elt=self.expr(node.elt), for_in=self._comprehension(node.generators), lpar=(), rpar=())  # type: ignore[attr-defined]
+        if kind is ast.DictComp:
+            assert isinstance(node, ast.DictComp)
+            return make(cst.DictComp, key=self.expr(node.key), value=self.expr(node.value), for_in=self._comprehension(node.generators), lpar=(), rpar=())
+        if kind is ast.Starred:
+            raise Unsupported("starred expression outside a display")
+        raise Unsupported(kind.__name__)
+
+    def _element_value(self, node: ast.expr) -> Any:
+        if type(node) is ast.Starred:
+            value = self.expr(node.value)
+            start, end = self.span_of(node)
+            return self.record(make(cst.StarredElement, value=value, comma=_COMMA, lpar=(), rpar=()), start, end)
+        return make(cst.Element, value=self.expr(node), comma=_COMMA)
+
+    def _elements(self, built: list[Any], nodes: Sequence[ast.expr], start: int, close: int) -> list[Any]:
+        """Elements with a comma after each but the last (which has one when the source does)."""
+        wrapped = [item if isinstance(item, (cst.Element, cst.StarredElement)) else make(cst.Element, value=item, comma=_COMMA) for item in built]
+        return self._last_comma(wrapped, close)
+
+    def _last_comma(self, elements: list[Any], close: int) -> list[Any]:
+        if not elements:
+            return elements
+        last = elements[-1]
+        value = last.value if not isinstance(last, cst.DictElement) else last.value
+        last_end = self.spans[id(value)][1] - self.base
+        after = self._after(last_end)
+        if after < len(self.text) and self.text[after] == "," and after < max(close, last_end + 1):
+            return elements
+        elements[-1] = _without_comma(last)
+        return elements
+
+    def _comprehension(self, generators: Sequence[ast.comprehension]) -> Any:
+        inner: Any = None
+        for generator in reversed(generators):
+            ifs = [make(cst.CompIf, test=self.expr(test)) for test in generator.ifs]
+            inner = make(
+                cst.CompFor,
+                target=self.expr(generator.target),
+                iter=self.expr(generator.iter),
+                ifs=ifs,
+                inner_for_in=inner,
+                asynchronous=_ASYNC if generator.is_async else None,
+            )
+        return inner
+
+    def _call(self, node: ast.Call, start: int) -> Any:
+        func = self.expr(node.func)
+        open_paren = self._after(self.spans[id(func)][1] - self.base)
+        arguments: list[tuple[int, Any]] = []
+        for argument in node.args:
+            if type(argument) is ast.Starred:
+                value = self.expr(argument.value)
+                arg = make(cst.Arg, value=value, star="*", comma=_COMMA)
+                arguments.append((self.offset(argument.lineno, argument.col_offset), arg))
+            else:
+                value = self.expr(argument, shared=open_paren)
+                arguments.append((self.spans[id(value)][0] - self.base, make(cst.Arg, value=value, comma=_COMMA)))
+        for keyword_ in node.keywords:
+            arguments.append((self.offset(keyword_.lineno, keyword_.col_offset), self._keyword(keyword_)))
+        arguments.sort(key=lambda pair: pair[0])
+        args = [arg for _, arg in arguments]
+        if args:
+            last_end = self.spans[id(args[-1].value)][1] - self.base
+            after = self._after(last_end)
+            if after >= len(self.text) or self.text[after] != ",":
+                args[-1] = _without_comma(args[-1])
+        return make(cst.Call, func=func, args=args, lpar=(), rpar=())
+
+    def _keyword(self, node: ast.keyword) -> Any:
+        value = self.expr(node.value)
+        if node.arg is None:
+            return make(cst.Arg, value=value, star="**", comma=_COMMA)
+        name_at = self.offset(node.lineno, node.col_offset)
+        name = self.record(self._name_at(node.arg), name_at, name_at + len(node.arg))
+        return make(cst.Arg, value=value, keyword=name, equal=_EQUAL, comma=_COMMA)
+
+    def _subscript(self, node: ast.Subscript) -> Any:
+        value = self.expr(node.value)
+        index = node.slice
+        elements: list[Any]
+        if type(index) is ast.Tuple and not self._tuple_parens(index, *self.span_of(index)) and index.elts:
+            elements = [make(cst.SubscriptElement, slice=self._slice(item), comma=_COMMA) for item in index.elts]
+            close = self.span_of(node)[1] - 1
+            last = elements[-1]
+            inner = last.slice.value if isinstance(last.slice, cst.Index) else None
+            last_end = (self.spans[id(inner)][1] - self.base) if inner is not None else self.span_of(index.elts[-1])[1]
+            after = self._after(last_end)
+            if not (self.text[after] == "," and after < close):
+                elements[-1] = make(cst.SubscriptElement, slice=last.slice)
+        else:
+            elements = [make(cst.SubscriptElement, slice=self._slice(index))]
+        return make(cst.Subscript, value=value, slice=elements, lpar=(), rpar=())
+
+    def _slice(self, node: ast.expr) -> Any:
+        if type(node) is ast.Slice:
+            assert isinstance(node, ast.Slice)
+            return make(
+                cst.Slice,
+                lower=None if node.lower is None else self.expr(node.lower),
+                upper=None if node.upper is None else self.expr(node.upper),
+                step=None if node.step is None else self.expr(node.step),
+                second_colon=_COLON if node.step is not None else cst.MaybeSentinel.DEFAULT,
+            )
+        if type(node) is ast.Starred:
+            raise Unsupported("starred subscript")
+        return make(cst.Index, value=self.expr(node))
+
+    # -- literals --------------------------------------------------------------------------
+
+    def _constant(self, node: ast.Constant, start: int, end: int) -> Any:
+        value = node.value
+        if isinstance(value, (str, bytes)):
+            return self._strings(start, end)
+        if value is None or value is True or value is False:
+            return make(cst.Name, value=repr(value), lpar=(), rpar=())
+        if value is Ellipsis:
+            return make(cst.Ellipsis, lpar=(), rpar=())
+        source = self.text[start:end]
+        if isinstance(value, complex):
+            return make(cst.Imaginary, value=source, lpar=(), rpar=())
+        if isinstance(value, float):
+            return make(cst.Float, value=source, lpar=(), rpar=())
+        return make(cst.Integer, value=source, lpar=(), rpar=())
+
+    def _strings(self, start: int, end: int) -> Any:
+        """One string token, or LibCST's right-nested ``ConcatenatedString`` of several."""
+        tokens = self._string_tokens(start, end)
+        parts = [self._string(token_start, token_end) for token_start, token_end in tokens]
+        built = parts[-1]
+        for index in range(len(parts) - 2, -1, -1):
+            built = make(cst.ConcatenatedString, left=parts[index], right=built, lpar=(), rpar=())
+            if index:
+                self.record(built, tokens[index][0], end)
+        return built
+
+    def _string_tokens(self, start: int, end: int) -> list[Span]:
+        text = self.text
+        tokens = []
+        index = start
+        while index < end:
+            index = self._after(index)
+            if index >= end:
+                break
+            if text[index] in "()":  # a parenthesised part of the concatenation
+                raise Unsupported("parentheses inside a concatenated string")
+            token_start = index
+            while text[index] not in "'\"":
+                index += 1
+            quote = text[index : index + 3] if text[index : index + 3] in ('"""', "'''") else text[index]
+            index += len(quote)
+            while not text.startswith(quote, index):
+                index += 2 if text[index] == "\\" else 1
+            index += len(quote)
+            tokens.append((token_start, index))
+        return tokens
+
+    def _string(self, start: int, end: int) -> Any:
+        source = self.text[start:end]
+        quote_at = min(position for position in (source.find("'"), source.find('"')) if position != -1)
+        prefix = source[:quote_at]
+        if "f" not in prefix.lower():
+            return self.record(make(cst.SimpleString, value=source, lpar=(), rpar=()), start, end)
+        quote = source[quote_at : quote_at + 3] if source[quote_at : quote_at + 3] in ('"""', "'''") else source[quote_at]
+        body_start = start + quote_at + len(quote)
+        parts, stop = self._fstring_parts(body_start, end - len(quote), in_spec=False)
+        built = make(cst.FormattedString, parts=parts, start=prefix + quote, end=quote, lpar=(), rpar=())
+        return self.record(built, start, end)
+
+    def _fstring_parts(self, index: int, stop: int, *, in_spec: bool) -> tuple[list[Any], int]:
+        """The parts of an f-string's body from ``index`` up to ``stop`` (or, in a format
+        spec, up to its closing brace), and where they ended."""
+        text = self.text
+        parts: list[Any] = []
+        literal_start = index
+        while index < stop:
+            char = text[index]
+            if char == "{" and text.startswith("{{", index) and not in_spec:
+                index += 2
+                continue
+            if char == "}" and in_spec:
+                break
+            if char == "}" and text.startswith("}}", index):
+                index += 2
+                continue
+            if char == "{":
+                if index > literal_start:
+                    parts.append(make(cst.FormattedStringText, value=text[literal_start:index]))
+                expression, index = self._fstring_expression(index, stop)
+                parts.append(expression)
+                literal_start = index
+                continue
+            index += 2 if char == "\\" else 1
+        if index > literal_start:
+            parts.append(make(cst.FormattedStringText, value=text[literal_start:index]))
+        return parts, index
+
+    def _fstring_expression(self, open_brace: int, stop: int) -> tuple[Any, int]:
+        text = self.text
+        index = open_brace + 1
+        depth = 0
+        while index < stop:
+            char = text[index]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char in "'\"":
+                close = text.find(char, index + 1)
+                if close == -1:
+                    raise Unsupported("string in an f-string expression")
+                index = close
+            elif depth == 0 and char == "!" and text[index + 1] != "=":
+                break
+            elif depth == 0 and char == ":":
+                break
+            elif depth == 0 and char == "=" and text[index + 1] not in "=" and text[index - 1] not in "=!<>:":
+                raise Unsupported("self-documenting f-string expression")
+            index += 1
+        raw = text[open_brace + 1 : index]
+        stripped = raw.strip()
+        if not stripped or "\n" in raw or "#" in raw or "\\" in raw:
+            raise Unsupported("f-string expression across lines")
+        offset = open_brace + 1 + (len(raw) - len(raw.lstrip()))
+        expression = self._sub_expression(stripped, offset)
+        conversion = None
+        if text[index] == "!":
+            conversion = text[index + 1]
+            index += 2
+        format_spec = None
+        if text[index] == ":":
+            format_spec, index = self._fstring_parts(index + 1, stop, in_spec=True)
+        if text[index] != "}":
+            raise Unsupported("f-string expression")
+        built = make(
+            cst.FormattedStringExpression,
+            expression=expression,
+            conversion=conversion,
+            format_spec=format_spec,
+            whitespace_before_expression=cst.SimpleWhitespace(raw[: len(raw) - len(raw.lstrip())]),
+            whitespace_after_expression=cst.SimpleWhitespace(raw[len(raw.rstrip()) :]),
+        )
+        return self.record(built, open_brace, index + 1), index + 1
+
+    def _sub_expression(self, source: str, offset: int) -> Any:
+        try:
+            tree = ast.parse(source, mode="eval")
+        except SyntaxError as error:
+            raise Unsupported("f-string expression") from error
+        builder = _Builder(source, self.base + offset, self.spans)
+        return builder.expr(tree.body)
+
+
+def _with_parens(node: Any, count: int) -> Any:
+    node.__class__.__dict__["lpar"].__set__(node, (_LPAR,) * count)
+    node.__class__.__dict__["rpar"].__set__(node, (_RPAR,) * count)
+    return node
+
+
+def _without_comma(node: Any) -> Any:
+    """The node with no comma after it (the comma's setter: nodes are built here, unshared)."""
+    node.__class__.__dict__["comma"].__set__(node, cst.MaybeSentinel.DEFAULT)
+    return node
+
+
+def _comma_all(nodes: list[Any]) -> list[Any]:
+    for node in nodes:
+        node.__class__.__dict__["comma"].__set__(node, _COMMA)
+    if nodes:
+        _without_comma(nodes[-1])
+    return nodes
+
+
+def _drop_last_comma(nodes: list[Any]) -> list[Any]:
+    if nodes:
+        nodes[-1] = _without_comma(nodes[-1])
+    return nodes
+
+
+
+
+_EXACT = (cst.BaseExpression, cst.BaseSmallStatement, cst.ExceptHandler, cst.FormattedStringExpression)
+
+
+def exact_span(node: cst.CSTNode) -> bool:
+    """Whether a node's recorded span is where LibCST places it (others' spans are this
+    builder's own: a decorated def's, a parameter's without its comma, ...)."""
+    return isinstance(node, _EXACT) and not isinstance(node, cst.StarredElement)
+
+
+_STATEMENT_LEVEL = (cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.BaseSuite, cst.Module)
+_KEEPS_ITS_TEXT = (cst.BaseExpression, cst.FormattedStringExpression)
+_CODEGEN = cst.CSTNode._codegen
+
+
+def render(node: cst.CSTNode, text: str, spans: dict[int, Span]) -> str | None:
+    """The code of a fix's replacement: what it keeps of the source as the source has it
+    (an expression of this tree prints its own text), new nodes as LibCST prints them.
+    None where the replacement holds statements: their lines, comments and indentation are
+    the source's own tree's to print."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, _STATEMENT_LEVEL):
+            return None
+        if id(current) in spans and isinstance(current, _KEEPS_ITS_TEXT):
+            continue
+        pending.extend(current.children)
+
+    guessed = []
+
+    def codegen(self: cst.CSTNode, state: Any, **options: Any) -> None:
+        span = spans.get(id(self))
+        if span is not None and isinstance(self, _KEEPS_ITS_TEXT) and not isinstance(self, cst.StarredElement):
+            state.add_token(text[span[0] : span[1]])
+            return
+        if id(self) in _SHARED:  # this tree's stand-in for the source's whitespace: not its text
+            guessed.append(self)
+        _CODEGEN(self, state, **options)
+
+    cst.CSTNode._codegen = codegen  # type: ignore[method-assign]
+    try:
+        code = cst.Module(body=[]).code_for_node(node)
+    finally:
+        cst.CSTNode._codegen = _CODEGEN  # type: ignore[method-assign]
+    return None if guessed else code

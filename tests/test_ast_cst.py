@@ -1,0 +1,141 @@
+"""The analysis tree built from CPython's `ast` is LibCST's tree, node for node, and places
+each node where LibCST's codegen does (engine/ast_cst.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from mcplint.engine.ast_cst import Unsupported, build, exact_span, render
+from mcplint.engine.lint import lint_text
+from mcplint.engine.positions import LineIndex, node_ranges
+from mcplint.settings import FileSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(
+    path
+    for path in [*(ROOT / "tests" / "fixtures").rglob("*.py"), *(ROOT / "examples").rglob("*.py")]
+    if "syntax" not in path.parts and "MCP000" not in path.parts
+)
+# Fields that hold whitespace, punctuation or comments: the tree does not copy the source's.
+_LAYOUT = {
+    "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header", "footer",
+    "newline", "trailing_whitespace", "colon", "equal", "dot", "operator", "asynchronous", "star_tok", "indent",
+    "lbracket", "rbracket", "lbrace", "rbrace", "whitespace_between", "default_indent", "default_newline",
+    "has_trailing_newline", "encoding", "second_colon",
+}  # fmt: skip
+_PRESENCE = {"comma", "asynchronous", "equal", "lpar", "rpar", "second_colon"}
+
+
+def _absent(value: object) -> bool:
+    return value is None or isinstance(value, cst.MaybeSentinel)
+
+
+def _same(built: object, parsed: object, path: str, pairs: list[tuple[cst.CSTNode, cst.CSTNode]]) -> str | None:
+    """Where ``built`` differs from LibCST's ``parsed`` (None: nowhere), pairing their nodes."""
+    if isinstance(parsed, (list, tuple)):
+        if not isinstance(built, (list, tuple)) or len(built) != len(parsed):
+            return f"{path}: {built!r:.80} != {parsed!r:.80}"
+        for index, (left, right) in enumerate(zip(built, parsed, strict=True)):
+            found = _same(left, right, f"{path}[{index}]", pairs)
+            if found:
+                return found
+        return None
+    if type(built) is not type(parsed):
+        return f"{path}: {type(built).__name__} != {type(parsed).__name__}"
+    if not isinstance(parsed, cst.CSTNode):
+        return None if built == parsed else f"{path}: {built!r} != {parsed!r}"
+    assert isinstance(built, cst.CSTNode)
+    pairs.append((built, parsed))
+    for field in dataclasses.fields(parsed):
+        left, right = getattr(built, field.name), getattr(parsed, field.name)
+        name = f"{path}.{field.name}"
+        if field.name in ("lpar", "rpar") and isinstance(right, (list, tuple)):
+            if len(left) != len(right):
+                return f"{name}: {len(left)} != {len(right)}"
+        elif field.name in _PRESENCE:
+            if _absent(left) != _absent(right):
+                return f"{name}: {left!r:.40} != {right!r:.40}"
+        elif field.name == "operator":
+            if type(left) is not type(right):
+                return f"{name}: {type(left).__name__} != {type(right).__name__}"
+        elif not (field.name.startswith("whitespace") or field.name in _LAYOUT):
+            found = _same(left, right, name, pairs)
+            if found:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_tree_is_libcst_s_and_its_nodes_sit_where_libcst_places_them(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    parsed = cst.parse_module(text)
+    try:
+        built, spans = build(text)
+    except Unsupported:
+        pytest.skip("a construct the builder leaves to LibCST")
+    pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+    assert _same(built, parsed, "module", pairs) is None
+    placed = [parsed_node for _, parsed_node in pairs if not isinstance(parsed_node, cst.Module)]
+    ranges = node_ranges(parsed, placed, text)
+    lines = LineIndex(text)
+    for built_node, parsed_node in pairs:
+        span = spans.get(id(built_node))
+        if span is not None and exact_span(built_node) and id(parsed_node) in ranges:
+            where = (*lines.position(span[0]), *lines.position(span[1]))
+            assert where == ranges[id(parsed_node)], (type(parsed_node).__name__, where)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = (a)\ny = ((a, b))\nprint((yield))\n(ROOT / name).unlink()\nf(x for x in y)\n",
+        "s = 'a' \"b\" f'{c!r:>{w}}'\nr = rb'\\d'\nt = f'{d[\"k\"]}' f\"{ e }\"\n",
+        "def f(a, /, b=1, *c, d, e: int = 2, **g) -> None: pass\nlambda *, k: k\n",
+        "if a: pass\nelif b:\n    pass\nelse:\n    if c: pass\n",
+        "try:\n    pass\n# why\nexcept (A, B) as e:  # note\n    raise C from e\nelse: pass\nfinally: pass\n",
+        "x[1:2, ::3]; y[(1, 2)]\ndel a, b\nglobal q\nassert x, 'm'\nwith (open(a) as f, open(b) as g,): pass\n",
+        "from .. import (a, b as c,)\nimport os.path as p, sys\n@d.e(f=1)\nclass K(B, *m, metaclass=M, **k): x: int = 1\n",
+        "async def f():\n    async with a as b: await c\n    async for i in j: yield [k async for k in l if m]\n",
+    ],
+)
+def test_shapes_the_builder_makes(source: str) -> None:
+    built, _ = build(source)
+    assert _same(built, cst.parse_module(source), "module", []) is None
+
+
+@pytest.mark.parametrize("source", ["match x:\n    case 1: pass\n", "try: pass\nexcept* E: pass\n", "f'{a\n}'\n"])
+def test_what_the_builder_does_not_make_is_left_to_libcst(source: str) -> None:
+    with pytest.raises((Unsupported, SyntaxError)):
+        build(source)
+
+
+TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+@mcp.tool()
+def fetch(note_id: str) -> dict:
+    match note_id:
+        case "x":
+            return {"error": "Note not found"}
+    return {}
+"""
+
+
+def test_a_module_the_builder_leaves_is_linted_from_libcst_s_tree() -> None:
+    findings = lint_text(TOOL, "server.py", FileSettings(codes=frozenset({"MCP001"}))).findings
+    assert [(finding.code, finding.line) for finding in findings] == [("MCP001", 9)]
+
+
+def test_a_fix_keeps_the_source_s_text_of_what_it_keeps() -> None:
+    text = "x = call( a ,  b )\n"
+    built, spans = build(text)
+    call = built.body[0].body[0].value
+    assert render(cst.Return(value=call), text, spans) == "return call( a ,  b )"
+    # A node derived from this tree's would print this tree's stand-in whitespace: refused.
+    assert render(call.with_changes(args=call.args[:1]), text, spans) is None
