@@ -533,7 +533,7 @@ class _Builder:
         if node.name is not None and kind is not None:
             name_at = self._after(self._after(self.spans[id(kind)][1] - self.base) + 2)
             name = make(cst.AsName, name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)))
-        end = self._line_comment_end(end)
+        end = self._footer_end(self._line_comment_end(end), self.span_of(node.body[0])[0])
         start = self._leading_comments(start)
         built = make(cst.ExceptHandler, body=self.suite(node.body), type=kind, name=name)
         return self.record(built, start, end)
@@ -556,6 +556,29 @@ class _Builder:
                     break
                 found = previous + indentation
             line_start = previous
+        return found
+
+    def _footer_end(self, end: int, first: int) -> int:
+        """``end``, or the end of the comment lines after it indented as deep as the block
+        whose first statement is at ``first`` (LibCST's block ``footer``)."""
+        text = self.text
+        indentation = first - (text.rfind("\n", 0, first) + 1)
+        if text.rfind("\n", 0, first) < text.rfind("\n", 0, self._before(first) + 1):
+            return end  # `except E: pass`: no block
+        line_start = text.find("\n", end) + 1
+        found = end
+        while 0 < line_start < len(text):
+            line_end = text.find("\n", line_start)
+            line_end = len(text) if line_end == -1 else line_end
+            line = text[line_start:line_end]
+            stripped = line.lstrip(" \t")
+            if stripped and not stripped.startswith("#"):
+                break
+            if stripped:
+                if len(line) - len(stripped) < indentation:
+                    break
+                found = line_end
+            line_start = line_end + 1
         return found
 
     def _line_comment_end(self, end: int) -> int:
