@@ -326,7 +326,7 @@ class _Builder:
             if len(targets) == 1:
                 target = targets[0]
             else:
-                target = make(cst.Tuple, elements=self._elements(targets, node.targets, start, end), lpar=(), rpar=())
+                target = make(cst.Tuple, elements=self._elements(targets, end), lpar=(), rpar=())
             built = make(cst.Del, target=target)
         elif kind is ast.Pass:
             built = make(cst.Pass)
@@ -358,7 +358,7 @@ class _Builder:
                 names = make(cst.ImportStar)
             else:
                 names = _comma_all([self._alias(alias) for alias in node.names])
-                if self.text[self._before(end)] == "," or self.text[end - 1] == ")" and self._has_trailing_comma(end - 1):
+                if self._trailing_comma_after(names[-1]):  # `from m import (a, b,)`
                     names[-1].__class__.__dict__["comma"].__set__(names[-1], _COMMA)
             lpar = cst.LeftParen() if self.text[end - 1] == ")" else None
             built = make(
@@ -372,9 +372,6 @@ class _Builder:
         else:
             raise Unsupported(kind.__name__)
         return self.record(built, start, end)
-
-    def _has_trailing_comma(self, close: int) -> bool:
-        return self.text[self._before(close)] == ","
 
     def _alias(self, alias: ast.alias) -> Any:
         asname = None
@@ -425,8 +422,8 @@ class _Builder:
                      else make(cst.Arg, value=self.expr(base.value), star="*", comma=_COMMA)
                      for base in node.bases]  # fmt: skip
             keywords = [self._keyword(keyword_) for keyword_ in node.keywords]
-            ordered = _drop_last_comma([*bases, *keywords])
-            bases, keywords = ordered[: len(bases)], ordered[len(bases) :]
+            if bases or keywords:
+                _without_comma([*bases, *keywords][-1])
             has_parens = bool(bases or keywords) or self._class_has_parens(node, start)
             name_at = self._after(start + 5)
             built = make(
@@ -678,10 +675,10 @@ class _Builder:
             return 0
         if not node.elts:
             return 1
-        first = self.spans_probe(node.elts[0])
+        first = self._start_with_parens(node.elts[0])
         return 1 if first > start else 0
 
-    def spans_probe(self, node: ast.expr) -> int:
+    def _start_with_parens(self, node: ast.expr) -> int:
         """Where an element starts, with its own parentheses (before it is built)."""
         start, end = self.span_of(node)
         if type(node) is ast.Tuple or type(node) is ast.GeneratorExp:
@@ -713,7 +710,7 @@ class _Builder:
         if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
             items = node.elts  # type: ignore[attr-defined]
             close = end - 1 if kind is not ast.Tuple or inner else end
-            elements = self._elements([self._element_value(item) for item in items], items, start, close)
+            elements = self._elements([self._element_value(item) for item in items], close)
             cls = {ast.List: cst.List, ast.Tuple: cst.Tuple, ast.Set: cst.Set}[kind]
             return make(cls, elements=elements, lpar=(), rpar=())
         if kind is ast.Subscript:
@@ -775,7 +772,7 @@ class _Builder:
             return self.record(make(cst.StarredElement, value=value, comma=_COMMA, lpar=(), rpar=()), start, end)
         return make(cst.Element, value=self.expr(node), comma=_COMMA)
 
-    def _elements(self, built: list[Any], nodes: Sequence[ast.expr], start: int, close: int) -> list[Any]:
+    def _elements(self, built: list[Any], close: int) -> list[Any]:
         """Elements with a comma after each but the last (which has one when the source does)."""
         wrapped = [item if isinstance(item, (cst.Element, cst.StarredElement)) else make(cst.Element, value=item, comma=_COMMA) for item in built]
         return self._last_comma(wrapped, close)
@@ -784,8 +781,7 @@ class _Builder:
         if not elements:
             return elements
         last = elements[-1]
-        value = last.value if not isinstance(last, cst.DictElement) else last.value
-        last_end = self.spans[id(value)][1] - self.base
+        last_end = self.spans[id(last.value)][1] - self.base
         after = self._after(last_end)
         if after < len(self.text) and self.text[after] == "," and after < max(close, last_end + 1):
             return elements
@@ -822,11 +818,8 @@ class _Builder:
             arguments.append((self.offset(keyword_.lineno, keyword_.col_offset), self._keyword(keyword_)))
         arguments.sort(key=lambda pair: pair[0])
         args = [arg for _, arg in arguments]
-        if args:
-            last_end = self.spans[id(args[-1].value)][1] - self.base
-            after = self._after(last_end)
-            if after >= len(self.text) or self.text[after] != ",":
-                args[-1] = _without_comma(args[-1])
+        if args and not self._trailing_comma_after(args[-1].value):
+            _without_comma(args[-1])
         return make(cst.Call, func=func, args=args, lpar=(), rpar=())
 
     def _keyword(self, node: ast.keyword) -> Any:
@@ -925,7 +918,7 @@ class _Builder:
             return self.record(make(cst.SimpleString, value=source, lpar=(), rpar=()), start, end)
         quote = source[quote_at : quote_at + 3] if source[quote_at : quote_at + 3] in ('"""', "'''") else source[quote_at]
         body_start = start + quote_at + len(quote)
-        parts, stop = self._fstring_parts(body_start, end - len(quote), in_spec=False)
+        parts, _ = self._fstring_parts(body_start, end - len(quote), in_spec=False)
         built = make(cst.FormattedString, parts=parts, start=prefix + quote, end=quote, lpar=(), rpar=())
         return self.record(built, start, end)
 
@@ -1032,12 +1025,6 @@ def _comma_all(nodes: list[Any]) -> list[Any]:
         node.__class__.__dict__["comma"].__set__(node, _COMMA)
     if nodes:
         _without_comma(nodes[-1])
-    return nodes
-
-
-def _drop_last_comma(nodes: list[Any]) -> list[Any]:
-    if nodes:
-        nodes[-1] = _without_comma(nodes[-1])
     return nodes
 
 
