@@ -85,6 +85,9 @@ def test_the_tree_is_libcst_s_and_its_nodes_sit_where_libcst_places_them(path: P
         "try:\n    a()\n# above\nexcept E as e:  # after\n    b(e)\n    # the block's own\n\n# the next\nc()\n",
         "def f():\n    try:\n        a()\n    except E: pass\n    # not the clause's\n",
         "x = 1; y = (2);\n",
+        # the same expression twice, nested specs, an f-string in an f-string: from `ast`'s nodes
+        # where they sit where the scan finds them, parsed alone where 3.11 misplaces them
+        "s = f\"{x} {x} {d['k']!r:>{w}}\" f'{x}'\nt = (\n    f'a{b}'\n    f\"{f'{c}'}\"\n)\n",
     ],
 )
 def test_clauses_and_statements_span_their_comments_as_libcst_does(text: str) -> None:

@@ -150,6 +150,9 @@ class _Builder:
         self.line_starts = starts
         self._wide_lines: dict[int, bytes] = {}
         self.ascii = text.isascii()
+        # The expressions of this text's f-strings, by where `ast` places them: an f-string's
+        # expression is built from its `ast` node when that node sits where the scan found it.
+        self._formatted: dict[int, ast.expr] = {}
 
     # -- positions -------------------------------------------------------------------------
 
@@ -697,6 +700,7 @@ class _Builder:
         if kind is ast.Constant:
             return self._constant(node, start, end)  # type: ignore[arg-type]
         if kind is ast.JoinedStr:
+            self._collect_formatted(node)  # type: ignore[arg-type]
             return self._strings(start, end)
         if kind is ast.Dict:
             assert isinstance(node, ast.Dict)
@@ -999,7 +1003,20 @@ class _Builder:
         )
         return self.record(built, open_brace, index + 1), index + 1
 
+    def _collect_formatted(self, node: ast.JoinedStr) -> None:
+        for value in node.values:
+            if type(value) is ast.FormattedValue:
+                expression = value.value
+                self._formatted[self.offset(expression.lineno, expression.col_offset)] = expression
+                if value.format_spec is not None:
+                    self._collect_formatted(value.format_spec)  # type: ignore[arg-type]
+
     def _sub_expression(self, source: str, offset: int) -> Any:
+        """An f-string's expression written at ``offset``: from the `ast` node there, or (where
+        Python's positions of f-string expressions miss it, as 3.11's can) parsed alone."""
+        known = self._formatted.get(offset)
+        if known is not None and self.span_of(known) == (offset, offset + len(source)):
+            return self.expr(known)
         try:
             tree = ast.parse(source, mode="eval")
         except SyntaxError as error:
