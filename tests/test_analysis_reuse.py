@@ -156,7 +156,10 @@ def test_the_handler_scope_reads_no_helper_summaries():
     import mcplint.analysis.handlers as handlers
 
     source = Path(handlers.__file__).read_text(encoding="utf-8")
-    for name in ("imported_text_helpers", "imported_error_helpers", "imported_unmasked_classes"):
+    for name in (
+        "imported_text_helpers", "imported_error_helpers", "imported_unmasked_classes", "imported_raisers",
+        "imported_by_analysed", "stdio_transport",
+    ):
         assert name not in source, f"analysis/handlers.py reads {name}: include it in lint._resolve's scope_inputs"
 
 
@@ -199,6 +202,9 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
                 return run(x)
             except Exception as e:
                 return client.describe(e)
+
+        def alone(x):
+            return str(x)
         """))
     imports = ImportTable()
     Walker([imports]).walk(module)
@@ -206,26 +212,77 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
 
     def analysed(helpers, targets):
         flow = ExceptionFlow(imports)
-        function = module.body[0]
-        assert isinstance(function, cst.FunctionDef)
-        flow.add_function("tool", function, None)
+        for function in module.body:
+            assert isinstance(function, cst.FunctionDef)
+            flow.add_function(function.name.value, function, None)
+        told(flow, helpers, targets)
+        return flow, [leak.function for leak in flow.leaks()]
+
+    def told(flow, helpers, targets):
         flow.imported_text_helpers = helpers
         flow.external_calls = lambda callee, function: list(targets)
-        return flow, [leak.function for leak in flow.leaks()]
+        return flow
+
+    def dropped(flow, helpers, targets):
+        kept = set(flow._leaks)
+        told(flow, helpers, targets).drop_stale()
+        return sorted(kept - set(flow._leaks))
 
     # No helper imported: the call's targets are not looked up; a later round is told the same
     # unless a helper now sits among them.
     flow, leaks = analysed({}, ["app.client.describe"])
     assert leaks == []
-    assert flow.asked_the_same({}, lambda callee, function: ["app.client.describe"])
-    assert flow.asked_the_same({"app.other": helper}, lambda callee, function: ["app.client.describe"])
-    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
-    # A helper imported: the targets were looked up; other targets are another answer.
+    assert dropped(flow, {}, ["app.client.describe"]) == []
+    assert dropped(flow, {"app.other": helper}, ["app.client.describe"]) == []
+    assert dropped(flow, {"app.client.describe": helper}, ["app.client.describe"]) == ["tool"]
+    # A helper imported: the targets were looked up; other targets are another answer. A
+    # function that asked nothing of them (`alone`) keeps its analysis.
     flow, leaks = analysed({"app.client.describe": helper}, ["app.client.describe"])
     assert leaks == ["tool"]
-    assert flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.describe"])
-    assert not flow.asked_the_same({"app.client.describe": helper}, lambda callee, function: ["app.client.other"])
-    assert not flow.asked_the_same({"app.client.other": helper}, lambda callee, function: ["app.client.describe"])
+    assert dropped(flow, {"app.client.describe": helper}, ["app.client.describe"]) == []
+    assert dropped(flow, {"app.client.describe": helper}, ["app.client.other"]) == ["tool"]
+    flow.leaks()
+    assert dropped(flow, {"app.client.other": helper}, ["app.client.describe"]) == ["tool"]
+
+
+def test_a_stale_analysis_takes_its_callers_along():
+    """A caller read its callee's summary: when the callee's analysis goes, so does the caller's."""
+    module = cst.parse_module(textwrap.dedent("""
+        def tool(x):
+            return describe(x)
+
+        def describe(x):
+            try:
+                return run(x)
+            except Exception as e:
+                return client.describe(e)
+
+        def other(x):
+            return str(x)
+        """))
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    helpers = {"app.client.describe": (("error",), (), ("error",))}
+
+    def flow_of():
+        flow = ExceptionFlow(imports)
+        for function in module.body:
+            assert isinstance(function, cst.FunctionDef)
+            flow.add_function(function.name.value, function, None)
+        flow.external_calls = lambda callee, function: ["app.client.describe"]
+        return flow
+
+    flow = flow_of()
+    assert flow.leaks() == []
+    flow.imported_text_helpers = helpers
+    assert flow.drop_stale() == 2
+    assert set(flow._leaks) == {"other"}
+    fresh = flow_of()
+    fresh.imported_text_helpers = helpers
+    assert [(leak.function, leak.sink.description) for leak in flow.leaks()] == [
+        (leak.function, leak.sink.description) for leak in fresh.leaks()
+    ]
+    assert {leak.function for leak in flow.leaks()} == {"tool", "describe"}
 
 
 REGISTRY_SERVER = textwrap.dedent("""

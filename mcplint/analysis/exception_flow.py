@@ -37,7 +37,7 @@ import builtins
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import libcst as cst
 
@@ -190,6 +190,8 @@ Raised = tuple[frozenset[str], frozenset[str]]
 _NOTHING_RAISED: Raised = (frozenset(), frozenset())
 # (positional parameters, keyword-only parameters, the parameters whose text is returned)
 TextHelper = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+# What an analysis asked of its context: (kind, the question, the answer it was given).
+Question = tuple[str, tuple[Any, ...], object]
 
 
 def text_helper(summary: Summary, function: cst.FunctionDef) -> TextHelper | None:
@@ -242,78 +244,109 @@ class ExceptionFlow:
         self.external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
-        self._running: set[str] = set()
+        self._running: list[str] = []  # the functions being analysed, the innermost last
         self.recursed = False  # some analysis met a call cycle (see order_free)
-        # What the analyses so far asked of the imported text helpers, and what they were told.
-        self._helpers_asked: dict[str, TextHelper | None] = {}
-        self._targets_asked: dict[tuple[str, str], list[str]] = {}
-        self._not_asked: set[tuple[str, str]] = set()
-        # ... and of the registry's helpers: (call's last name, qualified name) -> one of them.
-        self._registry_asked: dict[tuple[str, str], bool] = {}
+        # Per function analysed: what it asked of the project context (other modules' helpers
+        # and raisers, the targets of its calls, the transport, the registry's helpers) and
+        # what it was told, and the functions of this module whose summaries it read. A later
+        # round's context keeps each analysis whose answers stay the same (``drop_stale``).
+        self._asked: dict[str, list[Question]] = {}
+        self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
 
     def forget(self) -> None:
-        """Drop the summaries and leaks computed so far (the imported helpers changed)."""
+        """Drop the summaries and leaks computed so far."""
         self._summaries.clear()
         self._leaks.clear()
         self._running.clear()
         self.recursed = False
-        self._helpers_asked.clear()
-        self._targets_asked.clear()
-        self._not_asked.clear()
-        self._registry_asked.clear()
+        self._asked.clear()
+        self._callees.clear()
 
-    def registry_answers_the_same(self, helpers_module: str | None, helper_names: frozenset[str]) -> bool:
-        """Whether another registry's helpers (a migration's next run) tell every call the
-        analyses so far asked about what they were told: those analyses then stand."""
-        return all(
-            _registry_helper(tail, qualified, helpers_module, helper_names) == told
-            for (tail, qualified), told in self._registry_asked.items()
-        )
+    def drop_stale(self) -> int:
+        """Drop the analyses the flow's present context (a later round's helpers, raisers,
+        call targets, transport or registry) would answer otherwise than it answered them,
+        and those of every function that read one of their summaries; the others stand.
+        Returns how many were dropped."""
+        stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
+        if not stale:
+            return 0
+        callers: dict[str, list[str]] = {}
+        for caller, callees in self._callees.items():
+            for callee in callees:
+                callers.setdefault(callee, []).append(caller)
+        pending = list(stale)
+        while pending:
+            for caller in callers.get(pending.pop(), ()):
+                if caller not in stale:
+                    stale.add(caller)
+                    pending.append(caller)
+        for key in stale:
+            self._summaries.pop(key, None)
+            self._leaks.pop(key, None)
+            self._asked.pop(key, None)
+            self._callees.pop(key, None)
+        return len(stale)
+
+    def _told_the_same(self, question: Question) -> bool:
+        kind, asked, told = question
+        if kind == "helper":
+            return self.imported_text_helpers.get(asked[0]) == told
+        if kind == "no_helper":  # the targets were not looked up: no helper may sit among them now
+            return not any(self.imported_text_helpers.get(target) is not None for target in self.external_calls(*asked))
+        if kind == "targets":
+            return self.external_calls(*asked) == told
+        if kind == "raised":
+            return self._raised(*asked) == told
+        if kind == "stdio":
+            return self.stdio == told
+        return _registry_helper(*asked, self.helpers_module, self.helper_names) == told  # "registry"
+
+    def _ask(self, kind: str, asked: tuple[Any, ...], told: object) -> None:
+        if self._running:
+            self._asked.setdefault(self._running[-1], []).append((kind, asked, told))
 
     def text_helper(self, name: str) -> TextHelper | None:
         """The imported text helper of that qualified name, if any (the answer is remembered:
-        see asked_the_same)."""
+        see drop_stale)."""
         found = self.imported_text_helpers.get(name)
-        self._helpers_asked[name] = found
+        self._ask("helper", (name,), found)
         return found
 
     def has_text_helpers(self, callee: str, function: str) -> bool:
         """Whether any text helper is imported: without, the call's targets are not looked up
-        (which is remembered, see asked_the_same)."""
+        (which is remembered, see drop_stale)."""
         if self.imported_text_helpers:
             return True
-        self._not_asked.add((callee, function))
+        self._ask("no_helper", (callee, function), None)
         return False
 
     def external_targets(self, callee: str, function: str) -> list[str]:
         """The functions of other modules the call may run (the answer is remembered)."""
         targets = self.external_calls(callee, function)
-        self._targets_asked[(callee, function)] = list(targets)
+        self._ask("targets", (callee, function), list(targets))
         return targets
 
     def imported_raised(self, qualified: str | None, callee: str, function: str) -> Raised:
         """What a call of another module's function raises: (with the project's own messages,
         with exception text)."""
+        found = self._raised(qualified, callee, function)
+        self._ask("raised", (qualified, callee, function), found)
+        return found
+
+    def _raised(self, qualified: str | None, callee: str, function: str) -> Raised:
         if not self.imported_raisers:
             return _NOTHING_RAISED
         found = self.imported_raisers.get(qualified or "")
         if found is not None:
             return found
-        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_targets(callee, function)]
+        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_calls(callee, function)]
         return frozenset().union(*(own for own, _ in targets)), frozenset().union(*(text for _, text in targets))
 
-    def asked_the_same(
-        self, helpers: Mapping[str, TextHelper], external_calls: Callable[[str, str | None], list[str]]
-    ) -> bool:
-        """Whether ``helpers`` and ``external_calls`` (a later round's) give every answer the
-        analyses so far had: those analyses then stand for them as well. A call whose targets
-        were not looked up (no helper then) must find no helper among them now."""
-        if any(external_calls(callee, function) != targets for (callee, function), targets in self._targets_asked.items()):
-            return False
-        if any(helpers.get(target) is not None for callee, function in self._not_asked for target in external_calls(callee, function)):
-            return False
-        return all(helpers.get(name) == found for name, found in self._helpers_asked.items())
+    def prints_into_transport(self) -> bool:
+        """Whether `print` writes into the stdio transport here (the answer is remembered)."""
+        self._ask("stdio", (), self.stdio)
+        return self.stdio
 
     @property
     def order_free(self) -> bool:
@@ -365,12 +398,14 @@ class ExceptionFlow:
         return self._summaries.get(key, Summary())
 
     def _analyse(self, key: str) -> None:
+        if self._running:
+            self._callees.setdefault(self._running[-1], set()).add(key)
         if key in self._leaks:
             return
         if key in self._running:
             self.recursed = True
             return  # recursion: the callee in progress counts as clean
-        self._running.add(key)
+        self._running.append(key)
         summary, leaks = Summary(), []
         for source in self.functions[key]:
             run = _FunctionRun(self, source)
@@ -382,7 +417,7 @@ class ExceptionFlow:
             for parameter, sink in run.summary.sinks.items():
                 summary.sinks.setdefault(parameter, sink)
             leaks.extend(run.leaks)
-        self._running.discard(key)
+        self._running.pop()
         self._summaries[key] = summary
         self._leaks[key] = leaks
 
@@ -426,7 +461,7 @@ class ExceptionFlow:
         if _called_like_a_helper(call, tail):
             return True
         told = _registry_helper(tail, qualified, self.helpers_module, self.helper_names)
-        self._registry_asked[(tail, qualified)] = told
+        self._ask("registry", (tail, qualified), told)
         return told
 
 
@@ -857,7 +892,7 @@ class _FunctionRun:
                 # The SDKs' notifications are coroutines: one never awaited is never sent.
                 if awaited:
                     sink = f"`{receiver or '...'}.{method}(...)`, a log notification the client receives"
-        if qualified is None and name == "print" and self.flow.stdio and _prints_to_stdout(call):
+        if qualified is None and name == "print" and self.flow.prints_into_transport() and _prints_to_stdout(call):
             sink = "`print(...)`, which writes into the stdio transport"
         if qualified and qualified.split(".")[0] in MCP_PACKAGES and qualified.rpartition(".")[2] in MCP_RESULT_TYPES:
             sink = f"`{qualified.rpartition('.')[2]}(...)`"

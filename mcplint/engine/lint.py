@@ -498,8 +498,9 @@ def _resolve(
     fix_inputs = (context.registry, settings.default_symbol, settings.assigned_codes)
     context.exports = {}
     context.candidates = list(walked.walk_candidates)
-    # The project context's summaries of other modules' helpers do not enter the handler
-    # scope: a later round that brings only those (the commonest kind) keeps the last scope.
+    # The project context's summaries of other modules' helpers and whether the project
+    # runs over stdio do not enter the handler scope: a later round that brings only those
+    # (the commonest kind) keeps the last scope.
     scope_inputs = replace(
         project,
         imported_text_helpers=(),
@@ -507,6 +508,7 @@ def _resolve(
         imported_error_helpers=(),
         imported_unmasked_classes=(),
         imported_by_analysed=False,
+        stdio_transport=False,
     )
     if walked.scope is not None and walked.scope[0] == scope_inputs:
         scope = walked.scope[1]

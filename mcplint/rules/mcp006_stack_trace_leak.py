@@ -145,7 +145,7 @@ class StackTraceLeak(Rule):
         # reads no registry (`Rule.walk_reads_registry`).
         self._flow = ExceptionFlow(self.context.imports, sanitizers=self.settings["sanitizers"])
         self._stdio = StdioDetector(self.context.imports)
-        self._flow_inputs: object = None  # what the flow's analyses so far were computed with
+        self._flow_module: str | None = None  # the module (package) the flow's analyses so far were made in
         self._project_imports: set[str] = set()
         self._imports_from_package: list[tuple[str, str]] = []  # (top-level package or ".", bound name)
 
@@ -214,10 +214,11 @@ class StackTraceLeak(Rule):
         importing them."""
         # A later round of the run hands the module a new project context. A function's
         # analysis depends on it only through what it asks of other modules (their text
-        # helpers, the targets of its calls) and on the module's package; the entry points
-        # decide which functions are judged, not what an analysis finds. When the new context
-        # answers every question the last round's analyses asked the same, they stay (each
-        # computed alone: none met a call cycle, where the first one asked for decides).
+        # helpers and raisers, the targets of its calls), of the transport and of the
+        # registry's helpers, and on the module's package; the entry points decide which
+        # functions are judged, not what an analysis finds. Each analysis whose questions the
+        # new context answers the same stays (``ExceptionFlow.drop_stale``; all go when one
+        # met a call cycle, where the first function asked for decides).
         imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
         registry = self.context.registry
         helpers_module = registry.helpers_module if registry is not None else None
@@ -227,30 +228,25 @@ class StackTraceLeak(Rule):
         self.context.runs_stdio = runs_stdio
         # Where the project runs its server over stdio, `print` writes into the transport in
         # every module its handlers reach, not only in the one that starts it.
-        stdio = runs_stdio or project.stdio_transport
-        inputs = (project.module, stdio, project.imported_raisers)
-        if (
-            inputs != self._flow_inputs
-            or not self._flow.order_free
-            or not self._flow.asked_the_same(imported, self.context.external_calls)
-            or not self._flow.registry_answers_the_same(helpers_module, helper_names)
-        ):
-            self._flow.forget()
-            self._flow_inputs = inputs
+        self._flow.stdio = runs_stdio or project.stdio_transport
         self._flow.helpers_module = helpers_module
         self._flow.helper_names = helper_names
         self._flow.external_calls = self.context.external_calls
-        self._flow.stdio = stdio
+        self._flow.imported_text_helpers = imported
+        self._flow.imported_raisers = {
+            name: (frozenset(own), frozenset(text)) for name, own, text in project.imported_raisers
+        }
+        if project.module != self._flow_module or not self._flow.order_free:
+            self._flow.forget()
+            self._flow_module = project.module
+        else:
+            self._flow.drop_stale()
         self._flow.project_classes = frozenset(self.context.facts.class_bases)
         own_package = (self.context.project.module or "").partition(".")[0]
         self._project_imports = {
             bound for package, bound in self._imports_from_package if package in (".", own_package)
         }
         self._flow.project_imports = frozenset(self._project_imports)
-        self._flow.imported_text_helpers = imported
-        self._flow.imported_raisers = {
-            name: (frozenset(own), frozenset(text)) for name, own, text in project.imported_raisers
-        }
         reached = self.context.reached
         exported, raising = {}, {}
         for key, sources in self._flow.functions.items():
