@@ -300,7 +300,8 @@ class ExceptionFlow:
             return self._raised(*asked) == told
         if kind == "stdio":
             return self.stdio == told
-        return _registry_helper(*asked, self.helpers_module, self.helper_names) == told  # "registry"
+        tail, qualified = asked  # "registry"
+        return _registry_helper(tail, qualified, self.helpers_module, self.helper_names) == told
 
     def _ask(self, kind: str, asked: tuple[Any, ...], told: object) -> None:
         if self._running:
