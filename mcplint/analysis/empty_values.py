@@ -265,7 +265,7 @@ def clauses_leaving_empty(function: cst.FunctionDef, exits: frozenset[str] = fro
     clause) and a later ``return`` carries it into the answer (``{"rows": rows, ...}``).
 
     The answer then reports the failed part as "nothing there" (one result per clause)."""
-    returns = [node for node in own_nodes(function.body) if isinstance(node, cst.Return) and node.value is not None]
+    returns = [node for node in own_nodes(function.body) if type(node) is cst.Return and node.value is not None]
     if not returns:
         return
     coalesced = _coalesced_locals(function)
@@ -352,9 +352,9 @@ def _coalesced_locals(function: cst.FunctionDef) -> frozenset[str]:
     return frozenset(
         node.left.value
         for node in own_nodes(function.body)
-        if isinstance(node, cst.BooleanOperation)
-        and isinstance(node.operator, cst.Or)
-        and isinstance(node.left, cst.Name)
+        if type(node) is cst.BooleanOperation
+        and type(node.operator) is cst.Or
+        and type(node.left) is cst.Name
         and _says_none_exist(node.right)
     )
 
@@ -487,11 +487,11 @@ def never_returns(function: cst.FunctionDef) -> bool:
 
 def units_of(suite: cst.BaseSuite) -> list[cst.CSTNode]:
     """A block's statements, with simple statements split (``a = 1; return a`` is two)."""
-    if isinstance(suite, cst.SimpleStatementSuite):
+    if type(suite) is cst.SimpleStatementSuite:
         return list(suite.body)
     units: list[cst.CSTNode] = []
     for statement in suite.body:
-        units.extend(statement.body if isinstance(statement, cst.SimpleStatementLine) else (statement,))
+        units.extend(statement.body if type(statement) is cst.SimpleStatementLine else (statement,))
     return units
 
 
@@ -754,12 +754,17 @@ def _try_body_keeps(units: Sequence[cst.CSTNode], name: str) -> bool:
     return isinstance(unit, (cst.Assign, cst.AnnAssign)) and not _mutates(unit, name)
 
 
+_CONTAINER_PARTS = frozenset({cst.Subscript, cst.Attribute})
+_BINDINGS = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr})
+
+
 def _touches(root: cst.CSTNode, name: str) -> bool:
     """``root`` binds ``name`` or changes what it holds."""
     for node in own_nodes(root):
         if _mutates(node, name):
             return True
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+        if type(node) in _BINDINGS:
+            assert isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr))
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(_binds(target, name) for target in targets):
                 return True
@@ -784,14 +789,15 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
 
 def _mutates(node: cst.CSTNode, name: str) -> bool:
     """``name.append(...)``, ``name[k] = v``, ``name.x = v``, ``name += ...``."""
-    if isinstance(node, cst.Call):
+    # Asked of every node of a block (``_touches``): classes compared, not isinstance-checked.
+    if type(node) is cst.Call:
         receiver = added_to(node)
         return receiver is not None and receiver.value == name
-    if isinstance(node, cst.AugAssign):
+    if type(node) is cst.AugAssign:
         return _root_name(node.target) == name
-    if isinstance(node, cst.Assign):
+    if type(node) is cst.Assign:
         return any(
-            isinstance(target.target, (cst.Subscript, cst.Attribute)) and _root_name(target.target) == name
+            type(target.target) in _CONTAINER_PARTS and _root_name(target.target) == name
             for target in node.targets
         )
     return False

@@ -690,6 +690,8 @@ def _table_values(table: cst.Dict) -> Iterator[cst.BaseExpression]:
 
 # Expressions that return something derived from a value, not the value itself.
 _PROJECTIONS = (cst.Subscript, cst.Attribute, cst.Comparison, cst.UnaryOperation, cst.Lambda)
+# The same, compared by class in loops over every node (isinstance on LibCST's ABCs is slow).
+_PROJECTION_TYPES = frozenset(_PROJECTIONS)
 
 
 def _answers(body: cst.BaseSuite) -> bool:
@@ -754,36 +756,36 @@ def _carried_values(value: cst.BaseExpression) -> tuple[list[str], list[str]]:
     pending: list[cst.CSTNode] = [value]
     while pending:
         expression = pending.pop()
-        if isinstance(expression, cst.Await):
+        if type(expression) is cst.Await:
             pending.append(expression.expression)
-        elif isinstance(expression, cst.Call):
+        elif type(expression) is cst.Call:
             callee = _callee(expression.func)
             if callee is not None:
                 callees.append(callee)
             for arg in expression.args:
-                if isinstance(arg.value, cst.Subscript):  # a table's function handed to a runner
+                if type(arg.value) is cst.Subscript:  # a table's function handed to a runner
                     table_callee = _callee(arg.value)
                     if table_callee is not None:
                         callees.append(table_callee)
-                elif isinstance(arg.value, cst.Lambda):
+                elif type(arg.value) is cst.Lambda:
                     # `safe_operation(lambda: tool.execute(...))`: what it runs, it may hand back
                     pending.append(arg.value.body)
                 else:
-                    if isinstance(arg.value, cst.Name):  # `run_sync(_sync_list)`: a function handed to a runner
+                    if type(arg.value) is cst.Name:  # `run_sync(_sync_list)`: a function handed to a runner
                         callees.append(arg.value.value)
-                    elif isinstance(arg.value, cst.Attribute) and callee is not None and callee.rpartition(".")[2] in _RUNNERS:
+                    elif type(arg.value) is cst.Attribute and callee is not None and callee.rpartition(".")[2] in _RUNNERS:
                         # `asyncio.to_thread(searcher.search, query)`: a bound method it runs
                         method = _callee(arg.value)
                         if method is not None:
                             callees.append(method)
                     pending.append(arg.value)
-        elif isinstance(expression, cst.Name):
+        elif type(expression) is cst.Name:
             names.append(expression.value)
-        elif isinstance(expression, cst.IfExp):
+        elif type(expression) is cst.IfExp:
             pending.extend((expression.body, expression.orelse))
-        elif isinstance(expression, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in expression.slice):
+        elif type(expression) is cst.Subscript and all(type(e.slice) is cst.Slice for e in expression.slice):
             pending.append(expression.value)  # `fields[:limit]` is a part of the list, not an item of it
-        elif not isinstance(expression, _PROJECTIONS):
+        elif type(expression) not in _PROJECTION_TYPES:
             # The walk's children: `CSTNode.children` rebuilds the node to list them (a tenth
             # of the run's node constructions). They add brackets, and leave out whitespace and
             # punctuation, which hold no callee and no name; the rest comes in the same order.
@@ -923,22 +925,22 @@ def _nearest_class(scopes: ScopeTracker) -> str | None:
 
 def _callee(expression: cst.BaseExpression) -> str | None:
     """A callee's dotted name; `TABLE[]` / `TABLE[].run` for a dispatch through a dict."""
-    if isinstance(expression, cst.Await):
+    if type(expression) is cst.Await:
         expression = expression.expression
-    if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Subscript):
+    if type(expression) is cst.Attribute and type(expression.value) is cst.Subscript:
         table = dotted_name(_table_of(expression.value))
         return f"{table}[].{expression.attr.value}" if table else None
-    if isinstance(expression, cst.Subscript):
+    if type(expression) is cst.Subscript:
         table = dotted_name(_table_of(expression))
         return f"{table}[]" if table else None
-    if isinstance(expression, cst.Attribute):
+    if type(expression) is cst.Attribute:
         # `get_client().post()`: a method of what the getter returns; `get_state().client.post()`:
         # of an attribute of it.
         attributes, value = [expression.attr.value], expression.value
-        while isinstance(value, cst.Attribute):
+        while type(value) is cst.Attribute:
             attributes.append(value.attr.value)
             value = value.value
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             getter = dotted_name(value.func)
             return f"{getter}().{'.'.join(reversed(attributes))}" if getter else None
     return dotted_name(expression)

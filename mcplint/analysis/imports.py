@@ -29,6 +29,8 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     # `type(...) is`, not isinstance: LibCST's node classes are ABCs, whose isinstance is slow,
     # and this runs for nearly every call and attribute of every module.
+    if type(node) is cst.Name:  # the commonest, without a list to join
+        return node.value
     parts: list[str] = []
     while type(node) is cst.Attribute:
         parts.append(node.attr.value)

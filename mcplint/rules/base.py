@@ -108,6 +108,11 @@ class Candidate:
     checks_validated_argument: bool = False
 
 
+# Nodes that open a scope of their own, compared by class (isinstance on LibCST's ABCs is slow
+# and the rules ask for the enclosing clause and `try`s of nearly every node they report on).
+_SCOPE_TYPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
 class RuleContext:
     """The shared per-file state rules read during and after the walk."""
 
@@ -241,7 +246,7 @@ class RuleContext:
         ancestors = self.ancestors
         for index in range(len(ancestors) - 1, -1, -1):
             ancestor = ancestors[index]
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(ancestor) in _SCOPE_TYPES:
                 return
             if type(ancestor) is cst.Try or type(ancestor) is cst.With:
                 child = ancestors[index + 1] if index + 1 < len(ancestors) else node
@@ -270,9 +275,9 @@ class RuleContext:
     def enclosing_clause(self) -> cst.ExceptHandler | None:
         """The `except` clause around the node being visited, in the same function."""
         for ancestor in reversed(self.ancestors):
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(ancestor) in _SCOPE_TYPES:
                 return None
-            if isinstance(ancestor, cst.ExceptHandler):
+            if type(ancestor) is cst.ExceptHandler:
                 return ancestor
         return None
 

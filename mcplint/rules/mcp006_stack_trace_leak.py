@@ -302,7 +302,7 @@ class StackTraceLeak(Rule):
             return None
         origin = leak.origin.node
         for clause in own_nodes(sources[-1].node.body):
-            if not isinstance(clause, cst.ExceptHandler):
+            if type(clause) is not cst.ExceptHandler:  # every node: isinstance on LibCST's ABCs is slow
                 continue
             for statement in own_nodes(clause.body):
                 if isinstance(statement, cst.BaseSmallStatement) and any(
