@@ -337,3 +337,67 @@ def test_a_kept_walk_is_judged_again_with_another_registry(tmp_path: Path, monke
     assert first == third
     assert any('"NOTE_MISSING"' in fix for fix in first[0]) and first[1] == ["MCP001"]  # `tidy` is a helper
     assert any('"NOTE_GONE"' in fix for fix in second[0]) and second[1] == ["MCP001", "MCP006"]
+
+
+def test_libcst_concrete_node_classes_have_no_subclasses():
+    """The analyses compare a node's class (`type(node) is cst.Call`, `type(node) in {...}`)
+    where isinstance on LibCST's ABCs is ten times slower: that is the same question only while
+    no concrete node class has a subclass (a LibCST upgrade that adds one fails here)."""
+    import inspect
+
+    concrete = [
+        kind for kind in vars(cst).values()
+        if isinstance(kind, type) and issubclass(kind, cst.CSTNode) and not kind.__name__.startswith("Base")
+        and not inspect.isabstract(kind) and kind is not cst.CSTNode
+    ]
+    assert len(concrete) > 150
+    assert [kind.__name__ for kind in concrete if kind.__subclasses__()] == []
+
+
+FALLBACKS = textwrap.dedent("""
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def search(q: str) -> list:
+        try:
+            return run(q)
+        except Exception:
+            return []
+
+    def fetch_rows(q):
+        try:
+            return run(q)
+        except Exception:
+            return []
+
+    def fetch_more(q):
+        try:
+            return run(q)
+        except Exception:
+            return {}
+    """)
+
+
+def test_mcp005_judges_a_function_once_and_each_round_finds_what_a_fresh_analysis_finds():
+    """MCP005 keeps each function's judgement from round to round: a round whose handlers reach
+    more functions judges only those, and finds what a fresh analysis in its context finds."""
+
+    def reaching(*functions: str) -> ProjectContext:
+        entries = tuple((name, "app.other.tool", "tool", ()) for name in functions)
+        return ProjectContext(module="app.server", entry_points=entries, return_entry_points=entries)
+
+    def found(project: ProjectContext) -> list[tuple[int, str]]:
+        result = lint_text(FALLBACKS, "app/server.py", SETTINGS, project=project)
+        return [(finding.line, finding.code) for finding in result.findings if finding.code == "MCP005"]
+
+    rounds = [reaching(), reaching("fetch_rows"), reaching("fetch_rows", "fetch_more"), reaching("fetch_more"), reaching()]
+    kept = [found(project) for project in rounds]
+    fresh = []
+    for project in rounds:
+        forget_walked_modules()
+        fresh.append(found(project))
+    assert kept == fresh
+    assert fresh[0] == [(11, "MCP005")]
+    assert fresh[2] == [(11, "MCP005"), (17, "MCP005"), (23, "MCP005")]

@@ -31,6 +31,9 @@ PROBE_NAME = re.compile(r"_*(is|has|can|probe)_\w+|_*(connect|ping|probe)")
 _SHOWN_LENGTH = 40
 
 
+# A finding judged: (its node and message, its function, its registry site, reported only in a handler).
+_Judged = tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]
+
 class SilentEmptyFallback(Rule):
     """
     ## What it does
@@ -153,7 +156,11 @@ class SilentEmptyFallback(Rule):
         # those with a `try` of their own, minus generators.
         self._with_try: set[str] = set()
         self._generators: set[str] = set()
-        self._judged: tuple[frozenset[str] | None, list[tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]]] | None = None
+        # Per function judged so far: its findings. A function's judgement depends on its own
+        # code and the module's (never on the project context): a later round that reaches more
+        # functions judges only those.
+        self._judged: dict[int, list[_Judged]] = {}
+        self._module_facts: tuple[frozenset[str], frozenset[str]] | None = None  # (exits, empty builders)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # Judged after the walk, once every function of the module is known
@@ -170,12 +177,8 @@ class SilentEmptyFallback(Rule):
         return self.context.reached
 
     def finish(self) -> None:
-        # The judgement depends on the functions a handler reaches only; the fixes, on the
-        # registry too (a migration's runs differ in it): judged again only when ``reached`` is new.
-        reached = self.context.reached
-        if self._judged is None or self._judged[0] != reached:
-            self._judged = (reached, list(self._judge(reached)))
-        for (node, message), key, site, only_as_handler in self._judged[1]:
+        # The fixes depend on the registry (a migration's runs differ in it): built each time.
+        for (node, message), key, site, only_as_handler in self._judge(self.context.reached):
             self.report(
                 node,
                 message,
@@ -188,44 +191,46 @@ class SilentEmptyFallback(Rule):
                 only_as_handler=only_as_handler,
             )
 
-    def _judge(
-        self, reached: frozenset[str] | None
-    ) -> Iterator[tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]]:
+    def _judge(self, reached: frozenset[str] | None) -> Iterator[_Judged]:
         """(the finding's node and message, its function, its site, reported only in a handler)."""
-        judged = [
-            (key, node)
-            for key, node in self._functions
-            if key in self._with_try and key not in self._generators and (reached is None or key in reached)
-        ]
-        if not judged:
+        for key, node in self._functions:
+            if key in self._with_try and key not in self._generators and (reached is None or key in reached):
+                found = self._judged.get(id(node))
+                if found is None:
+                    found = self._judged[id(node)] = list(self._judge_function(key, node))
+                yield from found
+
+    def _judge_function(self, key: str, node: cst.FunctionDef) -> Iterator[_Judged]:
+        if self._module_facts is None:
+            self._module_facts = (
+                frozenset(function.name.value for _, function in self._functions if never_returns(function)),
+                empty_builders(function for _, function in self._functions),
+            )
+        exits, builders = self._module_facts
+        if _is_probe(node):
             return
-        exits = frozenset(node.name.value for _, node in self._functions if never_returns(node))
-        builders = empty_builders(node for _, node in self._functions)
-        for key, node in judged:
-            if _is_probe(node):
+        returns_something = returns_values(node)
+        annotation = node.returns.annotation if node.returns is not None else None
+        outcomes = list(clause_returns(node, exits, builders))
+        reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
+        left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
+        if left:
+            answered, answered_none = _failure_answered_empties(node)
+            left = [
+                o
+                for o in left
+                if (name := (o.left_empty or "").partition("[")[0]) not in answered
+                and not (name in answered_none and _emptied_to_none(o.handler, name))
+            ]
+        flags = _flag_parameters(node)
+        for outcome in [*outcomes, *left]:
+            if not outcome.empty or self._expected(outcome, flags):
                 continue
-            returns_something = returns_values(node)
-            annotation = node.returns.annotation if node.returns is not None else None
-            outcomes = list(clause_returns(node, exits, builders))
-            reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
-            left = [o for o in clauses_leaving_empty(node, exits) if id(o.handler) not in reported]
-            if left:
-                answered, answered_none = _failure_answered_empties(node)
-                left = [
-                    o
-                    for o in left
-                    if (name := (o.left_empty or "").partition("[")[0]) not in answered
-                    and not (name in answered_none and _emptied_to_none(o.handler, name))
-                ]
-            flags = _flag_parameters(node)
-            for outcome in [*outcomes, *left]:
-                if not outcome.empty or self._expected(outcome, flags):
-                    continue
-                if _returns_none(outcome) and not returns_something:
-                    continue  # a procedure: None is its only success
-                # `-> str | None` on a helper: None is in its contract, and its callers decide.
-                only_as_handler = _returns_none(outcome) and _declares_none(annotation)
-                yield _finding(outcome), key, _site(key, outcome, annotation), only_as_handler
+            if _returns_none(outcome) and not returns_something:
+                continue  # a procedure: None is its only success
+            # `-> str | None` on a helper: None is in its contract, and its callers decide.
+            only_as_handler = _returns_none(outcome) and _declares_none(annotation)
+            yield _finding(outcome), key, _site(key, outcome, annotation), only_as_handler
 
     def _fix(self, site: ErrorSite) -> FixSpec | None:
         """`except X as e: return []` → `raise <helper>("SYMBOL") from e`: the configured
