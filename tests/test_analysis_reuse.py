@@ -401,3 +401,69 @@ def test_mcp005_judges_a_function_once_and_each_round_finds_what_a_fresh_analysi
     assert kept == fresh
     assert fresh[0] == [(11, "MCP005")]
     assert fresh[2] == [(11, "MCP005"), (17, "MCP005"), (23, "MCP005")]
+
+
+REACHING = textwrap.dedent("""
+    from mcp.server.fastmcp import FastMCP
+    from app.client import Client, fetch
+
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def search(q: str) -> list:
+        try:
+            return lookup(q)
+        except ValueError:
+            return []
+
+    def lookup(q):
+        return fetch(q)
+
+    def export(q):
+        try:
+            return Client().post(q)
+        except KeyError:
+            raise
+
+    class Store:
+        def save(self, q):
+            return export(q)
+    """)
+
+
+def test_a_scope_resolved_for_new_entry_points_is_the_fresh_one():
+    """A round that brings only other modules' entry points keeps the module's local scope
+    (its own handlers, their reach, the resolver's answers) and adds them to a copy: each
+    round's scope equals a fresh resolution's, and the local scope is left as it was."""
+    import dataclasses
+
+    from mcplint.analysis.handlers import resolve_handler_scope, resolve_local_scope, scope_in_project
+    from mcplint.engine.lint import _walk
+
+    walked = _walk(cst.parse_module(REACHING), None, [], SETTINGS, ProjectContext(module="app.server"))
+    facts, imports = walked.context.facts, walked.context.imports
+
+    def entries(*pairs: tuple[str, tuple[str, ...]]) -> ProjectContext:
+        points = tuple((function, "app.tools.run", "tool", guards) for function, guards in pairs)
+        return ProjectContext(module="app.server", entry_points=points, return_entry_points=points[:1])
+
+    def fields(scope) -> dict:
+        return {f.name: getattr(scope, f.name) for f in dataclasses.fields(scope) if f.name != "external_calls"}
+
+    local = resolve_local_scope(facts, imports, project=entries())
+    before = fields(local.scope)
+    rounds = [
+        entries(("export", ())),
+        entries(("export", ()), ("Store.save", ("KeyError",))),
+        entries(("Store.*", ())),
+        entries(),
+        entries(("lookup", ("ValueError",)), ("export", ())),
+    ]
+    for project in rounds:
+        kept = scope_in_project(local, project)
+        fresh = resolve_handler_scope(facts, imports, project=project)
+        assert fields(kept) == fields(fresh)
+        assert kept.external_calls("fetch", "lookup") == fresh.external_calls("fetch", "lookup")
+    assert fields(local.scope) == before
+    assert "export" in fields(scope_in_project(local, rounds[0]))["reached_by"]
+    assert "export" not in before["reached_by"]

@@ -372,44 +372,44 @@ class HandlerFactsCollector:
         return self._scopes.current_function, target
 
     def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Tuple) and isinstance(value, (cst.Call, cst.Await)):
+        if type(target) is cst.Tuple and isinstance(value, (cst.Call, cst.Await)):
             # `ok, message = check(path)`: each name carries part of what the call returns.
-            call = value.expression if isinstance(value, cst.Await) else value
+            call = value.expression if type(value) is cst.Await else value
             for element in target.elements:
-                if isinstance(element.value, cst.Name) and isinstance(call, cst.Call):
+                if type(element.value) is cst.Name and type(call) is cst.Call:
                     self.aliases.setdefault((self._scopes.current_function, element.value.value), []).append(call)
             return
-        if isinstance(target, cst.Subscript):
+        if type(target) is cst.Subscript:
             self._stores_first_parameter([value], dotted_name(_table_of(target)))
-            if isinstance(target.value, cst.Name):  # `payload["mata"] = await session.call(...)`
+            if type(target.value) is cst.Name:  # `payload["mata"] = await session.call(...)`
                 self.contents.setdefault((self._scopes.current_function, target.value.value), []).append(value)
-        elif isinstance(target, cst.Name) and isinstance(value, cst.Dict):
+        elif type(target) is cst.Name and type(value) is cst.Dict:
             self.contents.setdefault((self._scopes.current_function, target.value), []).append(value)
-        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        elif type(target) is cst.Attribute and type(target.value) is cst.Name:
             self._stores_first_parameter([target.value])  # `function.__tool__ = ...`: marked as above
         name = dotted_name(target)
         if name is None:
             return
-        if isinstance(value, cst.Await):
+        if type(value) is cst.Await:
             value = value.expression
-        if isinstance(target, cst.Name) and (
-            isinstance(value, cst.Subscript)
-            or (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get")
+        if type(target) is cst.Name and (
+            type(value) is cst.Subscript
+            or (type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get")
         ):
             self.looked_up.add((self._scopes.current_function, name))
             container = dotted_name(_table_of(value) if isinstance(value, cst.Subscript) else cast(cst.Attribute, value.func).value)
             if container is not None:
                 self.table_lookups.setdefault((self._scopes.current_function, name), []).append(container)
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             self.bindings.append((*self._binding_scope(name), value.func, False))
         function = self._scopes.current_function
-        if name.startswith("self.") and isinstance(value, cst.Name) and function in self.functions:
+        if name.startswith("self.") and type(value) is cst.Name and function in self.functions:
             if value.value in self.functions[function].parameters:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value.value, function))
         elif (
             name.startswith("self.")
-            and isinstance(value, cst.Attribute)
-            and isinstance(value.value, cst.Name)
+            and type(value) is cst.Attribute
+            and type(value.value) is cst.Name
             and function in self.functions
             and value.value.value in self.functions[function].parameters
         ):  # `self.mcp = server.mcp`: what the object the parameter holds keeps there
@@ -2465,6 +2465,16 @@ def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpres
         yield annotation
 
 
+@dataclass
+class LocalScope:
+    """What a module's handler scope is before other modules' entry points: its own handlers
+    and what they reach, with the resolver that found them (its answers about calls are the
+    same for any entry points, so a round that brings only new entry points keeps them)."""
+
+    resolver: _Resolver
+    scope: HandlerScope
+
+
 def resolve_handler_scope(
     facts: HandlerFactsCollector,
     imports: ImportTable,
@@ -2473,6 +2483,21 @@ def resolve_handler_scope(
     handler_functions: Sequence[str] = (),
     project: ProjectContext = NO_PROJECT,
 ) -> HandlerScope:
+    local = resolve_local_scope(
+        facts, imports, handler_decorators=handler_decorators, handler_functions=handler_functions, project=project
+    )
+    return scope_in_project(local, project)
+
+
+def resolve_local_scope(
+    facts: HandlerFactsCollector,
+    imports: ImportTable,
+    *,
+    handler_decorators: Sequence[str] = (),
+    handler_functions: Sequence[str] = (),
+    project: ProjectContext = NO_PROJECT,
+) -> LocalScope:
+    """The module's own handlers and their reach: ``project``'s entry points are not read."""
     resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
     scope = HandlerScope()
     registered = list(resolver.registered_by_calls())
@@ -2548,6 +2573,25 @@ def resolve_handler_scope(
             for table in (scope.outgoing_calls, scope.outgoing_returns):
                 _add(table, target, handler)
             scope.outgoing_states.setdefault((target, handler.key), set()).add(frozenset())
+    return LocalScope(resolver, scope)
+
+
+def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope:
+    """The handler scope: ``local``'s, with the functions other modules' handlers reach here
+    (``project``'s entry points, which must be the only difference from the context ``local``
+    was resolved in). ``local`` itself is left as it was."""
+    resolver = local.resolver
+    resolver.project = project
+    facts = resolver.facts
+    scope = HandlerScope(
+        handlers=dict(local.scope.handlers),
+        reached_by=_copied_table(local.scope.reached_by),
+        returns_to=_copied_table(local.scope.returns_to),
+        outgoing_calls=_copied_table(local.scope.outgoing_calls),
+        outgoing_returns=_copied_table(local.scope.outgoing_returns),
+        paths={key: set(states) for key, states in local.scope.paths.items()},
+        outgoing_states={key: set(states) for key, states in local.scope.outgoing_states.items()},
+    )
     # Functions that handlers of other modules reach (the run's join says which).
     matching: dict[str, list[str]] = {}
     for entries, table, through_return in (
@@ -2619,6 +2663,14 @@ def resolve_handler_scope(
     scope.registry_decorators = resolver.registry_decorators()
     scope.registry_tables = sorted(facts.registry_tables)
     return scope
+
+
+def _copied_table(table: dict[str, list[Handler]]) -> dict[str, list[Handler]]:
+    copied: dict[str, list[Handler]] = {}
+    for key, handlers in table.items():
+        for handler in handlers:
+            _add(copied, key, handler)
+    return copied
 
 
 def _dispatch_guard(facts: HandlerFactsCollector, info: FunctionInfo) -> str:

@@ -22,7 +22,15 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.handlers import Handler, HandlerScope, PathState, ToolWrapper, resolve_handler_scope
+from mcplint.analysis.handlers import (
+    Handler,
+    HandlerScope,
+    LocalScope,
+    PathState,
+    ToolWrapper,
+    resolve_local_scope,
+    scope_in_project,
+)
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.walk import Walker
@@ -158,6 +166,8 @@ class _Walked:
     finished: dict[int, tuple[object, list[Candidate], dict[str, dict[str, Any]]]] = field(default_factory=dict)
     # The handler scope last resolved, and the part of the project context it was resolved in.
     scope: tuple[ProjectContext, HandlerScope] | None = None
+    # ... and its local part (before other modules' entry points), with its context.
+    local_scope: tuple[ProjectContext, LocalScope] | None = None
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -513,13 +523,19 @@ def _resolve(
     if walked.scope is not None and walked.scope[0] == scope_inputs:
         scope = walked.scope[1]
     else:
-        scope = resolve_handler_scope(
-            context.facts,
-            context.imports,
-            handler_decorators=settings.handler_decorators,
-            handler_functions=settings.handler_functions,
-            project=scope_inputs,
-        )
+        # The module's own handlers and their reach do not depend on other modules' entry
+        # points: a round that brings only new ones (the next commonest) adds them to those.
+        local_inputs = replace(scope_inputs, entry_points=(), return_entry_points=())
+        if walked.local_scope is None or walked.local_scope[0] != local_inputs:
+            local = resolve_local_scope(
+                context.facts,
+                context.imports,
+                handler_decorators=settings.handler_decorators,
+                handler_functions=settings.handler_functions,
+                project=local_inputs,
+            )
+            walked.local_scope = (local_inputs, local)
+        scope = scope_in_project(walked.local_scope[1], scope_inputs)
         walked.scope = (scope_inputs, scope)
     # Rules whose judgement is costly judge only the functions a handler reaches.
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
