@@ -76,9 +76,8 @@ def _share(default: object) -> object:
 def make(cls: type, **values: Any) -> Any:
     """A node of ``cls`` without its constructor's validation (the source was valid Python)."""
     node: Any = _new(cls)
-    get = values.get
-    for name, setter, default in _FIELDS.get(cls) or _fields(cls):
-        value = get(name, default)
+    for name, setter, default in _fields(cls):
+        value = values.get(name, default)
         if value is _REQUIRED:
             raise TypeError(f"{cls.__name__}.{name} is required")
         setter(node, value)
@@ -169,12 +168,6 @@ class _Builder:
         return start + len(encoded[:column].decode("utf-8", "replace"))
 
     def span_of(self, node: ast.AST) -> Span:
-        if self.ascii:  # most files: a column is a code point (offset() inlined: ~800 k calls a run)
-            starts = self.line_starts
-            return (
-                starts[node.lineno - 1] + node.col_offset,  # type: ignore[attr-defined]
-                starts[node.end_lineno - 1] + node.end_col_offset,  # type: ignore[attr-defined]
-            )
         return (
             self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
             self.offset(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
