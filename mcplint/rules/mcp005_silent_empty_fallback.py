@@ -34,6 +34,7 @@ _SHOWN_LENGTH = 40
 # A finding judged: (its node and message, its function, its registry site, reported only in a handler).
 _Judged = tuple[tuple[cst.CSTNode, str], str, ErrorSite | None, bool]
 
+
 class SilentEmptyFallback(Rule):
     """
     ## What it does
