@@ -41,7 +41,8 @@ CLEAN_EXITS = (0, 1)
 
 
 def packages(corpus: Path) -> list[Path]:
-    return sorted(path for path in corpus.iterdir() if path.is_dir())
+    """The unpacked packages: not a hidden directory (a `.mcplint_cache` a run left there)."""
+    return sorted(path for path in corpus.iterdir() if path.is_dir() and not path.name.startswith("."))
 
 
 def _mcplint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
