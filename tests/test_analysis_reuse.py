@@ -437,7 +437,7 @@ def test_a_scope_resolved_for_new_entry_points_is_the_fresh_one():
     round's scope equals a fresh resolution's, and the local scope is left as it was."""
     import dataclasses
 
-    from mcplint.analysis.handlers import resolve_handler_scope, resolve_local_scope, scope_in_project
+    from mcplint.analysis.handlers import resolve_local_scope, scope_in_project
     from mcplint.engine.lint import _walk
 
     walked = _walk(cst.parse_module(REACHING), None, [], SETTINGS, ProjectContext(module="app.server"))
@@ -461,7 +461,7 @@ def test_a_scope_resolved_for_new_entry_points_is_the_fresh_one():
     ]
     for project in rounds:
         kept = scope_in_project(local, project)
-        fresh = resolve_handler_scope(facts, imports, project=project)
+        fresh = scope_in_project(resolve_local_scope(facts, imports, project=project), project)
         assert fields(kept) == fields(fresh)
         assert kept.external_calls("fetch", "lookup") == fresh.external_calls("fetch", "lookup")
     assert fields(local.scope) == before

@@ -8,8 +8,9 @@ registration and every function of the module that a handler reaches through
 calls, transitively.
 
 Facts are gathered during the engine's single walk (``HandlerFactsCollector``)
-and resolved once afterwards (``resolve_handler_scope``), so the order of
-definitions in the file does not matter.
+and resolved once afterwards (``resolve_local_scope``, then ``scope_in_project``
+for other modules' entry points), so the order of definitions in the file does not
+matter.
 """
 
 from __future__ import annotations
@@ -1017,7 +1018,7 @@ class HandlerScope:
     #: Per (other module's function, handler key): the path states of the calls into it.
     outgoing_states: dict[tuple[str, str], set[PathState]] = field(default_factory=dict)
 
-    #: Which functions of other modules a call may run (set by ``resolve_handler_scope``).
+    #: Which functions of other modules a call may run (set by ``scope_in_project``).
     external_calls: Callable[[str, str | None], list[str]] = lambda callee, function: []
 
     def escapes(self, function_key: str | None, handler: Handler, raised: str) -> bool:
@@ -2473,20 +2474,6 @@ class LocalScope:
 
     resolver: _Resolver
     scope: HandlerScope
-
-
-def resolve_handler_scope(
-    facts: HandlerFactsCollector,
-    imports: ImportTable,
-    *,
-    handler_decorators: Sequence[str] = (),
-    handler_functions: Sequence[str] = (),
-    project: ProjectContext = NO_PROJECT,
-) -> HandlerScope:
-    local = resolve_local_scope(
-        facts, imports, handler_decorators=handler_decorators, handler_functions=handler_functions, project=project
-    )
-    return scope_in_project(local, project)
 
 
 def resolve_local_scope(
