@@ -362,7 +362,7 @@ class _Builder:
             else:
                 names = _comma_all([self._alias(alias) for alias in node.names])
                 if self._trailing_comma_after(names[-1]):  # `from m import (a, b,)`
-                    names[-1].__class__.__dict__["comma"].__set__(names[-1], _COMMA)
+                    _set(names[-1], "comma", _COMMA)
             lpar = cst.LeftParen() if self.text[end - 1] == ")" else None
             built = make(
                 cst.ImportFrom,
@@ -427,8 +427,8 @@ class _Builder:
             keywords = [self._keyword(keyword_) for keyword_ in node.keywords]
             if bases or keywords:
                 _without_comma([*bases, *keywords][-1])
-            has_parens = bool(bases or keywords) or self._class_has_parens(node, start)
             name_at = self._after(start + 5)
+            has_parens = bool(bases or keywords) or self.text[self._after(name_at + len(node.name))] == "("
             built = make(
                 cst.ClassDef,
                 name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)),
@@ -492,11 +492,6 @@ class _Builder:
         else:
             raise Unsupported(kind.__name__)
         return self.record(built, start, end)
-
-    def _class_has_parens(self, node: ast.ClassDef, start: int) -> bool:
-        name_at = self.text.find(node.name, start + len("class"))
-        after = self._after(name_at + len(node.name))
-        return self.text[after] == "("
 
     def _name_at(self, name: str) -> Any:
         return make(cst.Name, value=name, lpar=(), rpar=())
@@ -616,7 +611,7 @@ class _Builder:
             ordered.append(star_kwarg)
         for param in ordered:
             if param is not None:
-                param.__class__.__dict__["comma"].__set__(param, _COMMA)
+                _set(param, "comma", _COMMA)
         if ordered and ordered[-1] is not None and not self._trailing_comma_after(ordered[-1]):
             _without_comma(ordered[-1])
         return make(
@@ -645,11 +640,10 @@ class _Builder:
             equal=_EQUAL if default is not None else cst.MaybeSentinel.DEFAULT,
             star=star,
         )
-        start = self.offset(node.lineno, node.col_offset)
         end = self.spans[id(built.default)][1] - self.base if built.default is not None else self.offset(
             node.end_lineno, node.end_col_offset  # type: ignore[arg-type]
         )
-        return self.record(built, start, end)
+        return self.record(built, name_at, end)
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -1025,26 +1019,28 @@ class _Builder:
         return builder.expr(tree.body)
 
 
-def _with_parens(node: Any, count: int) -> Any:
-    node.__class__.__dict__["lpar"].__set__(node, (_LPAR,) * count)
-    node.__class__.__dict__["rpar"].__set__(node, (_RPAR,) * count)
+def _set(node: Any, name: str, value: object) -> Any:
+    """The node with one field changed in place (the field's setter: LibCST's nodes are frozen,
+    and the ones this builder made are its own, unshared)."""
+    node.__class__.__dict__[name].__set__(node, value)
     return node
+
+
+def _with_parens(node: Any, count: int) -> Any:
+    _set(node, "lpar", (_LPAR,) * count)
+    return _set(node, "rpar", (_RPAR,) * count)
 
 
 def _without_comma(node: Any) -> Any:
-    """The node with no comma after it (the comma's setter: nodes are built here, unshared)."""
-    node.__class__.__dict__["comma"].__set__(node, cst.MaybeSentinel.DEFAULT)
-    return node
+    return _set(node, "comma", cst.MaybeSentinel.DEFAULT)
 
 
 def _comma_all(nodes: list[Any]) -> list[Any]:
     for node in nodes:
-        node.__class__.__dict__["comma"].__set__(node, _COMMA)
+        _set(node, "comma", _COMMA)
     if nodes:
         _without_comma(nodes[-1])
     return nodes
-
-
 
 
 _EXACT = (cst.BaseExpression, cst.BaseSmallStatement, cst.ExceptHandler, cst.FormattedStringExpression)
@@ -1066,21 +1062,24 @@ def render(node: cst.CSTNode, text: str, spans: dict[int, Span]) -> str | None:
     (an expression of this tree prints its own text), new nodes as LibCST prints them.
     None where the replacement holds statements: their lines, comments and indentation are
     the source's own tree's to print."""
+    def kept(current: cst.CSTNode) -> bool:
+        """A node of this tree that prints as the source has it."""
+        return id(current) in spans and isinstance(current, _KEEPS_ITS_TEXT) and exact_span(current)
+
     pending = [node]
     while pending:
         current = pending.pop()
         if isinstance(current, _STATEMENT_LEVEL):
             return None
-        if id(current) in spans and isinstance(current, _KEEPS_ITS_TEXT):
-            continue
-        pending.extend(current.children)
+        if not kept(current):
+            pending.extend(current.children)
 
     guessed = []
 
     def codegen(self: cst.CSTNode, state: Any, **options: Any) -> None:
-        span = spans.get(id(self))
-        if span is not None and isinstance(self, _KEEPS_ITS_TEXT) and not isinstance(self, cst.StarredElement):
-            state.add_token(text[span[0] : span[1]])
+        if kept(self):
+            start, end = spans[id(self)]
+            state.add_token(text[start:end])
             return
         if id(self) in _SHARED:  # this tree's stand-in for the source's whitespace: not its text
             guessed.append(self)

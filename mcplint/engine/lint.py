@@ -34,7 +34,7 @@ from mcplint.analysis.handlers import (
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.walk import Walker
-from mcplint.engine.ast_cst import Unsupported, exact_span, render
+from mcplint.engine.ast_cst import Span, Unsupported, exact_span, render
 from mcplint.engine.ast_cst import build as build_tree
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
@@ -157,7 +157,7 @@ class _Walked:
     module: cst.Module
     # Where each node sits (by id), for a tree built from CPython's `ast` (engine/ast_cst.py);
     # None for a LibCST parse, whose nodes are placed by a codegen pass.
-    spans: dict[int, tuple[int, int]] | None
+    spans: dict[int, Span] | None
     context: RuleContext
     instances: list[Rule]
     walk_candidates: list[Candidate]
@@ -181,12 +181,12 @@ MAX_WALKED = 4096
 # the parses stay from one run to the next (up to MAX_PARSED), and each text is parsed once;
 # otherwise only the last one does, which the fixer hands over: the text it parsed to verify a
 # pass, which the pass's analysis lints next.
-_PARSED: OrderedDict[str, tuple[cst.Module, dict[int, tuple[int, int]] | None]] = OrderedDict()
+_PARSED: OrderedDict[str, tuple[cst.Module, dict[int, Span] | None]] = OrderedDict()
 MAX_PARSED = MAX_WALKED
 _KEEP_PARSED = [False]
 
 
-def hand_over_parsed(text: str, module: cst.Module, spans: dict[int, tuple[int, int]] | None = None) -> None:
+def hand_over_parsed(text: str, module: cst.Module, spans: dict[int, Span] | None = None) -> None:
     """Keep a tree of ``text``: LibCST's (``spans`` None) or one built from `ast` with its spans."""
     _PARSED[text] = (module, spans)
     _PARSED.move_to_end(text)
@@ -205,7 +205,7 @@ def _parse(text: str) -> cst.Module:
     return kept[0]
 
 
-def _analysis_tree(text: str) -> tuple[cst.Module, dict[int, tuple[int, int]] | None]:
+def _analysis_tree(text: str) -> tuple[cst.Module, dict[int, Span] | None]:
     """The tree the rules read: built from CPython's `ast` (a tenth of LibCST's parse) with
     each node's span, or LibCST's own where that builder does not make it (or a fix already
     parsed the text)."""
@@ -471,7 +471,7 @@ def _dispatches_messages(text: str) -> bool:
 
 def _walk(
     module: cst.Module,
-    spans: dict[int, tuple[int, int]] | None,
+    spans: dict[int, Span] | None,
     rules: Sequence[type[Rule]],
     settings: FileSettings,
     project: ProjectContext,
@@ -707,7 +707,7 @@ def _form_applies(
 
 
 def _spanned_ranges(
-    spans: dict[int, tuple[int, int]], nodes: Iterable[cst.CSTNode], text: str
+    spans: dict[int, Span], nodes: Iterable[cst.CSTNode], text: str
 ) -> dict[int, tuple[int, int, int, int]]:
     lines = LineIndex(text)
     ranges = {}
