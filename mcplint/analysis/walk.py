@@ -82,14 +82,46 @@ def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` that belongs to the same function (nested scopes skipped),
     ``root`` first, then depth first, the last child first.
 
-    The rules ask it millions of times per run: the fields are read inline and a child's
-    class is looked up in a set, where ``isinstance`` on LibCST's ABCs is several times slower."""
+    The rules ask it millions of times per run, most of them for a root some rule asked about
+    already (a function's body, an `except` clause): the trees are immutable and kept for the
+    run, so each root's nodes are listed once (``_OWN``)."""
+    known = _OWN.get(id(root))
+    if known is not None and known[0] is root:
+        return iter(known[1])
+    nodes = _list_own_nodes(root)
+    global _own_listed
+    if _own_listed + len(nodes) > MAX_OWN_LISTED:  # a long-lived process (the language server)
+        forget_own_nodes()
+    _OWN[id(root)] = (root, nodes)
+    _own_listed += len(nodes)
+    return iter(nodes)
+
+
+# id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
+_OWN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_own_listed = 0
+# Node references the lists may hold (about 8 bytes each); a corpus check lists about 1.2 million.
+MAX_OWN_LISTED = 4_000_000
+
+
+def forget_own_nodes() -> None:
+    """The trees a run kept go: so do their lists."""
+    global _own_listed
+    _OWN.clear()
+    _own_listed = 0
+
+
+def _list_own_nodes(root: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    # Fields read inline and a child's class looked up in a set: `isinstance` on LibCST's ABCs
+    # is several times slower.
+    found: list[cst.CSTNode] = []
+    add = found.append
     pending = [root]
     pop, push = pending.pop, pending.append
     nested = _NESTED_SCOPES
     while pending:
         node = pop()
-        yield node
+        add(node)
         for name in child_fields(type(node)):
             value = getattr(node, name)
             kind = type(value)
@@ -100,6 +132,7 @@ def own_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
                         push(child)
             elif kind not in nested and _is_node(kind):
                 push(value)
+    return tuple(found)
 
 
 def child_fields(node_type: type) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from mcplint.analysis.handlers import (
 )
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.analysis.walk import Walker
+from mcplint.analysis.walk import Walker, forget_own_nodes
 from mcplint.engine.ast_cst import Span, Unsupported, exact_span, render
 from mcplint.engine.ast_cst import build as build_tree
 from mcplint.engine.cache import file_stamp
@@ -236,6 +236,7 @@ def forget_walked_modules() -> None:
         return
     _WALKED.clear()
     _PARSED.clear()
+    forget_own_nodes()
     if _FROZEN[0]:
         gc.unfreeze()  # what is garbage by now, the next collections find
         _FROZEN[0] = False
