@@ -174,21 +174,37 @@ class Walker:
             handlers.reverse()
         #: The nodes enclosing the one being visited, outermost first.
         self.ancestors: list[cst.CSTNode] = []
+        # Per node class: its visit handlers, the fields walked, its leave handlers (one lookup a node).
+        self._plans: dict[type, tuple[tuple[Handler, ...], tuple[str, ...], tuple[Handler, ...]]] = {}
 
     def walk(self, node: cst.CSTNode) -> None:
         node_type = type(node)
-        for handler in self._visit.get(node_type, ()):
+        plan = self._plans.get(node_type)
+        if plan is None:
+            plan = self._plans[node_type] = (
+                tuple(self._visit.get(node_type, ())),
+                child_fields(node_type),
+                tuple(self._leave.get(node_type, ())),
+            )
+        visit, fields, leave = plan
+        for handler in visit:
             handler(node)
-        self.ancestors.append(node)
-        for name in child_fields(node_type):
+        ancestors = self.ancestors
+        ancestors.append(node)
+        walk = self.walk
+        for name in fields:
             value = getattr(node, name)
             kind = type(value)
             if kind is list or kind is tuple:
                 for child in value:
-                    if _is_node(type(child)):
-                        self.walk(child)
-            elif _is_node(kind):
-                self.walk(value)
-        self.ancestors.pop()
-        for handler in self._leave.get(node_type, ()):
+                    child_kind = type(child)
+                    known = _NODE_TYPES.get(child_kind)
+                    if known or (known is None and _is_node(child_kind)):
+                        walk(child)
+            else:
+                known = _NODE_TYPES.get(kind)
+                if known or (known is None and _is_node(kind)):
+                    walk(value)
+        ancestors.pop()
+        for handler in leave:
             handler(node)
