@@ -16,7 +16,7 @@ file of the importer's own project.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -104,9 +104,18 @@ def join(
         index = ModuleIndex({path: contexts[path] for path in results})
     names = NameResolver(results, contexts, index)
 
+    located: dict[tuple[str, str], tuple[str, str] | None] = {}
+
     def locate(target: str, importer: str) -> tuple[str, str] | None:
         """(file, function key or `key.<locals>.*` pattern) of a qualified target; of a choice
         (`a.Mixin.m|b.Base.m`, a method by resolution order) the first that is defined."""
+        asked = (target, importer)
+        if asked in located:  # the chain below asks again for every entry point passing through
+            return located[asked]
+        found = located[asked] = _locate(target, importer)
+        return found
+
+    def _locate(target: str, importer: str) -> tuple[str, str] | None:
         if "|" in target:
             choices = [found for found in (names.resolve(t, importer) for t in target.split("|")) if found]
             defined = [found for found in choices if names.defines(*found)]
@@ -143,24 +152,20 @@ def join(
     # Follow each entry point through the module it lands in, to the modules that
     # module calls on, so a chain of service modules is joined in one step.
     for entries, reach_of in ((calls, "local_reach_calls"), (returns, "local_reach_returns")):
+        # Where an entry point leads does not depend on whose it is: each step is worked out once
+        # and taken by every handler's entry passing that way.
+        steps: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, tuple[str, ...]]]] = {}
         pending = [(path, entry) for path, found in entries.items() for entry in found]
         while pending:
-            # The calls inside the module passed through add the `try`s every way to them passes
-            # (the next round, which analyses that module, adds each way's own).
             path, (key, label, kind, state) = pending.pop()
-            reach: dict[str, list[str]] = getattr(results[path], reach_of)
-            shared = results[path].local_reach_guards if reach_of == "local_reach_calls" else {}
-            keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
-            for target in {t for k in keys for t in reach.get(k, ())}:
-                found = locate(target, path)
-                if found is not None:
-                    # (a `.*` entry stands for several functions: only what all their ways share)
-                    ways = [set(shared.get(k, {}).get(target, ())) for k in keys if target in reach.get(k, ())]
-                    guards = set(state) | set.intersection(*ways) if ways else set(state)
-                    entry = (found[1], label, kind, tuple(sorted(guards)))
-                    if entry not in entries[found[0]]:
-                        entries[found[0]].add(entry)
-                        pending.append((found[0], entry))
+            step = steps.get((path, key, state))
+            if step is None:
+                step = steps[(path, key, state)] = _chain_step(results[path], reach_of, key, state, path, locate)
+            for other, other_key, guards in step:
+                entry = (other_key, label, kind, guards)
+                if entry not in entries[other]:
+                    entries[other].add(entry)
+                    pending.append((other, entry))
 
     # Servers passed into other modules' functions and classes (`Handlers(mcp)`).
     server_parameters: dict[str, set[tuple[str, str, str, str]]] = {path: set() for path in results}
@@ -328,6 +333,32 @@ def join(
             and bool(calls[path] or returns[path] or results[path].handlers),
         )
     return joined
+
+
+def _chain_step(
+    result: FileResult,
+    reach_of: str,
+    key: str,
+    state: tuple[str, ...],
+    path: str,
+    locate: Callable[[str, str], tuple[str, str] | None],
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(file, function, guards) of the other modules' functions an entry point at ``key`` of the
+    module at ``path`` reaches through that module's own calls."""
+    # The calls inside the module passed through add the `try`s every way to them passes
+    # (the next round, which analyses that module, adds each way's own).
+    reach: dict[str, list[str]] = getattr(result, reach_of)
+    shared = result.local_reach_guards if reach_of == "local_reach_calls" else {}
+    keys = [k for k in reach if k.startswith(key[:-1])] if key.endswith(".*") else [key]
+    step = []
+    for target in {t for k in keys for t in reach.get(k, ())}:
+        found = locate(target, path)
+        if found is not None:
+            # (a `.*` entry stands for several functions: only what all their ways share)
+            ways = [set(shared.get(k, {}).get(target, ())) for k in keys if target in reach.get(k, ())]
+            guards = set(state) | set.intersection(*ways) if ways else set(state)
+            step.append((found[0], found[1], tuple(sorted(guards))))
+    return step
 
 
 def _is_test_module(path: str) -> bool:
