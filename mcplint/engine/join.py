@@ -161,8 +161,8 @@ def join(
             step = steps.get((path, key, state))
             if step is None:
                 step = steps[(path, key, state)] = _chain_step(results[path], reach_of, key, state, path, locate)
-            for other, other_key, guards in step:
-                entry = (other_key, label, kind, guards)
+            for other, other_key, way_guards in step:
+                entry = (other_key, label, kind, way_guards)
                 if entry not in entries[other]:
                     entries[other].add(entry)
                     pending.append((other, entry))
