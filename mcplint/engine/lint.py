@@ -8,6 +8,7 @@ parsed by LibCST exactly once and walked exactly once.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import itertools
@@ -456,6 +457,12 @@ def _may_produce_findings(
         return True
     if settings.handler_decorators or settings.handler_functions:
         return True
+    return _may_hold_handlers(text)
+
+
+# Each round of a run asks again for every file whose project context changed: the same texts.
+@functools.lru_cache(maxsize=4096)
+def _may_hold_handlers(text: str) -> bool:
     return _FRAMEWORK_IMPORT.search(text) is not None or _dispatches_messages(text)
 
 

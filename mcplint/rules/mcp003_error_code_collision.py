@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -151,11 +152,7 @@ class ErrorCodeCollision(Rule):
     @classmethod
     def prescreen(cls, text: str, settings: FileSettings) -> bool:
         """Files with a table class, a code-like int constant, a sent code or a registry symbol."""
-        if TABLE_CLASS.search(text) or any(_says_code(m.group(1)) for m in INT_CONSTANT.finditer(text)):
-            return True
-        if SENT_CODE.search(text) and MCP_IMPORT.search(text):
-            return True
-        if CODE_KEY.search(text) and ERROR_CONTEXT.search(text):
+        if _text_says_codes(text):
             return True
         registry = configured_registry(settings.registry)
         return registry is not None and _symbol_pattern(registry).search(text) is not None
@@ -375,6 +372,17 @@ def _says_success(name: str) -> bool:
 def _means_success(constant: Constant) -> bool:
     """`OK = 0` after an error code 0 is "no error", not a second name for it."""
     return constant.value == 0 and _says_success(constant.name)
+
+
+# Each round of a run asks again for every file whose project context changed: the same texts.
+@functools.lru_cache(maxsize=4096)
+def _text_says_codes(text: str) -> bool:
+    """A table class, a code-like int constant, a sent code or a code key in an error payload."""
+    if TABLE_CLASS.search(text) or any(_says_code(m.group(1)) for m in INT_CONSTANT.finditer(text)):
+        return True
+    if SENT_CODE.search(text) and MCP_IMPORT.search(text):
+        return True
+    return CODE_KEY.search(text) is not None and ERROR_CONTEXT.search(text) is not None
 
 
 def _says_code(name: str) -> bool:
