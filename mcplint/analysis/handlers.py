@@ -2474,6 +2474,8 @@ class LocalScope:
 
     resolver: _Resolver
     scope: HandlerScope
+    # What the module gives the join whatever the entry points (``_MODULE_OUTPUTS``), once worked out.
+    module_outputs: HandlerScope | None = None
 
 
 def resolve_local_scope(
@@ -2604,9 +2606,38 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
             else:
                 _reach_paths(resolver, scope, keys, handler, {initial})
     _collect_outgoing(resolver, scope)
-    _collect_local_reach(resolver, scope)
+    if local.module_outputs is None:
+        local.module_outputs = _module_outputs(resolver, project, local.scope.handlers)
+    for name in _MODULE_OUTPUTS:
+        setattr(scope, name, getattr(local.module_outputs, name))
     scope.coalesced = _coalesced(resolver, scope)
     scope.message_returns = _message_returns(resolver, scope)
+
+    def external_calls(callee: str, function: str | None) -> list[str]:
+        info = facts.functions.get(function or "")
+        return _call_externals(resolver, callee, function, info.class_key if info else None)
+
+    scope.external_calls = external_calls
+    scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
+    scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
+    return scope
+
+
+# What a module gives the run's join that other modules' entry points do not change: worked out
+# with the module's local scope, once for every round that brings only new entry points.
+_MODULE_OUTPUTS = (
+    "local_reach_calls", "local_reach_returns", "local_reach_guards", "message_targets", "module_servers",
+    "server_classes", "decorator_methods", "decorator_method_wrappers", "wrapper_guards", "server_factories",
+    "outgoing_servers", "outgoing_arguments", "outgoing_instances", "dispatch_guards", "registrars",
+    "registry_decorators", "registry_tables",
+)  # fmt: skip
+
+
+def _module_outputs(resolver: _Resolver, project: ProjectContext, handlers: Mapping[str, Handler]) -> HandlerScope:
+    """A scope holding only the fields of ``_MODULE_OUTPUTS`` (its handlers: the local ones)."""
+    facts = resolver.facts
+    scope = HandlerScope()
+    _collect_local_reach(resolver, scope)
     scope.message_targets = _message_targets(resolver, project)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
@@ -2622,24 +2653,15 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
     }
     scope.server_factories = resolver.module_factories()
     scope.outgoing_servers = resolver.outgoing_servers()
-
-    def external_calls(callee: str, function: str | None) -> list[str]:
-        info = facts.functions.get(function or "")
-        return _call_externals(resolver, callee, function, info.class_key if info else None)
-
-    scope.external_calls = external_calls
     scope.outgoing_arguments = resolver.outgoing_arguments()
     scope.outgoing_instances = resolver.outgoing_instances()
-    if any(handler.kind == "tool" and handler.low_level for handler in scope.handlers.values()):
+    low_level_tools = [
+        key for key, handler in handlers.items() if handler.kind == "tool" and handler.low_level
+    ]
+    if low_level_tools:
         # A low-level `tools/call` handler runs tools by name: what a registry holds, if any.
         resolver.dynamic_registrations.add("tool")
-        scope.dispatch_guards = [
-            _dispatch_guard(facts, facts.functions[key])
-            for key, handler in scope.handlers.items()
-            if handler.kind == "tool" and handler.low_level and key in facts.functions
-        ]
-    scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
-    scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
+        scope.dispatch_guards = [_dispatch_guard(facts, facts.functions[key]) for key in low_level_tools if key in facts.functions]
     scope.registrars = {key: [str(slot), name, kind, level] for key, (slot, name, kind, level) in resolver.registrars.items()}
     # Module functions returning a registering decorator (`@tool(...)`), for the modules importing them.
     for key in facts.functions:
