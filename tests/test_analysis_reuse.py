@@ -285,6 +285,33 @@ def test_a_stale_analysis_takes_its_callers_along():
     assert {leak.function for leak in flow.leaks()} == {"tool", "describe"}
 
 
+
+def test_a_call_without_text_does_not_ask_for_a_helper():
+    """A call of another module's function with clean arguments returns nothing the flow
+    follows, helper or not: a helper appearing in a later round keeps the analysis."""
+    module = cst.parse_module(textwrap.dedent("""
+        def tool(x):
+            try:
+                return client.describe(x)
+            except Exception as e:
+                return client.describe(e)
+
+        def quiet(x):
+            return client.describe("all", limit=3)
+        """))
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    flow = ExceptionFlow(imports)
+    for function in module.body:
+        assert isinstance(function, cst.FunctionDef)
+        flow.add_function(function.name.value, function, None)
+    flow.external_calls = lambda callee, function: ["app.client.describe"]
+    assert flow.leaks() == []
+    flow.imported_text_helpers = {"app.client.describe": (("error",), ("limit",), ("error",))}
+    assert flow.drop_stale() == 1  # `tool` passes `e` to it; `quiet` passes clean values only
+    assert set(flow._leaks) == {"quiet"}
+    assert {leak.function for leak in flow.leaks()} == {"tool"}
+
 REGISTRY_SERVER = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP
 

@@ -816,6 +816,11 @@ class _FunctionRun:
             self._raises(summary.raised_own, summary.raised_text)
             return taint
         self._raises(*self.flow.imported_raised(qualified, name, self.source.key))
+        if not everything and self._plain_callee(func, environment):
+            # Clean arguments through a callee named by clean names: nothing comes back whether
+            # or not it is another module's text helper, so that is not asked (an answer a later
+            # round changes would drop this analysis for nothing: ExceptionFlow.drop_stale).
+            return _CLEAN
         imported = self.flow.text_helper(qualified or "")
         if imported is None and self.flow.has_text_helpers(name, self.source.key):
             targets = self.flow.external_targets(name, self.source.key)
@@ -827,6 +832,15 @@ class _FunctionRun:
         if isinstance(func, cst.Attribute):
             return receiver | self._method(call, func, environment, everything)
         return receiver
+
+    @staticmethod
+    def _plain_callee(func: cst.BaseExpression, environment: Environment) -> bool:
+        """A name, or a chain of attributes on a name, whose root carries no taint: what a call
+        of it returns without text in its arguments is clean, helper or not (its taint has no
+        part to evaluate, so nothing else is asked or found on the way)."""
+        while type(func) is cst.Attribute:
+            func = func.value
+        return type(func) is cst.Name and not environment.get(func.value)
 
     def _stringified(self, call: cst.Call, name: str, arguments: Arguments) -> Taint:
         if name == "getattr" and len(arguments) >= 2:
