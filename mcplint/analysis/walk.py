@@ -51,13 +51,20 @@ _child_fields_cache: dict[type, tuple[str, ...]] = {}
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes the walk visits, in walk order."""
     found: list[cst.CSTNode] = []
-    for name in child_fields(type(node)):
+    node_type = type(node)
+    for name in _child_fields_cache.get(node_type) or child_fields(node_type):
         value = getattr(node, name)
         kind = type(value)
         if kind is list or kind is tuple:
-            found.extend(child for child in value if _is_node(type(child)))
-        elif _is_node(kind):
-            found.append(value)
+            for child in value:
+                child_kind = type(child)
+                known = _NODE_TYPES.get(child_kind)
+                if known or (known is None and _is_node(child_kind)):
+                    found.append(child)
+        else:
+            known = _NODE_TYPES.get(kind)
+            if known or (known is None and _is_node(kind)):
+                found.append(value)
     return found
 
 
@@ -119,19 +126,24 @@ def _list_own_nodes(root: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     pending = [root]
     pop, push = pending.pop, pending.append
     nested = _NESTED_SCOPES
+    fields_of, is_node = _child_fields_cache.get, _NODE_TYPES.get
     while pending:
         node = pop()
         add(node)
-        for name in child_fields(type(node)):
+        node_type = type(node)
+        for name in fields_of(node_type) or child_fields(node_type):
             value = getattr(node, name)
             kind = type(value)
             if kind is list or kind is tuple:
                 for child in value:
                     child_kind = type(child)
-                    if child_kind not in nested and _is_node(child_kind):
+                    known = is_node(child_kind)
+                    if child_kind not in nested and (known or (known is None and _is_node(child_kind))):
                         push(child)
-            elif kind not in nested and _is_node(kind):
-                push(value)
+            elif kind not in nested:
+                known = is_node(kind)
+                if known or (known is None and _is_node(kind)):
+                    push(value)
     return tuple(found)
 
 
