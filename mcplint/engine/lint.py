@@ -169,6 +169,7 @@ class _Walked:
     scope: tuple[ProjectContext, HandlerScope] | None = None
     # ... and its local part (before other modules' entry points), with its context.
     local_scope: tuple[ProjectContext, LocalScope] | None = None
+    defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -296,7 +297,9 @@ def _rule_findings(
     result.local_reach_guards = scope.local_reach_guards
     result.exports = context.imports.imported()
     result.star_imports = list(context.imports.star_modules)
-    result.defined_names = _defined_names(module)
+    if walked.defined_names is None:
+        walked.defined_names = _defined_names(module)
+    result.defined_names = list(walked.defined_names)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
     result.tool_wrappers = {
         key: _listed(binding.tool_wrappers) for key, binding in scope.server_classes.items() if binding.tool_wrappers
