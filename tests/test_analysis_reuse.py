@@ -73,6 +73,17 @@ def _fresh(project: ProjectContext) -> list[tuple[int, str]]:
     return _found(project)
 
 
+def _flow_of(module: cst.Module) -> ExceptionFlow:
+    """An exception flow over the module's top-level functions (a fresh one each call)."""
+    imports = ImportTable()
+    Walker([imports]).walk(module)
+    flow = ExceptionFlow(imports)
+    for function in module.body:
+        assert isinstance(function, cst.FunctionDef)
+        flow.add_function(function.name.value, function, None)
+    return flow
+
+
 def test_each_round_finds_what_a_fresh_analysis_in_its_context_finds():
     assert _fresh(WITH_HELPER) == [(12, "MCP006")]
     assert _fresh(REACHED) == [(18, "MCP002"), (18, "MCP006")]
@@ -95,12 +106,7 @@ def test_a_call_cycle_makes_the_flow_judge_again():
         def alone(x):
             return str(x)
         """))
-    imports = ImportTable()
-    Walker([imports]).walk(module)
-    flow = ExceptionFlow(imports)
-    for node in module.body:
-        assert isinstance(node, cst.FunctionDef)
-        flow.add_function(node.name.value, node, None)
+    flow = _flow_of(module)
     flow.summary("alone")
     assert flow.order_free
     flow.summary("ping")  # in a cycle, which of the two is asked for first decides
@@ -206,15 +212,10 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
         def alone(x):
             return str(x)
         """))
-    imports = ImportTable()
-    Walker([imports]).walk(module)
     helper = (("error",), (), ("error",))
 
     def analysed(helpers, targets):
-        flow = ExceptionFlow(imports)
-        for function in module.body:
-            assert isinstance(function, cst.FunctionDef)
-            flow.add_function(function.name.value, function, None)
+        flow = _flow_of(module)
         told(flow, helpers, targets)
         return flow, [leak.function for leak in flow.leaks()]
 
@@ -260,15 +261,10 @@ def test_a_stale_analysis_takes_its_callers_along():
         def other(x):
             return str(x)
         """))
-    imports = ImportTable()
-    Walker([imports]).walk(module)
     helpers = {"app.client.describe": (("error",), (), ("error",))}
 
     def flow_of():
-        flow = ExceptionFlow(imports)
-        for function in module.body:
-            assert isinstance(function, cst.FunctionDef)
-            flow.add_function(function.name.value, function, None)
+        flow = _flow_of(module)
         flow.external_calls = lambda callee, function: ["app.client.describe"]
         return flow
 
@@ -299,12 +295,7 @@ def test_a_call_without_text_does_not_ask_for_a_helper():
         def quiet(x):
             return client.describe("all", limit=3)
         """))
-    imports = ImportTable()
-    Walker([imports]).walk(module)
-    flow = ExceptionFlow(imports)
-    for function in module.body:
-        assert isinstance(function, cst.FunctionDef)
-        flow.add_function(function.name.value, function, None)
+    flow = _flow_of(module)
     flow.external_calls = lambda callee, function: ["app.client.describe"]
     assert flow.leaks() == []
     flow.imported_text_helpers = {"app.client.describe": (("error",), ("limit",), ("error",))}
