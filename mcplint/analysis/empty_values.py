@@ -150,7 +150,7 @@ def empty_builders(functions: Iterable[cst.FunctionDef]) -> frozenset[str]:
     empty values, its own parameters echoed (``{"warnings": [], "message": reason}``)."""
     found = set()
     for function in functions:
-        values = [node.value for node in own_nodes(function.body) if isinstance(node, cst.Return)]
+        values = [node.value for node in own_nodes(function.body) if type(node) is cst.Return]
         if not values or any(not isinstance(value, (cst.Dict, cst.List, cst.Call)) for value in values):
             continue
         known = Known(_parameters(function))
@@ -162,7 +162,7 @@ def empty_builders(functions: Iterable[cst.FunctionDef]) -> frozenset[str]:
 def returns_values(function: cst.FunctionDef) -> bool:
     """Whether some ``return`` of the function hands back something other than ``None``."""
     return any(
-        isinstance(node, cst.Return)
+        type(node) is cst.Return
         and node.value is not None
         and not is_none_literal(node.value)
         for node in own_nodes(function.body)
@@ -170,7 +170,7 @@ def returns_values(function: cst.FunctionDef) -> bool:
 
 
 def is_generator(function: cst.FunctionDef) -> bool:
-    return any(isinstance(node, cst.Yield) for node in own_nodes(function.body))
+    return any(type(node) is cst.Yield for node in own_nodes(function.body))
 
 
 def added_to(node: cst.CSTNode) -> cst.Name | None:

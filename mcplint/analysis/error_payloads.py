@@ -100,7 +100,7 @@ def error_payloads(
     ``resolving`` holds the locals being looked through, so that
     ``x = [x, ...]`` does not loop.
     """
-    if isinstance(expression, cst.Dict):
+    if type(expression) is cst.Dict:
         if is_error_dict(expression) or any(
             # `{**error_payload(e, hint=...), "timed_out": False}`: an error dict, extended
             isinstance(element, cst.StarredDictElement)
@@ -111,26 +111,26 @@ def error_payloads(
             for element in expression.elements
         ):
             yield ErrorPayload(expression, "dict")
-    elif isinstance(expression, cst.List):  # a content list; `(False, "Error")` is a status pair
+    elif type(expression) is cst.List:  # a content list; `(False, "Error")` is a status pair
         for element in expression.elements:
             yield from error_payloads(element.value, imports, local_values, resolving, helper_kind)
-    elif isinstance(expression, cst.ListComp):  # `[r if ok(r) else f"ERROR: {r}" for r in results]`
+    elif type(expression) is cst.ListComp:  # `[r if ok(r) else f"ERROR: {r}" for r in results]`
         yield from error_payloads(expression.elt, imports, local_values, resolving, helper_kind)
-    elif isinstance(expression, cst.IfExp):
+    elif type(expression) is cst.IfExp:
         yield from error_payloads(expression.body, imports, local_values, resolving, helper_kind)
         yield from error_payloads(expression.orelse, imports, local_values, resolving, helper_kind)
-    elif isinstance(expression, cst.BooleanOperation) and isinstance(expression.operator, cst.Or):
+    elif type(expression) is cst.BooleanOperation and isinstance(expression.operator, cst.Or):
         # `return article or {"exists": False, "error": "..."}`: the fallback is the answer.
         yield from error_payloads(expression.left, imports, local_values, resolving, helper_kind)
         yield from error_payloads(expression.right, imports, local_values, resolving, helper_kind)
-    elif isinstance(expression, cst.Name):
+    elif type(expression) is cst.Name:
         name = expression.value
         if name not in resolving:
             for value in local_values(name):
                 yield from error_payloads(value, imports, local_values, resolving | {name}, helper_kind)
-    elif isinstance(expression, cst.Call):
+    elif type(expression) is cst.Call:
         yield from _call_payloads(expression, imports, local_values, resolving, helper_kind)
-    elif isinstance(expression, cst.Await):  # `return await create_error_response(ctx, ...)`
+    elif type(expression) is cst.Await:  # `return await create_error_response(ctx, ...)`
         yield from error_payloads(expression.expression, imports, local_values, resolving, helper_kind)
     elif is_error_text(expression):
         yield ErrorPayload(expression, "text")
@@ -288,15 +288,15 @@ def is_error_text(expression: cst.BaseExpression) -> bool:
 
 def leading_text(expression: cst.BaseExpression) -> str | None:
     """The constant text a string-building expression starts with, if any."""
-    if isinstance(expression, cst.SimpleString):
+    if type(expression) is cst.SimpleString:
         value = expression.evaluated_value
         return value if isinstance(value, str) else None
-    if isinstance(expression, cst.FormattedString):
+    if type(expression) is cst.FormattedString:
         first = expression.parts[0] if expression.parts else None
         return first.value if isinstance(first, cst.FormattedStringText) else None
-    if isinstance(expression, cst.ConcatenatedString):
+    if type(expression) is cst.ConcatenatedString:
         return leading_text(expression.left)
-    if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, (cst.Add, cst.Modulo)):
+    if type(expression) is cst.BinaryOperation and isinstance(expression.operator, (cst.Add, cst.Modulo)):
         return leading_text(expression.left)
     if (
         isinstance(expression, cst.Call)

@@ -1140,7 +1140,7 @@ class _Resolver:
 
     # -- what is a server ------------------------------------------------
     def server_class(self, expression: cst.BaseExpression) -> ServerBinding | None:
-        if isinstance(expression, cst.Subscript):  # `FastMCP[State]`: a generic server class
+        if type(expression) is cst.Subscript:  # `FastMCP[State]`: a generic server class
             expression = expression.value
         dotted = dotted_name(expression)
         if dotted is None:
@@ -2127,7 +2127,7 @@ class _Resolver:
             call = registration.call
             callee = dotted_name(call.func)
             first = call.args[0].value if call.args and call.args[0].keyword is None else None
-            if callee is None or not isinstance(first, cst.Call):
+            if callee is None or type(first) is not cst.Call:
                 continue
             found = self._callable_class(first.func, registration.context_key, registration.context_class, 1)
             if found is not None and not found.endswith("()"):
@@ -2215,9 +2215,9 @@ class _Resolver:
     def _argument_class(
         self, value: cst.BaseExpression, context_key: str | None, context_class: str | None
     ) -> str | None:
-        if isinstance(value, cst.Await):
+        if type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             return self._callable_class(value.func, context_key, context_class, 1)
         dotted = dotted_name(value)
         if dotted is None:
@@ -2455,12 +2455,12 @@ def _is_project_name(qualified: str | None) -> TypeGuard[str]:
 
 def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
     """The types an annotation names: `X`, `"X"`, `X | None`, `Optional[X]`."""
-    if isinstance(annotation, cst.BinaryOperation):
+    if type(annotation) is cst.BinaryOperation:
         yield from _annotation_types(annotation.left)
         yield from _annotation_types(annotation.right)
-    elif isinstance(annotation, cst.Subscript):
+    elif type(annotation) is cst.Subscript:
         for element in annotation.slice:
-            if isinstance(element.slice, cst.Index):
+            if type(element.slice) is cst.Index:
                 yield from _annotation_types(element.slice.value)
     else:
         yield annotation

@@ -825,7 +825,7 @@ def _is_logging(call: cst.Call) -> bool:
 def _assignments(function: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     values: dict[str, cst.BaseExpression] = {}
     for node in own_nodes(function.body):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             values[node.targets[0].target.value] = node.value
     return values
 
