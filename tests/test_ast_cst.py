@@ -120,6 +120,8 @@ def _assert_like_libcst(text: str) -> None:
         "x[1:2, ::3]; y[(1, 2)]\ndel a, b\nglobal q\nassert x, 'm'\nwith (open(a) as f, open(b) as g,): pass\n",
         "from .. import (a, b as c,)\nimport os.path as p, sys\n@d.e(f=1)\nclass K(B, *m, metaclass=M, **k): x: int = 1\n",
         "async def f():\n    async with a as b: await c\n    async for i in j: yield [k async for k in l if m]\n",
+        # where a string ends: a quote after an odd or an even run of backslashes, in each kind of string
+        "a = 'x\\'y' 'z\\\\'\nb = \"\"\"q\\\"\"\"\"\ne = r'\\'' '\\\\\\''\nd = '''\\'''' \"\"\n",
     ],
 )
 def test_shapes_the_builder_makes(source: str) -> None:

@@ -907,10 +907,7 @@ class _Builder:
             while text[index] not in "'\"":
                 index += 1
             quote = text[index : index + 3] if text[index : index + 3] in ('"""', "'''") else text[index]
-            index += len(quote)
-            while not text.startswith(quote, index):
-                index += 2 if text[index] == "\\" else 1
-            index += len(quote)
+            index = _closing_quote(text, quote, index + len(quote)) + len(quote)
             tokens.append((token_start, index))
         return tokens
 
@@ -1023,6 +1020,22 @@ class _Builder:
             raise Unsupported("f-string expression") from error
         builder = _Builder(source, self.base + offset, self.spans)
         return builder.expr(tree.body)
+
+
+def _closing_quote(text: str, quote: str, body: int) -> int:
+    """Where the string whose body starts at ``body`` ends: the first ``quote`` after an even
+    run of backslashes (found by ``str.find``, not a step per character: docstrings are long)."""
+    index = body
+    while True:
+        found = text.find(quote, index)
+        if found == -1:
+            raise Unsupported("an unterminated string")  # `ast` accepted the text: not reached
+        backslash = found - 1
+        while backslash >= body and text[backslash] == "\\":
+            backslash -= 1
+        if (found - 1 - backslash) % 2 == 0:
+            return found
+        index = found + 1
 
 
 def _set(node: Any, name: str, value: object) -> Any:
