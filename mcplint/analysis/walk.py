@@ -45,40 +45,33 @@ _FIELD_ORDER: dict[type, tuple[str, ...]] = {
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
 }
 
-_child_fields_cache: dict[type, tuple[str, ...]] = {}
-
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes the walk visits, in walk order."""
     found: list[cst.CSTNode] = []
-    node_type = type(node)
-    for name in _child_fields_cache.get(node_type) or child_fields(node_type):
+    for name in _CHILD_FIELDS[type(node)]:
         value = getattr(node, name)
         kind = type(value)
         if kind is list or kind is tuple:
             for child in value:
-                child_kind = type(child)
-                known = _NODE_TYPES.get(child_kind)
-                if known or (known is None and _is_node(child_kind)):
+                if _NODE_TYPES[type(child)]:
                     found.append(child)
-        else:
-            known = _NODE_TYPES.get(kind)
-            if known or (known is None and _is_node(kind)):
-                found.append(value)
+        elif _NODE_TYPES[kind]:
+            found.append(value)
     return found
 
 
-# `isinstance(value, cst.CSTNode)` goes through ABCMeta (CSTNode is an ABC): a dict of the
-# types seen answers the same question about ten times faster, and children() asks it for
-# every field of every node.
-_NODE_TYPES: dict[type, bool] = {}
+class _NodeTypes(dict[type, bool]):
+    """Whether a class is a LibCST node class, by subscript: `isinstance(value, cst.CSTNode)`
+    goes through ABCMeta (CSTNode is an ABC), where a dict of the classes seen answers about
+    ten times faster, and the walks ask it for every field of every node."""
+
+    def __missing__(self, kind: type) -> bool:
+        known = self[kind] = issubclass(kind, cst.CSTNode)
+        return known
 
 
-def _is_node(kind: type) -> bool:
-    known = _NODE_TYPES.get(kind)
-    if known is None:
-        known = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
-    return known
+_NODE_TYPES = _NodeTypes()
 
 
 # Nodes that open a scope of their own (concrete classes: LibCST has no subclasses of them).
@@ -126,40 +119,41 @@ def _list_own_nodes(root: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     pending = [root]
     pop, push = pending.pop, pending.append
     nested = _NESTED_SCOPES
-    fields_of, is_node = _child_fields_cache.get, _NODE_TYPES.get
+    fields_of, is_node = _CHILD_FIELDS, _NODE_TYPES
     while pending:
         node = pop()
         add(node)
-        node_type = type(node)
-        for name in fields_of(node_type) or child_fields(node_type):
+        for name in fields_of[type(node)]:
             value = getattr(node, name)
             kind = type(value)
             if kind is list or kind is tuple:
                 for child in value:
                     child_kind = type(child)
-                    known = is_node(child_kind)
-                    if child_kind not in nested and (known or (known is None and _is_node(child_kind))):
+                    if child_kind not in nested and is_node[child_kind]:
                         push(child)
-            elif kind not in nested:
-                known = is_node(kind)
-                if known or (known is None and _is_node(kind)):
-                    push(value)
+            elif kind not in nested and is_node[kind]:
+                push(value)
     return tuple(found)
 
 
-def child_fields(node_type: type) -> tuple[str, ...]:
-    fields = _child_fields_cache.get(node_type)
-    if fields is None:
+class _ChildFields(dict[type, tuple[str, ...]]):
+    """A node class's fields that hold nodes, in walk order, by subscript (listed on first use)."""
+
+    def __missing__(self, node_type: type) -> tuple[str, ...]:
         ordered = _FIELD_ORDER.get(node_type)
         if ordered is None:
             ordered = tuple(f.name for f in dataclasses.fields(node_type))
-        fields = tuple(
-            name
-            for name in ordered
-            if name not in _SKIPPED_FIELDS and not name.startswith("whitespace")
+        fields = self[node_type] = tuple(
+            name for name in ordered if name not in _SKIPPED_FIELDS and not name.startswith("whitespace")
         )
-        _child_fields_cache[node_type] = fields
-    return fields
+        return fields
+
+
+_CHILD_FIELDS = _ChildFields()
+
+
+def child_fields(node_type: type) -> tuple[str, ...]:
+    return _CHILD_FIELDS[node_type]
 
 
 Handler = Callable[[cst.CSTNode], object]
@@ -203,20 +197,16 @@ class Walker:
             handler(node)
         ancestors = self.ancestors
         ancestors.append(node)
-        walk = self.walk
+        walk, is_node = self.walk, _NODE_TYPES
         for name in fields:
             value = getattr(node, name)
             kind = type(value)
             if kind is list or kind is tuple:
                 for child in value:
-                    child_kind = type(child)
-                    known = _NODE_TYPES.get(child_kind)
-                    if known or (known is None and _is_node(child_kind)):
+                    if is_node[type(child)]:
                         walk(child)
-            else:
-                known = _NODE_TYPES.get(kind)
-                if known or (known is None and _is_node(kind)):
-                    walk(value)
+            elif is_node[kind]:
+                walk(value)
         ancestors.pop()
         for handler in leave:
             handler(node)
