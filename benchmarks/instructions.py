@@ -1,0 +1,66 @@
+"""How many instructions a check executes: a figure the machine's load does not move.
+
+Usage:
+    python benchmarks/instructions.py PATH... [--python EXE]
+
+Runs `mcplint check --no-cache --jobs 1 PATH...` in one process under valgrind's
+callgrind (about 40 times slower than a plain run: pick a package or two, not the
+whole corpus) and prints the instructions it executed (callgrind's "Ir"). On the
+shared 2-CPU machines this project is measured on, wall and CPU times of the same
+run vary by a quarter; the instruction count of the same code varies by about 0.1 %,
+so two versions of a change compare by it in one run each (then confirm the whole
+change with `farm-bench` pairs, which time what users wait for). Hash randomisation
+is fixed (PYTHONHASHSEED=0) so that set and dict orders repeat. Needs valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# The check in this process: the engine's worker process would not be counted.
+IN_PROCESS = """
+import sys
+from mcplint.engine import runner
+
+class InProcess(runner.Workers):
+    def lint(self, tasks):
+        for task in tasks:
+            yield task, runner._lint_task(task)
+
+runner.Workers = InProcess
+from mcplint.cli import main
+sys.argv[0] = "mcplint"
+main()
+"""
+
+
+def instructions(python: str, paths: list[str]) -> int:
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        python, "-c", IN_PROCESS, "check", "--no-cache", "--jobs", "1", "--exit-zero", "--quiet", *paths,
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind run failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+", help="files or directories to check")
+    parser.add_argument("--python", default=sys.executable, help="the interpreter with mcplint installed")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
+    print(f"{instructions(args.python, args.paths):,} instructions")
+
+
+if __name__ == "__main__":
+    main()
