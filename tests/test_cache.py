@@ -123,6 +123,32 @@ def test_concurrent_runs_never_corrupt_the_cache(project):
     assert warm.stdout == outputs[0]
 
 
+# A check in a fresh interpreter that says, last, whether LibCST was imported.
+_CHECK_AND_SAY_IF_LIBCST = """
+import sys
+from mcplint.cli import main
+try:
+    main(["check", "--exit-zero", "--format", "json", "src"])
+except SystemExit:
+    pass
+print("libcst imported:", "libcst" in sys.modules)
+"""
+
+
+def test_a_run_replayed_from_the_cache_does_not_import_libcst(project):
+    """Pre-commit runs on every commit: a warm run over unchanged files replays the cache,
+    and importing LibCST (most of its start-up) would be for nothing."""
+    environment = {**os.environ, "MCPLINT_CACHE_DIR": str(project / "cache")}
+
+    def said() -> str:
+        command = [sys.executable, "-c", _CHECK_AND_SAY_IF_LIBCST]
+        done = subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, check=True)
+        return done.stdout.strip().splitlines()[-1]
+
+    assert said() == "libcst imported: True"  # the cold run analyses the files
+    assert said() == "libcst imported: False"
+
+
 def test_a_changed_registry_invalidates_results(tmp_path, monkeypatch):
     monkeypatch.setenv("MCPLINT_CACHE_DIR", str(tmp_path / "cache"))
     registry = tmp_path / "mcp-errors.toml"

@@ -34,6 +34,7 @@ from mcplint.analysis.handlers import (
 )
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.analysis.shape import node_shape
 from mcplint.analysis.walk import Walker, forget_own_nodes
 from mcplint.engine.ast_cst import Span, Unsupported, exact_span, render
 from mcplint.engine.ast_cst import build as build_tree
@@ -45,7 +46,7 @@ from mcplint.engine.result import SKIPPED_NESTED, FileResult
 from mcplint.engine.suppress import apply_suppressions
 from mcplint.engine.syntax import parse_failure, syntax_check_only
 from mcplint.finding import Edit, Finding, Fix
-from mcplint.fingerprint import node_shape, shape_digest
+from mcplint.fingerprint import shape_digest
 from mcplint.registry.match import template_of
 from mcplint.rules import ALL_RULES, RULES_BY_CODE, UNUSED_SUPPRESSION
 from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.engine import pool
 from mcplint.engine.cache import ResultCache, settings_digest
-from mcplint.engine.join import initial_contexts, join
 from mcplint.engine.module_index import ModuleIndex
 from mcplint.engine.result import FileResult
 from mcplint.settings import FileSettings
@@ -135,9 +134,7 @@ def run(
     analysed by the run before in the same context, see ``RunResult.analyses``).
 
     ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run."""
-    from mcplint.engine.lint import forget_walked_modules
-
-    forget_walked_modules()
+    _forget_walked_modules()
     if workers is None:
         workers = Workers(jobs, small_rounds_in_process)
     else:
@@ -145,7 +142,15 @@ def run(
     try:
         return _run(tasks, workers, cache, progress, start or {}, reuse)
     finally:
-        forget_walked_modules()
+        _forget_walked_modules()
+
+
+def _forget_walked_modules() -> None:
+    """What this process walked goes; a process that never imported the lint engine walked
+    nothing (a run replayed from the cache does not import it, nor LibCST with it)."""
+    lint = sys.modules.get("mcplint.engine.lint")
+    if lint is not None:
+        lint.forget_walked_modules()
 
 
 @contextmanager
@@ -188,6 +193,8 @@ def _run(
     if replayed is not None:
         results = replayed
     else:
+        from mcplint.engine.join import initial_contexts
+
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
         contexts.update((path, start[path]) for path in contexts if path in start)
@@ -237,6 +244,8 @@ def _joined(
 ) -> dict[str, ProjectContext]:
     """``join`` over every file (``projects`` None), or over the files of ``projects`` only,
     the others keeping their contexts."""
+    from mcplint.engine.join import join
+
     if projects is None:
         return join(results, contexts, index)
     paths = [path for path in results if index.project_of(path) in projects]
