@@ -62,15 +62,15 @@ def _fresh_run():
     forget_walked_modules()
 
 
-def _found(project: ProjectContext) -> list[tuple[int, str]]:
+def _found(project: ProjectContext, source: str = SERVER) -> list[tuple[int, str]]:
     """The module analysed in ``project``, as a later round of the same run does: the walk
     (and what the rules kept of their last judgement) is reused, only the context changes."""
-    return [(finding.line, finding.code) for finding in lint_text(SERVER, "app/server.py", SETTINGS, project=project).findings]
+    return [(finding.line, finding.code) for finding in lint_text(source, "app/server.py", SETTINGS, project=project).findings]
 
 
-def _fresh(project: ProjectContext) -> list[tuple[int, str]]:
+def _fresh(project: ProjectContext, source: str = SERVER) -> list[tuple[int, str]]:
     forget_walked_modules()
-    return _found(project)
+    return _found(project, source)
 
 
 def _flow_of(module: cst.Module) -> ExceptionFlow:
@@ -406,16 +406,12 @@ def test_mcp005_judges_a_function_once_and_each_round_finds_what_a_fresh_analysi
         entries = tuple((name, "app.other.tool", "tool", ()) for name in functions)
         return ProjectContext(module="app.server", entry_points=entries, return_entry_points=entries)
 
-    def found(project: ProjectContext) -> list[tuple[int, str]]:
-        result = lint_text(FALLBACKS, "app/server.py", SETTINGS, project=project)
-        return [(finding.line, finding.code) for finding in result.findings if finding.code == "MCP005"]
+    def mcp005(found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        return [finding for finding in found if finding[1] == "MCP005"]
 
     rounds = [reaching(), reaching("fetch_rows"), reaching("fetch_rows", "fetch_more"), reaching("fetch_more"), reaching()]
-    kept = [found(project) for project in rounds]
-    fresh = []
-    for project in rounds:
-        forget_walked_modules()
-        fresh.append(found(project))
+    kept = [mcp005(_found(project, FALLBACKS)) for project in rounds]
+    fresh = [mcp005(_fresh(project, FALLBACKS)) for project in rounds]
     assert kept == fresh
     assert fresh[0] == [(11, "MCP005")]
     assert fresh[2] == [(11, "MCP005"), (17, "MCP005"), (23, "MCP005")]

@@ -2655,9 +2655,7 @@ def _module_outputs(resolver: _Resolver, project: ProjectContext, handlers: Mapp
     scope.outgoing_servers = resolver.outgoing_servers()
     scope.outgoing_arguments = resolver.outgoing_arguments()
     scope.outgoing_instances = resolver.outgoing_instances()
-    low_level_tools = [
-        key for key, handler in handlers.items() if handler.kind == "tool" and handler.low_level
-    ]
+    low_level_tools = [key for key, handler in handlers.items() if handler.kind == "tool" and handler.low_level]
     if low_level_tools:
         # A low-level `tools/call` handler runs tools by name: what a registry holds, if any.
         resolver.dynamic_registrations.add("tool")

@@ -152,10 +152,6 @@ class _ChildFields(dict[type, tuple[str, ...]]):
 _CHILD_FIELDS = _ChildFields()
 
 
-def child_fields(node_type: type) -> tuple[str, ...]:
-    return _CHILD_FIELDS[node_type]
-
-
 Handler = Callable[[cst.CSTNode], object]
 
 
@@ -189,7 +185,7 @@ class Walker:
         if plan is None:
             plan = self._plans[node_type] = (
                 tuple(self._visit.get(node_type, ())),
-                child_fields(node_type),
+                _CHILD_FIELDS[node_type],
                 tuple(self._leave.get(node_type, ())),
             )
         visit, fields, leave = plan
