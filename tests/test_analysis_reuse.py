@@ -372,6 +372,42 @@ def test_libcst_concrete_node_classes_have_no_subclasses():
     assert [kind.__name__ for kind in concrete if kind.__subclasses__()] == []
 
 
+
+def test_the_walk_skips_only_fields_that_never_hold_a_node():
+    """The walk does not read fields declared as text (`Name.value`, `Arg.star`): on LibCST's own
+    trees of every fixture, such a field never holds a node (a field declared otherwise in a
+    LibCST upgrade, or a wrong reading of a declaration, fails here)."""
+    import dataclasses
+
+    from mcplint.analysis.walk import _CHILD_FIELDS, _SKIPPED_FIELDS
+
+    root = Path(__file__).resolve().parent
+    sources = [path.read_text(encoding="utf-8") for path in sorted((root / "fixtures").rglob("*.py"))]
+    sources.append("def f(a, /, *args, b=1, **kw):\n    return g(*args, **kw, x=f'{a!r:>{b}}')[1:2, ::3]\n")
+    skipped: set[tuple[str, str]] = set()
+    checked = 0
+    for source in sources:
+        try:
+            module = cst.parse_module(source)
+        except cst.ParserSyntaxError:
+            continue
+        pending: list[cst.CSTNode] = [module]
+        while pending:
+            node = pending.pop()
+            walked = _CHILD_FIELDS[type(node)]
+            for field in dataclasses.fields(node):
+                value = getattr(node, field.name)
+                values = value if isinstance(value, (list, tuple)) else [value]
+                pending.extend(child for child in values if isinstance(child, cst.CSTNode))
+                if field.name not in walked and type(node) not in (cst.FunctionDef, cst.ClassDef):
+                    skipped.add((type(node).__name__, field.name))
+                    if not field.name.startswith("whitespace"):
+                        checked += 1
+                        holds_node = any(isinstance(child, cst.CSTNode) for child in values)
+                        assert not holds_node or field.name in _SKIPPED_FIELDS, (type(node).__name__, field.name)
+    assert {("Name", "value"), ("Arg", "star"), ("SimpleString", "value"), ("Param", "star")} <= skipped
+    assert checked > 1000
+
 FALLBACKS = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP
 

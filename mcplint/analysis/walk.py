@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
+from typing import Literal, get_args, get_origin
 
 import libcst as cst
 
@@ -142,7 +143,9 @@ class _ChildFields(dict[type, tuple[str, ...]]):
     def __missing__(self, node_type: type) -> tuple[str, ...]:
         ordered = _FIELD_ORDER.get(node_type)
         if ordered is None:
-            ordered = tuple(f.name for f in dataclasses.fields(node_type))
+            # A field declared to hold text only (`Name.value`, `Arg.star`) is not read at all:
+            # names and strings are half the nodes of a tree.
+            ordered = tuple(f.name for f in dataclasses.fields(node_type) if _may_hold_node(f.type))
         fields = self[node_type] = tuple(
             name for name in ordered if name not in _SKIPPED_FIELDS and not name.startswith("whitespace")
         )
@@ -150,6 +153,16 @@ class _ChildFields(dict[type, tuple[str, ...]]):
 
 
 _CHILD_FIELDS = _ChildFields()
+
+
+def _may_hold_node(declared: object) -> bool:
+    """Whether a field of this declared type can hold a node (unknown: it can)."""
+    if isinstance(declared, type):
+        return issubclass(declared, cst.CSTNode)
+    if get_origin(declared) is Literal:
+        return False
+    arguments = get_args(declared)
+    return not arguments or any(_may_hold_node(argument) for argument in arguments)
 
 
 Handler = Callable[[cst.CSTNode], object]

@@ -84,6 +84,23 @@ def make(cls: type, **values: Any) -> Any:
     return node
 
 
+def _name(
+    value: str,
+    _new: Callable[[type], Any] = _new,
+    _set_value: Callable[[object, object], None] = cst.Name.__dict__["value"].__set__,
+    _set_lpar: Callable[[object, object], None] = cst.Name.__dict__["lpar"].__set__,
+    _set_rpar: Callable[[object, object], None] = cst.Name.__dict__["rpar"].__set__,
+) -> Any:
+    """``make(cst.Name, value=value, lpar=(), rpar=())`` for the commonest node, without the
+    field loop (a field of LibCST's it left unset would fail the trees' comparison in
+    ``tests/test_ast_cst.py``)."""
+    node = _new(cst.Name)
+    _set_value(node, value)
+    _set_lpar(node, ())
+    _set_rpar(node, ())
+    return node
+
+
 _NO_PARENS: tuple[()] = ()
 _LPAR = _share(cst.LeftParen())
 _RPAR = _share(cst.RightParen())
@@ -148,6 +165,8 @@ class _Builder:
         if "\r" in text:  # ast counts a lone CR as a line break too
             raise Unsupported("carriage returns")
         self.line_starts = starts
+        # Per line of a text that is not all ASCII: its UTF-8 bytes, or b"" where the line is
+        # ASCII (most lines of such a text: a byte column is a code-point column there).
         self._wide_lines: dict[int, bytes] = {}
         self.ascii = text.isascii()
         # The expressions of this text's f-strings, by where `ast` places them: an f-string's
@@ -164,7 +183,10 @@ class _Builder:
         encoded = self._wide_lines.get(line)
         if encoded is None:
             end = self.line_starts[line] if line < len(self.line_starts) else len(self.text)
-            encoded = self._wide_lines[line] = self.text[start:end].encode("utf-8")
+            chars = self.text[start:end]
+            encoded = self._wide_lines[line] = b"" if chars.isascii() else chars.encode("utf-8")
+        if not encoded:
+            return start + column
         return start + len(encoded[:column].decode("utf-8", "replace"))
 
     def span_of(self, node: ast.AST) -> Span:
@@ -500,7 +522,7 @@ class _Builder:
         return self.record(built, start, end)
 
     def _name_at(self, name: str) -> Any:
-        return make(cst.Name, value=name, lpar=(), rpar=())
+        return _name(name)
 
     def decorator(self, node: ast.expr) -> Any:
         value = self.expr(node)
@@ -658,6 +680,10 @@ class _Builder:
         that is the enclosing syntax's, a generator expression's sole call argument)."""
         start, end = self.span_of(node)
         kind = type(node)
+        if kind is ast.Name:  # a third of the nodes: the commonest case (no parentheses) at once
+            before = self._before(start)
+            if before < 0 or self.text[before] != "(":
+                return self.record(_name(node.id), start, end)  # type: ignore[attr-defined]
         inner_parens = 0
         if kind is ast.Tuple:
             inner_parens = self._tuple_parens(node, start, end)  # type: ignore[arg-type]
@@ -690,7 +716,7 @@ class _Builder:
 
     def _expression(self, node: ast.expr, kind: type, start: int, end: int, inner: int) -> Any:
         if kind is ast.Name:
-            return make(cst.Name, value=node.id, lpar=(), rpar=())  # type: ignore[attr-defined]
+            return _name(node.id)  # type: ignore[attr-defined]
         if kind is ast.Attribute:
             assert isinstance(node, ast.Attribute)
             attr = self.record(self._name_at(node.attr), end - len(node.attr), end)
@@ -872,7 +898,7 @@ class _Builder:
         if isinstance(value, (str, bytes)):
             return self._strings(start, end)
         if value is None or value is True or value is False:
-            return make(cst.Name, value=repr(value), lpar=(), rpar=())
+            return _name(repr(value))
         if value is Ellipsis:
             return make(cst.Ellipsis, lpar=(), rpar=())
         source = self.text[start:end]
