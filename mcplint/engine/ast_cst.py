@@ -73,32 +73,31 @@ def _share(default: object) -> object:
     return default
 
 
-def make(cls: type, **values: Any) -> Any:
-    """A node of ``cls`` without its constructor's validation (the source was valid Python)."""
-    node: Any = _new(cls)
-    for name, setter, default in _fields(cls):
-        value = values.get(name, default)
-        if value is _REQUIRED:
-            raise TypeError(f"{cls.__name__}.{name} is required")
-        setter(node, value)
-    return node
+class _Constructors(dict[type, Callable[..., Any]]):
+    """``make[cls](**fields)``: a node of ``cls`` without its constructor's validation (the
+    source was valid Python). Per class, a function is generated as dataclasses generate
+    ``__init__``: its fields as keyword parameters (defaults shared), one setter call each, so
+    that making a node costs no loop over its fields (a million nodes a corpus run)."""
+
+    def __missing__(self, cls: type) -> Callable[..., Any]:
+        namespace: dict[str, Any] = {"_new": _new, "_cls": cls}
+        parameters, lines = [], []
+        for index, (name, setter, default) in enumerate(_fields(cls)):
+            namespace[f"_set{index}"] = setter
+            if default is _REQUIRED:
+                parameters.append(name)
+            else:
+                namespace[f"_default{index}"] = default
+                parameters.append(f"{name}=_default{index}")
+            lines.append(f"    _set{index}(node, {name})\n")
+        signature = f"*, {', '.join(parameters)}" if parameters else ""
+        exec(f"def make({signature}):\n    node = _new(_cls)\n{''.join(lines)}    return node\n", namespace)
+        constructor: Callable[..., Any] = namespace["make"]
+        self[cls] = constructor
+        return constructor
 
 
-def _name(
-    value: str,
-    _new: Callable[[type], Any] = _new,
-    _set_value: Callable[[object, object], None] = cst.Name.__dict__["value"].__set__,
-    _set_lpar: Callable[[object, object], None] = cst.Name.__dict__["lpar"].__set__,
-    _set_rpar: Callable[[object, object], None] = cst.Name.__dict__["rpar"].__set__,
-) -> Any:
-    """``make(cst.Name, value=value, lpar=(), rpar=())`` for the commonest node, without the
-    field loop (a field of LibCST's it left unset would fail the trees' comparison in
-    ``tests/test_ast_cst.py``)."""
-    node = _new(cst.Name)
-    _set_value(node, value)
-    _set_lpar(node, ())
-    _set_rpar(node, ())
-    return node
+make = _Constructors()
 
 
 _NO_PARENS: tuple[()] = ()
@@ -148,7 +147,7 @@ def build(text: str) -> tuple[cst.Module, dict[int, Span]]:
     tree = ast.parse(text)
     builder = _Builder(text)
     body = builder.block_body(tree.body)
-    module = make(cst.Module, body=body)
+    module = make[cst.Module](body=body)
     return module, builder.spans
 
 
@@ -293,7 +292,7 @@ class _Builder:
             small = [self.small(part) for part in line]
             start = self.spans[id(small[0])][0] - self.base
             end = self.spans[id(small[-1])][1] - self.base
-            body.append(self.record(make(cst.SimpleStatementLine, body=small), start, end))
+            body.append(self.record(make[cst.SimpleStatementLine](body=small), start, end))
         return body
 
     def _after_inline(self, index: int) -> int:
@@ -311,8 +310,8 @@ class _Builder:
             if not all(isinstance(statement, _SMALL) for statement in statements):
                 raise Unsupported("compound statement after a colon")
             small = [self.small(statement) for statement in statements]
-            return make(cst.SimpleStatementSuite, body=small)
-        return make(cst.IndentedBlock, body=self.block_body(statements))
+            return make[cst.SimpleStatementSuite](body=small)
+        return make[cst.IndentedBlock](body=self.block_body(statements))
 
     def small(self, node: ast.stmt) -> Any:
         start, end = self.span_of(node)
@@ -322,17 +321,16 @@ class _Builder:
         kind = type(node)
         built: cst.CSTNode
         if kind is ast.Expr:
-            built = make(cst.Expr, value=self.expr(node.value))  # type: ignore[attr-defined]
+            built = make[cst.Expr](value=self.expr(node.value))  # type: ignore[attr-defined]
         elif kind is ast.Return:
             value = node.value  # type: ignore[attr-defined]
-            built = make(cst.Return, value=None if value is None else self.expr(value))
+            built = make[cst.Return](value=None if value is None else self.expr(value))
         elif kind is ast.Assign:
-            targets = [make(cst.AssignTarget, target=self.expr(target)) for target in node.targets]  # type: ignore[attr-defined]
-            built = make(cst.Assign, targets=targets, value=self.expr(node.value))  # type: ignore[attr-defined]
+            targets = [make[cst.AssignTarget](target=self.expr(target)) for target in node.targets]  # type: ignore[attr-defined]
+            built = make[cst.Assign](targets=targets, value=self.expr(node.value))  # type: ignore[attr-defined]
         elif kind is ast.AnnAssign:
             assert isinstance(node, ast.AnnAssign)
-            built = make(
-                cst.AnnAssign,
+            built = make[cst.AnnAssign](
                 target=self.expr(node.target),
                 annotation=self.annotation(node.annotation),
                 value=None if node.value is None else self.expr(node.value),
@@ -341,41 +339,41 @@ class _Builder:
         elif kind is ast.AugAssign:
             assert isinstance(node, ast.AugAssign)
             operator = _AUGMENTED[type(node.op)]
-            built = make(cst.AugAssign, target=self.expr(node.target), operator=operator, value=self.expr(node.value))
+            built = make[cst.AugAssign](target=self.expr(node.target), operator=operator, value=self.expr(node.value))
         elif kind is ast.Raise:
             assert isinstance(node, ast.Raise)
-            cause = None if node.cause is None else make(cst.From, item=self.expr(node.cause))
-            built = make(cst.Raise, exc=None if node.exc is None else self.expr(node.exc), cause=cause)
+            cause = None if node.cause is None else make[cst.From](item=self.expr(node.cause))
+            built = make[cst.Raise](exc=None if node.exc is None else self.expr(node.exc), cause=cause)
         elif kind is ast.Assert:
             assert isinstance(node, ast.Assert)
             message = None if node.msg is None else self.expr(node.msg)
             comma = _COMMA if message is not None else cst.MaybeSentinel.DEFAULT
-            built = make(cst.Assert, test=self.expr(node.test), msg=message, comma=comma)
+            built = make[cst.Assert](test=self.expr(node.test), msg=message, comma=comma)
         elif kind is ast.Delete:
             assert isinstance(node, ast.Delete)
             targets = [self.expr(target) for target in node.targets]
             if len(targets) == 1:
                 target = targets[0]
             else:
-                target = make(cst.Tuple, elements=self._elements(targets, end), lpar=(), rpar=())
-            built = make(cst.Del, target=target)
+                target = make[cst.Tuple](elements=self._elements(targets, end), lpar=(), rpar=())
+            built = make[cst.Del](target=target)
         elif kind is ast.Pass:
-            built = make(cst.Pass)
+            built = make[cst.Pass]()
         elif kind is ast.Break:
-            built = make(cst.Break)
+            built = make[cst.Break]()
         elif kind is ast.Continue:
-            built = make(cst.Continue)
+            built = make[cst.Continue]()
         elif kind is ast.Global or kind is ast.Nonlocal:
             items: list[Any] = []
             at = start + (6 if kind is ast.Global else 8)
             for name in node.names:  # type: ignore[attr-defined]
                 at = self.text.index(name, at)
-                items.append(make(cst.NameItem, name=self.record(self._name_at(name), at, at + len(name))))
+                items.append(make[cst.NameItem](name=self.record(self._name_at(name), at, at + len(name))))
                 at += len(name)
-            built = make(cst.Global if kind is ast.Global else cst.Nonlocal, names=_comma_all(items))
+            built = make[cst.Global if kind is ast.Global else cst.Nonlocal](names=_comma_all(items))
         elif kind is ast.Import:
             assert isinstance(node, ast.Import)
-            built = make(cst.Import, names=_comma_all([self._alias(alias) for alias in node.names]))
+            built = make[cst.Import](names=_comma_all([self._alias(alias) for alias in node.names]))
         elif kind is ast.ImportFrom:
             assert isinstance(node, ast.ImportFrom)
             module = None
@@ -386,14 +384,13 @@ class _Builder:
                 module = self._dotted(node.module, module_at)
             names: Any
             if len(node.names) == 1 and node.names[0].name == "*":
-                names = make(cst.ImportStar)
+                names = make[cst.ImportStar]()
             else:
                 names = _comma_all([self._alias(alias) for alias in node.names])
                 if self._trailing_comma_after(names[-1]):  # `from m import (a, b,)`
                     _set(names[-1], "comma", _COMMA)
             lpar = cst.LeftParen() if self.text[end - 1] == ")" else None
-            built = make(
-                cst.ImportFrom,
+            built = make[cst.ImportFrom](
                 module=module,
                 names=names,
                 relative=[_DOT] * node.level,
@@ -409,8 +406,8 @@ class _Builder:
         start, end = self.span_of(alias)
         if alias.asname is not None:
             name = self.record(self._name_at(alias.asname), end - len(alias.asname), end)
-            asname = make(cst.AsName, name=name)
-        return self.record(make(cst.ImportAlias, name=self._dotted(alias.name, start), asname=asname), start, end)
+            asname = make[cst.AsName](name=name)
+        return self.record(make[cst.ImportAlias](name=self._dotted(alias.name, start), asname=asname), start, end)
 
     def _dotted(self, name: str, start: int) -> Any:
         """``a.b.c`` written at ``start`` (without blanks around its dots)."""
@@ -420,11 +417,11 @@ class _Builder:
         for part in parts[1:]:
             end += 1 + len(part)
             attr = self.record(self._name_at(part), end - len(part), end)
-            built = self.record(make(cst.Attribute, value=built, attr=attr, lpar=(), rpar=()), start, end)
+            built = self.record(make[cst.Attribute](value=built, attr=attr, lpar=(), rpar=()), start, end)
         return built
 
     def annotation(self, node: ast.expr) -> Any:
-        return make(cst.Annotation, annotation=self.expr(node))
+        return make[cst.Annotation](annotation=self.expr(node))
 
     def compound(self, node: ast.stmt) -> Any:
         start, end = self.span_of(node)
@@ -435,8 +432,7 @@ class _Builder:
             decorators = [self.decorator(decorator) for decorator in node.decorator_list]
             keyword_end = start + 3 if kind is ast.FunctionDef else self._after(start + 5) + 3
             name_at = self._after(keyword_end)
-            built = make(
-                cst.FunctionDef,
+            built = make[cst.FunctionDef](
                 name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)),
                 params=self.parameters(node.args),
                 body=self.suite(node.body),
@@ -449,16 +445,15 @@ class _Builder:
         elif kind is ast.ClassDef:
             assert isinstance(node, ast.ClassDef)
             decorators = [self.decorator(decorator) for decorator in node.decorator_list]
-            bases = [make(cst.Arg, value=self.expr(base), comma=_COMMA) if type(base) is not ast.Starred
-                     else make(cst.Arg, value=self.expr(base.value), star="*", comma=_COMMA)
+            bases = [make[cst.Arg](value=self.expr(base), comma=_COMMA) if type(base) is not ast.Starred
+                     else make[cst.Arg](value=self.expr(base.value), star="*", comma=_COMMA)
                      for base in node.bases]  # fmt: skip
             keywords = [self._keyword(keyword_) for keyword_ in node.keywords]
             if bases or keywords:
                 _without_comma([*bases, *keywords][-1])
             name_at = self._after(start + 5)
             has_parens = bool(bases or keywords) or self.text[self._after(name_at + len(node.name))] == "("
-            built = make(
-                cst.ClassDef,
+            built = make[cst.ClassDef](
                 name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)),
                 body=self.suite(node.body),
                 bases=bases,
@@ -473,8 +468,7 @@ class _Builder:
             built = self._if(node)  # type: ignore[arg-type]
         elif kind is ast.For or kind is ast.AsyncFor:
             assert isinstance(node, (ast.For, ast.AsyncFor))
-            built = make(
-                cst.For,
+            built = make[cst.For](
                 target=self.expr(node.target),
                 iter=self.expr(node.iter),
                 body=self.suite(node.body),
@@ -483,15 +477,15 @@ class _Builder:
             )
         elif kind is ast.While:
             assert isinstance(node, ast.While)
-            built = make(cst.While, test=self.expr(node.test), body=self.suite(node.body), orelse=self._else(node.orelse))
+            built = make[cst.While](test=self.expr(node.test), body=self.suite(node.body), orelse=self._else(node.orelse))
         elif kind is ast.With or kind is ast.AsyncWith:
             assert isinstance(node, (ast.With, ast.AsyncWith))
             items = []
             for item in node.items:
                 asname = None
                 if item.optional_vars is not None:
-                    asname = make(cst.AsName, name=self.expr(item.optional_vars))
-                items.append(make(cst.WithItem, item=self.expr(item.context_expr), asname=asname, comma=_COMMA))
+                    asname = make[cst.AsName](name=self.expr(item.optional_vars))
+                items.append(make[cst.WithItem](item=self.expr(item.context_expr), asname=asname, comma=_COMMA))
             last = items[-1].asname.name if items[-1].asname is not None else items[-1].item
             if not self._trailing_comma_after(last):
                 _without_comma(items[-1])
@@ -500,8 +494,7 @@ class _Builder:
             first = items[0].item
             # `with (a as b, c as d):` the statement's parentheses, not its first item's
             parenthesised = self.text[paren] == "(" and self.spans[id(first)][0] - self.base > paren
-            built = make(
-                cst.With,
+            built = make[cst.With](
                 items=items,
                 body=self.suite(node.body),
                 asynchronous=_ASYNC if kind is ast.AsyncWith else None,
@@ -510,25 +503,24 @@ class _Builder:
             )
         elif kind is ast.Try:
             assert isinstance(node, ast.Try)
-            built = make(
-                cst.Try,
+            built = make[cst.Try](
                 body=self.suite(node.body),
                 handlers=[self._handler(handler) for handler in node.handlers],
                 orelse=self._else(node.orelse),
-                finalbody=make(cst.Finally, body=self.suite(node.finalbody)) if node.finalbody else None,
+                finalbody=make[cst.Finally](body=self.suite(node.finalbody)) if node.finalbody else None,
             )
         else:
             raise Unsupported(kind.__name__)
         return self.record(built, start, end)
 
     def _name_at(self, name: str) -> Any:
-        return _name(name)
+        return make[cst.Name](value=name)
 
     def decorator(self, node: ast.expr) -> Any:
         value = self.expr(node)
         start, end = self.spans[id(value)]
         at = self._before(start - self.base)
-        return self.record(make(cst.Decorator, decorator=value), at, end - self.base)
+        return self.record(make[cst.Decorator](decorator=value), at, end - self.base)
 
     def _if(self, node: ast.If) -> Any:
         start, end = self.span_of(node)
@@ -538,8 +530,8 @@ class _Builder:
             if len(node.orelse) == 1 and type(first) is ast.If and self._is_elif(first):
                 orelse = self._if(first)
             else:
-                orelse = make(cst.Else, body=self.suite(node.orelse))
-        built = make(cst.If, test=self.expr(node.test), body=self.suite(node.body), orelse=orelse)
+                orelse = make[cst.Else](body=self.suite(node.orelse))
+        built = make[cst.If](test=self.expr(node.test), body=self.suite(node.body), orelse=orelse)
         return self.record(built, start, end)
 
     def _is_elif(self, node: ast.If) -> bool:
@@ -547,7 +539,7 @@ class _Builder:
         return self.text.startswith("elif", start)
 
     def _else(self, statements: Sequence[ast.stmt]) -> Any:
-        return make(cst.Else, body=self.suite(statements)) if statements else None
+        return make[cst.Else](body=self.suite(statements)) if statements else None
 
     def _handler(self, node: ast.ExceptHandler) -> Any:
         start, end = self.span_of(node)
@@ -555,10 +547,10 @@ class _Builder:
         kind = None if node.type is None else self.expr(node.type)
         if node.name is not None and kind is not None:
             name_at = self._after(self._after(self.spans[id(kind)][1] - self.base) + 2)
-            name = make(cst.AsName, name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)))
+            name = make[cst.AsName](name=self.record(self._name_at(node.name), name_at, name_at + len(node.name)))
         end = self._footer_end(self._line_comment_end(end), self.span_of(node.body[0])[0])
         start = self._leading_comments(start)
-        built = make(cst.ExceptHandler, body=self.suite(node.body), type=kind, name=name)
+        built = make[cst.ExceptHandler](body=self.suite(node.body), type=kind, name=name)
         return self.record(built, start, end)
 
     def _leading_comments(self, start: int) -> int:
@@ -625,7 +617,7 @@ class _Builder:
         if node.vararg is not None:
             star_arg = self._param(node.vararg, None, star="*")
         elif node.kwonlyargs:
-            star_arg = make(cst.ParamStar, comma=_COMMA)
+            star_arg = make[cst.ParamStar](comma=_COMMA)
         kwonly = [self._param(argument, default) for argument, default in zip(node.kwonlyargs, node.kw_defaults, strict=True)]
         star_kwarg = self._param(node.kwarg, None, star="**") if node.kwarg is not None else None
         ordered: list[Any] = [*posonly]
@@ -642,14 +634,13 @@ class _Builder:
                 _set(param, "comma", _COMMA)
         if ordered and ordered[-1] is not None and not self._trailing_comma_after(ordered[-1]):
             _without_comma(ordered[-1])
-        return make(
-            cst.Parameters,
+        return make[cst.Parameters](
             params=params,
             star_arg=star_arg,
             kwonly_params=kwonly,
             star_kwarg=star_kwarg,
             posonly_params=posonly,
-            posonly_ind=make(cst.ParamSlash, comma=_COMMA) if posonly else cst.MaybeSentinel.DEFAULT,
+            posonly_ind=make[cst.ParamSlash](comma=_COMMA) if posonly else cst.MaybeSentinel.DEFAULT,
         )
 
     def _trailing_comma_after(self, node: Any) -> bool:
@@ -660,8 +651,7 @@ class _Builder:
     def _param(self, node: ast.arg, default: ast.expr | None, star: str = "") -> Any:
         annotation = None if node.annotation is None else self.annotation(node.annotation)
         name_at = self.offset(node.lineno, node.col_offset)
-        built = make(
-            cst.Param,
+        built = make[cst.Param](
             name=self.record(self._name_at(node.arg), name_at, name_at + len(node.arg)),
             annotation=annotation,
             default=None if default is None else self.expr(default),
@@ -683,7 +673,7 @@ class _Builder:
         if kind is ast.Name:  # a third of the nodes: the commonest case (no parentheses) at once
             before = self._before(start)
             if before < 0 or self.text[before] != "(":
-                return self.record(_name(node.id), start, end)  # type: ignore[attr-defined]
+                return self.record(make[cst.Name](value=node.id), start, end)  # type: ignore[attr-defined]
         inner_parens = 0
         if kind is ast.Tuple:
             inner_parens = self._tuple_parens(node, start, end)  # type: ignore[arg-type]
@@ -716,11 +706,11 @@ class _Builder:
 
     def _expression(self, node: ast.expr, kind: type, start: int, end: int, inner: int) -> Any:
         if kind is ast.Name:
-            return _name(node.id)  # type: ignore[attr-defined]
+            return make[cst.Name](value=node.id)  # type: ignore[attr-defined]
         if kind is ast.Attribute:
             assert isinstance(node, ast.Attribute)
             attr = self.record(self._name_at(node.attr), end - len(node.attr), end)
-            return make(cst.Attribute, value=self.expr(node.value), attr=attr, lpar=(), rpar=())
+            return make[cst.Attribute](value=self.expr(node.value), attr=attr, lpar=(), rpar=())
         if kind is ast.Call:
             return self._call(node, start)  # type: ignore[arg-type]
         if kind is ast.Constant:
@@ -733,64 +723,64 @@ class _Builder:
             elements: list[Any] = []
             for key, value in zip(node.keys, node.values, strict=True):
                 if key is None:
-                    elements.append(make(cst.StarredDictElement, value=self.expr(value), comma=_COMMA))
+                    elements.append(make[cst.StarredDictElement](value=self.expr(value), comma=_COMMA))
                 else:
-                    elements.append(make(cst.DictElement, key=self.expr(key), value=self.expr(value), comma=_COMMA))
-            return make(cst.Dict, elements=self._last_comma(elements, end - 1), lpar=(), rpar=())
+                    elements.append(make[cst.DictElement](key=self.expr(key), value=self.expr(value), comma=_COMMA))
+            return make[cst.Dict](elements=self._last_comma(elements, end - 1), lpar=(), rpar=())
         if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
             items = node.elts  # type: ignore[attr-defined]
             close = end - 1 if kind is not ast.Tuple or inner else end
             elements = self._elements([self._element_value(item) for item in items], close)
             cls = {ast.List: cst.List, ast.Tuple: cst.Tuple, ast.Set: cst.Set}[kind]
-            return make(cls, elements=elements, lpar=(), rpar=())
+            return make[cls](elements=elements, lpar=(), rpar=())
         if kind is ast.Subscript:
             return self._subscript(node)  # type: ignore[arg-type]
         if kind is ast.BinOp:
             assert isinstance(node, ast.BinOp)
             operator = _BINARY[type(node.op)]
-            return make(cst.BinaryOperation, left=self.expr(node.left), operator=operator, right=self.expr(node.right), lpar=(), rpar=())
+            return make[cst.BinaryOperation](left=self.expr(node.left), operator=operator, right=self.expr(node.right), lpar=(), rpar=())
         if kind is ast.BoolOp:
             assert isinstance(node, ast.BoolOp)
             operator = _BOOLEAN[type(node.op)]
             values = [self.expr(value) for value in node.values]
             built = values[0]
             for index, value in enumerate(values[1:], 1):
-                built = make(cst.BooleanOperation, left=built, operator=operator, right=value, lpar=(), rpar=())
+                built = make[cst.BooleanOperation](left=built, operator=operator, right=value, lpar=(), rpar=())
                 if index < len(values) - 1:
                     self.record(built, self.spans[id(values[0])][0] - self.base, self.spans[id(value)][1] - self.base)
             return built
         if kind is ast.UnaryOp:
             assert isinstance(node, ast.UnaryOp)
-            return make(cst.UnaryOperation, operator=_UNARY[type(node.op)], expression=self.expr(node.operand), lpar=(), rpar=())
+            return make[cst.UnaryOperation](operator=_UNARY[type(node.op)], expression=self.expr(node.operand), lpar=(), rpar=())
         if kind is ast.Compare:
             assert isinstance(node, ast.Compare)
             targets = [
-                make(cst.ComparisonTarget, operator=_COMPARE[type(op)], comparator=self.expr(comparator))
+                make[cst.ComparisonTarget](operator=_COMPARE[type(op)], comparator=self.expr(comparator))
                 for op, comparator in zip(node.ops, node.comparators, strict=True)
             ]
-            return make(cst.Comparison, left=self.expr(node.left), comparisons=targets, lpar=(), rpar=())
+            return make[cst.Comparison](left=self.expr(node.left), comparisons=targets, lpar=(), rpar=())
         if kind is ast.IfExp:
             assert isinstance(node, ast.IfExp)
-            return make(cst.IfExp, body=self.expr(node.body), test=self.expr(node.test), orelse=self.expr(node.orelse), lpar=(), rpar=())
+            return make[cst.IfExp](body=self.expr(node.body), test=self.expr(node.test), orelse=self.expr(node.orelse), lpar=(), rpar=())
         if kind is ast.Await:
-            return make(cst.Await, expression=self.expr(node.value), lpar=(), rpar=())  # type: ignore[attr-defined]
+            return make[cst.Await](expression=self.expr(node.value), lpar=(), rpar=())  # type: ignore[attr-defined]
         if kind is ast.Yield:
             value = node.value  # type: ignore[attr-defined]
-            return make(cst.Yield, value=None if value is None else self.expr(value), lpar=(), rpar=())
+            return make[cst.Yield](value=None if value is None else self.expr(value), lpar=(), rpar=())
         if kind is ast.YieldFrom:
-            return make(cst.Yield, value=make(cst.From, item=self.expr(node.value)), lpar=(), rpar=())  # type: ignore[attr-defined]
+            return make[cst.Yield](value=make[cst.From](item=self.expr(node.value)), lpar=(), rpar=())  # type: ignore[attr-defined]
         if kind is ast.Lambda:
             assert isinstance(node, ast.Lambda)
-            return make(cst.Lambda, params=self.parameters(node.args), body=self.expr(node.body), lpar=(), rpar=())
+            return make[cst.Lambda](params=self.parameters(node.args), body=self.expr(node.body), lpar=(), rpar=())
         if kind is ast.NamedExpr:
             assert isinstance(node, ast.NamedExpr)
-            return make(cst.NamedExpr, target=self.expr(node.target), value=self.expr(node.value), lpar=(), rpar=())
+            return make[cst.NamedExpr](target=self.expr(node.target), value=self.expr(node.value), lpar=(), rpar=())
         if kind is ast.ListComp or kind is ast.SetComp or kind is ast.GeneratorExp:
             cls = {ast.ListComp: cst.ListComp, ast.SetComp: cst.SetComp, ast.GeneratorExp: cst.GeneratorExp}[kind]
-            return make(cls, elt=self.expr(node.elt), for_in=self._comprehension(node.generators), lpar=(), rpar=())  # type: ignore[attr-defined]
+            return make[cls](elt=self.expr(node.elt), for_in=self._comprehension(node.generators), lpar=(), rpar=())  # type: ignore[attr-defined]
         if kind is ast.DictComp:
             assert isinstance(node, ast.DictComp)
-            return make(cst.DictComp, key=self.expr(node.key), value=self.expr(node.value), for_in=self._comprehension(node.generators), lpar=(), rpar=())
+            return make[cst.DictComp](key=self.expr(node.key), value=self.expr(node.value), for_in=self._comprehension(node.generators), lpar=(), rpar=())
         if kind is ast.Starred:
             raise Unsupported("starred expression outside a display")
         raise Unsupported(kind.__name__)
@@ -799,12 +789,12 @@ class _Builder:
         if type(node) is ast.Starred:
             value = self.expr(node.value)
             start, end = self.span_of(node)
-            return self.record(make(cst.StarredElement, value=value, comma=_COMMA, lpar=(), rpar=()), start, end)
-        return make(cst.Element, value=self.expr(node), comma=_COMMA)
+            return self.record(make[cst.StarredElement](value=value, comma=_COMMA, lpar=(), rpar=()), start, end)
+        return make[cst.Element](value=self.expr(node), comma=_COMMA)
 
     def _elements(self, built: list[Any], close: int) -> list[Any]:
         """Elements with a comma after each but the last (which has one when the source does)."""
-        wrapped = [item if isinstance(item, (cst.Element, cst.StarredElement)) else make(cst.Element, value=item, comma=_COMMA) for item in built]
+        wrapped = [item if isinstance(item, (cst.Element, cst.StarredElement)) else make[cst.Element](value=item, comma=_COMMA) for item in built]
         return self._last_comma(wrapped, close)
 
     def _last_comma(self, elements: list[Any], close: int) -> list[Any]:
@@ -821,9 +811,8 @@ class _Builder:
     def _comprehension(self, generators: Sequence[ast.comprehension]) -> Any:
         inner: Any = None
         for generator in reversed(generators):
-            ifs = [make(cst.CompIf, test=self.expr(test)) for test in generator.ifs]
-            inner = make(
-                cst.CompFor,
+            ifs = [make[cst.CompIf](test=self.expr(test)) for test in generator.ifs]
+            inner = make[cst.CompFor](
                 target=self.expr(generator.target),
                 iter=self.expr(generator.iter),
                 ifs=ifs,
@@ -839,49 +828,48 @@ class _Builder:
         for argument in node.args:
             if type(argument) is ast.Starred:
                 value = self.expr(argument.value)
-                arg = make(cst.Arg, value=value, star="*", comma=_COMMA)
+                arg = make[cst.Arg](value=value, star="*", comma=_COMMA)
                 arguments.append((self.offset(argument.lineno, argument.col_offset), arg))
             else:
                 value = self.expr(argument, shared=open_paren)
-                arguments.append((self.spans[id(value)][0] - self.base, make(cst.Arg, value=value, comma=_COMMA)))
+                arguments.append((self.spans[id(value)][0] - self.base, make[cst.Arg](value=value, comma=_COMMA)))
         for keyword_ in node.keywords:
             arguments.append((self.offset(keyword_.lineno, keyword_.col_offset), self._keyword(keyword_)))
         arguments.sort(key=lambda pair: pair[0])
         args = [arg for _, arg in arguments]
         if args and not self._trailing_comma_after(args[-1].value):
             _without_comma(args[-1])
-        return make(cst.Call, func=func, args=args, lpar=(), rpar=())
+        return make[cst.Call](func=func, args=args, lpar=(), rpar=())
 
     def _keyword(self, node: ast.keyword) -> Any:
         value = self.expr(node.value)
         if node.arg is None:
-            return make(cst.Arg, value=value, star="**", comma=_COMMA)
+            return make[cst.Arg](value=value, star="**", comma=_COMMA)
         name_at = self.offset(node.lineno, node.col_offset)
         name = self.record(self._name_at(node.arg), name_at, name_at + len(node.arg))
-        return make(cst.Arg, value=value, keyword=name, equal=_EQUAL, comma=_COMMA)
+        return make[cst.Arg](value=value, keyword=name, equal=_EQUAL, comma=_COMMA)
 
     def _subscript(self, node: ast.Subscript) -> Any:
         value = self.expr(node.value)
         index = node.slice
         elements: list[Any]
         if type(index) is ast.Tuple and not self._tuple_parens(index, *self.span_of(index)) and index.elts:
-            elements = [make(cst.SubscriptElement, slice=self._slice(item), comma=_COMMA) for item in index.elts]
+            elements = [make[cst.SubscriptElement](slice=self._slice(item), comma=_COMMA) for item in index.elts]
             close = self.span_of(node)[1] - 1
             last = elements[-1]
             inner = last.slice.value if isinstance(last.slice, cst.Index) else None
             last_end = (self.spans[id(inner)][1] - self.base) if inner is not None else self.span_of(index.elts[-1])[1]
             after = self._after(last_end)
             if not (self.text[after] == "," and after < close):
-                elements[-1] = make(cst.SubscriptElement, slice=last.slice)
+                elements[-1] = make[cst.SubscriptElement](slice=last.slice)
         else:
-            elements = [make(cst.SubscriptElement, slice=self._slice(index))]
-        return make(cst.Subscript, value=value, slice=elements, lpar=(), rpar=())
+            elements = [make[cst.SubscriptElement](slice=self._slice(index))]
+        return make[cst.Subscript](value=value, slice=elements, lpar=(), rpar=())
 
     def _slice(self, node: ast.expr) -> Any:
         if type(node) is ast.Slice:
             assert isinstance(node, ast.Slice)
-            return make(
-                cst.Slice,
+            return make[cst.Slice](
                 lower=None if node.lower is None else self.expr(node.lower),
                 upper=None if node.upper is None else self.expr(node.upper),
                 step=None if node.step is None else self.expr(node.step),
@@ -889,7 +877,7 @@ class _Builder:
             )
         if type(node) is ast.Starred:
             raise Unsupported("starred subscript")
-        return make(cst.Index, value=self.expr(node))
+        return make[cst.Index](value=self.expr(node))
 
     # -- literals --------------------------------------------------------------------------
 
@@ -898,15 +886,15 @@ class _Builder:
         if isinstance(value, (str, bytes)):
             return self._strings(start, end)
         if value is None or value is True or value is False:
-            return _name(repr(value))
+            return make[cst.Name](value=repr(value))
         if value is Ellipsis:
-            return make(cst.Ellipsis, lpar=(), rpar=())
+            return make[cst.Ellipsis](lpar=(), rpar=())
         source = self.text[start:end]
         if isinstance(value, complex):
-            return make(cst.Imaginary, value=source, lpar=(), rpar=())
+            return make[cst.Imaginary](value=source, lpar=(), rpar=())
         if isinstance(value, float):
-            return make(cst.Float, value=source, lpar=(), rpar=())
-        return make(cst.Integer, value=source, lpar=(), rpar=())
+            return make[cst.Float](value=source, lpar=(), rpar=())
+        return make[cst.Integer](value=source, lpar=(), rpar=())
 
     def _strings(self, start: int, end: int) -> Any:
         """One string token, or LibCST's right-nested ``ConcatenatedString`` of several."""
@@ -914,7 +902,7 @@ class _Builder:
         parts = [self._string(token_start, token_end) for token_start, token_end in tokens]
         built = parts[-1]
         for index in range(len(parts) - 2, -1, -1):
-            built = make(cst.ConcatenatedString, left=parts[index], right=built, lpar=(), rpar=())
+            built = make[cst.ConcatenatedString](left=parts[index], right=built, lpar=(), rpar=())
             if index:
                 self.record(built, tokens[index][0], end)
         return built
@@ -942,11 +930,11 @@ class _Builder:
         quote_at = min(position for position in (source.find("'"), source.find('"')) if position != -1)
         prefix = source[:quote_at]
         if "f" not in prefix.lower():
-            return self.record(make(cst.SimpleString, value=source, lpar=(), rpar=()), start, end)
+            return self.record(make[cst.SimpleString](value=source, lpar=(), rpar=()), start, end)
         quote = source[quote_at : quote_at + 3] if source[quote_at : quote_at + 3] in ('"""', "'''") else source[quote_at]
         body_start = start + quote_at + len(quote)
         parts, _ = self._fstring_parts(body_start, end - len(quote), in_spec=False)
-        built = make(cst.FormattedString, parts=parts, start=prefix + quote, end=quote, lpar=(), rpar=())
+        built = make[cst.FormattedString](parts=parts, start=prefix + quote, end=quote, lpar=(), rpar=())
         return self.record(built, start, end)
 
     def _fstring_parts(self, index: int, stop: int, *, in_spec: bool) -> tuple[list[Any], int]:
@@ -967,14 +955,14 @@ class _Builder:
                 continue
             if char == "{":
                 if index > literal_start:
-                    parts.append(make(cst.FormattedStringText, value=text[literal_start:index]))
+                    parts.append(make[cst.FormattedStringText](value=text[literal_start:index]))
                 expression, index = self._fstring_expression(index, stop)
                 parts.append(expression)
                 literal_start = index
                 continue
             index += 2 if char == "\\" else 1
         if index > literal_start:
-            parts.append(make(cst.FormattedStringText, value=text[literal_start:index]))
+            parts.append(make[cst.FormattedStringText](value=text[literal_start:index]))
         return parts, index
 
     def _fstring_expression(self, open_brace: int, stop: int) -> tuple[Any, int]:
@@ -1016,8 +1004,7 @@ class _Builder:
             format_spec, index = self._fstring_parts(index + 1, stop, in_spec=True)
         if text[index] != "}":
             raise Unsupported("f-string expression")
-        built = make(
-            cst.FormattedStringExpression,
+        built = make[cst.FormattedStringExpression](
             expression=expression,
             conversion=conversion,
             format_spec=format_spec,
