@@ -140,6 +140,9 @@ class UnmaskedErrorDetails(Rule):
             self._calls.append((node, function))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        written = node.value
+        if OPTION not in written and ENV_VAR not in written and "\\" not in written:
+            return  # every string of the module: its value is not evaluated where it cannot match
         value = node.evaluated_value
         if value == ENV_VAR and not self._sets_false(node):
             self._handled = True
