@@ -20,6 +20,8 @@ from mcplint.source import source_lines
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
 MCPLINT_DIRECTIVE = _MCPLINT  # for `--add-noqa`, which merges codes into an existing directive
 _NOQA = re.compile(r"#\s*noqa:\s*([A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
+# What every directive holds (both patterns above): a text without it has none to parse.
+DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Suppressions:
 
 def parse_suppressions(text: str) -> Suppressions:
     suppressions = Suppressions()
+    if DIRECTIVE_HINT.search(text) is None:  # most files: no line to go through
+        return suppressions
     waiting_for_code: list[Directive] = []  # own-line directives cover the next line of code
     for number, line in enumerate(source_lines(text), start=1):
         stripped = line.strip()

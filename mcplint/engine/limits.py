@@ -102,7 +102,9 @@ _DEFAULT_RECURSION_LIMIT = 1000
 
 # One pass of one regular expression: strings and comments are matched whole and yield
 # nothing (their text is not code); what is left is brackets, separators, line breaks and the
-# tokens that chain an expression. A string prefix (`rb`, `f`) is skipped like any name.
+# tokens that chain an expression. Other names (a string prefix, `rb`, `f`, too) and runs of
+# blanks are matched whole and yield nothing: a step per name, not one per character (a third
+# of the scan's time).
 _TOKENS = re.compile(
     r"""
     (?:'''(?:\\.|[^\\])*?''' | \"\"\"(?:\\.|[^\\])*?\"\"\" | '(?:\\.|[^\\'\r\n])*' | "(?:\\.|[^\\"\r\n])*"
@@ -110,6 +112,7 @@ _TOKENS = re.compile(
   | ( == | != | <= | >= | := | -> | \*\* | // | << | >> | \r\n
     | [-+*/%@&|^~<>.(\[{)\]},;=\r\n]
     | \b(?:and|or|not|if|else|lambda|await)\b )
+  | \w+ | [ \t]+
     """,
     re.VERBOSE | re.DOTALL,
 )

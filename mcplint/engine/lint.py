@@ -53,11 +53,11 @@ from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 from mcplint.rules.mcp000_syntax_error import syntax_findings
 from mcplint.settings import FileSettings
 from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
+from mcplint.suppressions import DIRECTIVE_HINT
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
 RECURSION_LIMIT = 20_000
-_DIRECTIVE_HINT = re.compile(r"#\s*(?:mcplint:|noqa:)", re.IGNORECASE)
 _FRAMEWORK_IMPORT = ImportScreen(("mcp", "fastmcp"))
 
 
@@ -146,7 +146,7 @@ def lint_text(
             registry_decorators=facts.registry_decorators,
             registry_tables=facts.registry_tables,
         )
-    if result.findings or (UNUSED_SUPPRESSION in settings.codes and _DIRECTIVE_HINT.search(text)):
+    if result.findings or (UNUSED_SUPPRESSION in settings.codes and DIRECTIVE_HINT.search(text)):
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result
@@ -423,8 +423,12 @@ def _handler_pairs(
         pairs[target] = found
         for handler in handlers:
             label = project.label(handler.key) if handler.key in scope.handlers else handler.key
-            paths = (states or {}).get((target, handler.key)) or {frozenset()}
-            found.extend((label, handler.joined_kind, tuple(sorted(state))) for state in sorted(paths, key=sorted))
+            paths = states.get((target, handler.key)) if states else None
+            if not paths:
+                found.append((label, handler.joined_kind, ()))
+                continue
+            # Each path's guards in order, the paths in the order of those (a tuple sorts as its list).
+            found.extend((label, handler.joined_kind, guards) for guards in sorted(tuple(sorted(path)) for path in paths))
     return pairs
 
 

@@ -15,7 +15,7 @@ from mcplint.suppressions import parse_suppressions
 def apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
     suppressions = parse_suppressions(text)
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
-    if UNUSED_SUPPRESSION not in settings.codes:
+    if UNUSED_SUPPRESSION not in settings.codes or not suppressions.directives:
         return kept
     if any(finding.code == SYNTAX_ERROR for finding in findings):
         # Nothing of the file was analysed: no directive can be known to be unused (and
