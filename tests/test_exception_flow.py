@@ -74,6 +74,24 @@ def test_the_origin_is_the_expression_that_makes_the_text():
     assert {sink for *_, sink in leaks} == {"the returned value"}
 
 
+def test_what_one_iteration_taints_reaches_the_next_one_s_uses():
+    leaks = _leaks("""
+        def tool(items):
+            message = "ok"
+            for item in items:
+                if item is None:
+                    return message
+                try:
+                    run(item)
+                except Exception as e:
+                    message = str(e)
+            while items:
+                items = []
+            return "done"
+        """)
+    assert [(origin, sink) for _, origin, sink in leaks] == [("str(e)", "the returned value")]
+
+
 def test_flow_is_in_statement_order():
     leaks = _leaks("""
         def tool(x):

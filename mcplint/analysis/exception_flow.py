@@ -601,9 +601,11 @@ class _FunctionRun:
                 _merge_into(environment, branch)
 
     def _loop(self, node: cst.For | cst.While, environment: Environment) -> None:
-        # Twice, so that what one iteration taints reaches the next one's uses.
+        # Twice, so that what one iteration taints reaches the next one's uses; once where the
+        # first taints nothing new (the second would start where it did and find the same).
         iterated = self._taint(node.iter, environment) if isinstance(node, cst.For) else _CLEAN
         for _ in range(2):
+            before = dict(environment)
             body = dict(environment)
             if isinstance(node, cst.For):
                 self._bind(node.target, iterated, body)
@@ -611,6 +613,8 @@ class _FunctionRun:
                 self._taint(node.test, body)
             self._block(units_of(node.body), body)
             _merge_into(environment, body)
+            if environment == before:
+                break
         if node.orelse is not None:
             self._block(units_of(node.orelse.body), environment)
 
