@@ -12,6 +12,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcplint.engine import limits
 
@@ -153,6 +155,22 @@ def test_prescreen_patterns_accept_every_statement_start():
         assert screen.search(text), text
     for text in ("import os\n", "from mcpx import y\n", "from .mcp import y\n", "x = 'no import here'\n"):
         assert not screen.search(text), text
+
+
+_PIECES = ["from", "import", "mcp", "mcpx", " ", "\t", "\f", "\\\n", "\\\r\n", "\\\r", "\\", "\n", "\r", "\r\n", ";", ":", "x", ".", ",", "#"]
+
+
+@settings(max_examples=3_000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=24))
+def test_the_prescreen_finds_what_its_pattern_finds_first(pieces):
+    """The screen looks from each keyword back to where a statement may begin, instead of
+    letting the pattern try every character: the same first match, always."""
+    from mcplint.analysis.prescreen import ImportScreen
+
+    screen = ImportScreen(("mcp",))
+    text = "".join(pieces)
+    found, expected = screen.search(text), screen._pattern.search(text)
+    assert (found and found.span()) == (expected and expected.span())
 
 
 # -- a lone CR is a line break, as for Python ---------------------------------------------------

@@ -16,6 +16,7 @@ matter.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -255,6 +256,10 @@ class Handler:
 
     @classmethod
     def from_join(cls, label: str, joined_kind: str) -> Handler:
+        return _joined_handler(label, joined_kind)
+
+    @classmethod
+    def _from_join(cls, label: str, joined_kind: str) -> Handler:
         checked = joined_kind.removesuffix(cls._CHECKED_MARK)
         kind = checked.removesuffix(cls._PROTOCOL_MARK)
         return cls(
@@ -263,6 +268,13 @@ class Handler:
             raise_is_protocol_error=kind != checked,
             checks_answers=checked != joined_kind,
         )
+
+
+# Every round of a run hands each module its entry points again, each naming its handler: the
+# same few thousand handlers (immutable), made once.
+@functools.lru_cache(maxsize=65_536)
+def _joined_handler(label: str, joined_kind: str) -> Handler:
+    return Handler._from_join(label, joined_kind)
 
 
 # What is registered, as a handler of (kind, level), and where: the expression, and the

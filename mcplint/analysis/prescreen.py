@@ -35,6 +35,42 @@ class ImportScreen:
         )
 
     def search(self, text: str) -> re.Match[str] | None:
+        """The pattern's first match in ``text`` (``re.search``'s), found from the keywords:
+        the regular-expression engine would try the pattern at every character."""
         if not any(name in text for name in self._names):  # most files never name them: cheap no
             return None
-        return self._pattern.search(text)
+        for keyword in _KEYWORD.finditer(text):
+            start = _statement_start(text, keyword.start())
+            if start is not None:
+                found = self._pattern.match(text, start)
+                if found is not None:
+                    return found
+        return None
+
+
+_KEYWORD = re.compile(r"from|import")
+_BLANKS = frozenset(" \t\f\v")
+
+
+def _statement_start(text: str, index: int) -> int | None:
+    """The first position where the pattern may begin (``_STATEMENT_START``) from which blanks
+    and continuations alone lead to ``index``; None where something else comes first."""
+    earliest = None
+    while True:
+        if index == 0:
+            return 0
+        char = text[index - 1]
+        if char in _BLANKS:
+            index -= 1
+            continue
+        if char not in "\r\n;:":
+            return earliest
+        earliest = index  # a statement may begin here; one further back may too, past a continuation
+        if char == "\n" and text[index - 2 : index] == "\\\n":
+            index -= 2
+        elif char == "\n" and text[index - 3 : index] == "\\\r\n":
+            index -= 3
+        elif char == "\r" and text[index - 2 : index] == "\\\r":
+            index -= 2
+        else:
+            return earliest
