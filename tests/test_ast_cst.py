@@ -114,6 +114,7 @@ def _assert_like_libcst(text: str) -> None:
     [
         "x = (a)\ny = ((a, b))\nprint((yield))\n(ROOT / name).unlink()\nf(x for x in y)\n",
         "s = 'a' \"b\" f'{c!r:>{w}}'\nr = rb'\\d'\nt = f'{d[\"k\"]}' f\"{ e }\"\n",
+        "h = f\"{'#' * int(n[1])} {x.get('url', '#')}\" f'tab #{c.lstrip(\"#\").upper()}'\n",
         "def f(a, /, b=1, *c, d, e: int = 2, **g) -> None: pass\nlambda *, k: k\n",
         "if a: pass\nelif b:\n    pass\nelse:\n    if c: pass\n",
         "try:\n    pass\n# why\nexcept (A, B) as e:  # note\n    raise C from e\nelse: pass\nfinally: pass\n",
