@@ -61,12 +61,13 @@ class Suppressions:
         return bool(covering)
 
 
-def parse_suppressions(text: str) -> Suppressions:
+def parse_suppressions(text: str, lines: list[str] | None = None) -> Suppressions:
+    """The directives of ``text`` (``lines``: its ``source_lines``, where the caller has them)."""
     suppressions = Suppressions()
     if DIRECTIVE_HINT.search(text) is None:  # most files: no line to go through
         return suppressions
     waiting_for_code: list[Directive] = []  # own-line directives cover the next line of code
-    for number, line in enumerate(source_lines(text), start=1):
+    for number, line in enumerate(source_lines(text) if lines is None else lines, start=1):
         stripped = line.strip()
         found = list(_directives(line, number)) if "#" in line else []
         suppressions.directives.extend(found)

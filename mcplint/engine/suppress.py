@@ -9,11 +9,14 @@ from mcplint.rules import RULES_BY_CODE, SYNTAX_ERROR, UNUSED_SUPPRESSION
 from mcplint.rules.mcp009_unused_suppression import unused_suppressions
 from mcplint.settings import FileSettings
 from mcplint.source import source_lines
-from mcplint.suppressions import parse_suppressions
+from mcplint.suppressions import DIRECTIVE_HINT, parse_suppressions
 
 
 def apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
-    suppressions = parse_suppressions(text)
+    if DIRECTIVE_HINT.search(text) is None:  # no directive: nothing to suppress or report
+        return list(findings)
+    lines = source_lines(text)
+    suppressions = parse_suppressions(text, lines)
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
     if UNUSED_SUPPRESSION not in settings.codes or not suppressions.directives:
         return kept
@@ -21,7 +24,6 @@ def apply_suppressions(text: str, findings: list[Finding], display: str, setting
         # Nothing of the file was analysed: no directive can be known to be unused (and
         # removing one from a file that does not parse cannot be checked). Found by fuzzing.
         return kept
-    lines = source_lines(text)
     known = known_codes()
     for directive, message, fix in unused_suppressions(suppressions, settings.codes, known, lines):
         finding = Finding(
