@@ -255,11 +255,10 @@ class Handler:
         )
 
     @classmethod
+    # Every round of a run hands each module its entry points again, each naming its handler:
+    # the same few thousand handlers (immutable), made once.
+    @functools.lru_cache(maxsize=65_536)
     def from_join(cls, label: str, joined_kind: str) -> Handler:
-        return _joined_handler(label, joined_kind)
-
-    @classmethod
-    def _from_join(cls, label: str, joined_kind: str) -> Handler:
         checked = joined_kind.removesuffix(cls._CHECKED_MARK)
         kind = checked.removesuffix(cls._PROTOCOL_MARK)
         return cls(
@@ -268,13 +267,6 @@ class Handler:
             raise_is_protocol_error=kind != checked,
             checks_answers=checked != joined_kind,
         )
-
-
-# Every round of a run hands each module its entry points again, each naming its handler: the
-# same few thousand handlers (immutable), made once.
-@functools.lru_cache(maxsize=65_536)
-def _joined_handler(label: str, joined_kind: str) -> Handler:
-    return Handler._from_join(label, joined_kind)
 
 
 # What is registered, as a handler of (kind, level), and where: the expression, and the

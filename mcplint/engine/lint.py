@@ -171,7 +171,6 @@ class _Walked:
     # ... and its local part (before other modules' entry points), with its context.
     local_scope: tuple[ProjectContext, LocalScope] | None = None
     defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
-    lines: list[str] | None = None  # the text's lines, once a round had findings to fix
     # The scope the join's tables of handlers were last listed for, with the module, and those tables.
     handler_pairs: tuple[HandlerScope, str | None, tuple[Any, Any, Any]] | None = None
 
@@ -621,9 +620,7 @@ def _findings(
         ranges.update(_spanned_ranges(walked.spans, missing, text))
     elif missing:  # one codegen pass places them; the next rounds on this module reuse it
         ranges.update(node_ranges(module, missing, text))
-    if walked.lines is None:
-        walked.lines = source_lines(text)
-    lines = walked.lines
+    lines = source_lines(text)
     findings = []
     for candidate, reaching, affected in kept:
         line, column, end_line, end_column = ranges[id(candidate.node)]
