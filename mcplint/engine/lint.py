@@ -171,8 +171,6 @@ class _Walked:
     # ... and its local part (before other modules' entry points), with its context.
     local_scope: tuple[ProjectContext, LocalScope] | None = None
     defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
-    # The scope the join's tables of handlers were last listed for, with the module, and those tables.
-    handler_pairs: tuple[HandlerScope, str | None, tuple[Any, Any, Any]] | None = None
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -293,15 +291,9 @@ def _rule_findings(
     result = FileResult(findings=findings, analysed=True)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
-    if walked.handler_pairs is None or walked.handler_pairs[0] is not scope or walked.handler_pairs[1] != project.module:
-        # A round that keeps the scope (only other modules' helpers changed) gives the join the
-        # same tables: listed once (the join only reads them).
-        walked.handler_pairs = (scope, project.module, (
-            _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states),
-            _handler_pairs(scope, scope.outgoing_returns, project),
-            _handler_pairs(scope, scope.message_returns, project),
-        ))
-    result.outgoing_calls, result.outgoing_returns, result.message_returns = walked.handler_pairs[2]
+    result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
+    result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
+    result.message_returns = _handler_pairs(scope, scope.message_returns, project)
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
     result.local_reach_guards = scope.local_reach_guards
