@@ -11,11 +11,10 @@ remembers which of its codes suppressed something, for MCP009.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mcplint.finding import Finding
-from mcplint.source import source_lines
 
 _MCPLINT = re.compile(r"#\s*mcplint:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?", re.IGNORECASE)
 MCPLINT_DIRECTIVE = _MCPLINT  # for `--add-noqa`, which merges codes into an existing directive
@@ -61,13 +60,11 @@ class Suppressions:
         return bool(covering)
 
 
-def parse_suppressions(text: str, lines: list[str] | None = None) -> Suppressions:
-    """The directives of ``text`` (``lines``: its ``source_lines``, where the caller has them)."""
+def parse_suppressions(lines: Sequence[str]) -> Suppressions:
+    """The directives of a text's ``source_lines``."""
     suppressions = Suppressions()
-    if DIRECTIVE_HINT.search(text) is None:  # most files: no line to go through
-        return suppressions
     waiting_for_code: list[Directive] = []  # own-line directives cover the next line of code
-    for number, line in enumerate(source_lines(text) if lines is None else lines, start=1):
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         found = list(_directives(line, number)) if "#" in line else []
         suppressions.directives.extend(found)

@@ -281,7 +281,6 @@ def test_a_stale_analysis_takes_its_callers_along():
     assert {leak.function for leak in flow.leaks()} == {"tool", "describe"}
 
 
-
 def test_a_call_without_text_does_not_ask_for_a_helper():
     """A call of another module's function with clean arguments returns nothing the flow
     follows, helper or not: a helper appearing in a later round keeps the analysis."""
@@ -302,6 +301,7 @@ def test_a_call_without_text_does_not_ask_for_a_helper():
     assert flow.drop_stale() == 1  # `tool` passes `e` to it; `quiet` passes clean values only
     assert set(flow._leaks) == {"quiet"}
     assert {leak.function for leak in flow.leaks()} == {"tool"}
+
 
 REGISTRY_SERVER = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP
@@ -372,7 +372,6 @@ def test_libcst_concrete_node_classes_have_no_subclasses():
     assert [kind.__name__ for kind in concrete if kind.__subclasses__()] == []
 
 
-
 def test_the_walk_skips_only_fields_that_never_hold_a_node():
     """The walk does not read fields declared as text (`Name.value`, `Arg.star`): on LibCST's own
     trees of every fixture, such a field never holds a node (a field declared otherwise in a
@@ -407,6 +406,7 @@ def test_the_walk_skips_only_fields_that_never_hold_a_node():
                         assert not holds_node or field.name in _SKIPPED_FIELDS, (type(node).__name__, field.name)
     assert {("Name", "value"), ("Arg", "star"), ("SimpleString", "value"), ("Param", "star")} <= skipped
     assert checked > 1000
+
 
 FALLBACKS = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP

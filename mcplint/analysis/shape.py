@@ -40,8 +40,9 @@ def _shape(node: cst.CSTNode, parts: list[str]) -> None:
         parts.append(node.attr.value)
         return
     if isinstance(node, cst.Call):
-        parts.append(dotted_name(node.func) or "")
-        if dotted_name(node.func) is None:
+        callee = dotted_name(node.func)
+        parts.append(callee or "")
+        if callee is None:
             _shape(node.func, parts)
         for arg in node.args:
             parts.append(arg.keyword.value + "=" if arg.keyword else "")

@@ -293,7 +293,6 @@ def _rule_findings(
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
     result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
-    result.message_returns = _handler_pairs(scope, scope.message_returns, project)
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
     result.local_reach_guards = scope.local_reach_guards
@@ -321,6 +320,7 @@ def _rule_findings(
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.dispatch_guards = scope.dispatch_guards
+    result.message_returns = _handler_pairs(scope, scope.message_returns, project)
     result.message_targets = scope.message_targets
     result.registry_decorators = scope.registry_decorators
     result.registry_tables = scope.registry_tables

@@ -13,10 +13,10 @@ from mcplint.suppressions import DIRECTIVE_HINT, parse_suppressions
 
 
 def apply_suppressions(text: str, findings: list[Finding], display: str, settings: FileSettings) -> list[Finding]:
-    if DIRECTIVE_HINT.search(text) is None:  # no directive: nothing to suppress or report
+    if DIRECTIVE_HINT.search(text) is None:  # most files: no directive, no line to go through
         return list(findings)
     lines = source_lines(text)
-    suppressions = parse_suppressions(text, lines)
+    suppressions = parse_suppressions(lines)
     kept = [finding for finding in findings if not suppressions.suppresses(finding)]
     if UNUSED_SUPPRESSION not in settings.codes or not suppressions.directives:
         return kept
