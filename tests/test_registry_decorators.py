@@ -3,13 +3,15 @@ facts of a module the run did not analyse agree (the join uses either)."""
 
 from __future__ import annotations
 
+import ast
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.lint import lint_text
-from mcplint.engine.syntax import syntax_check_only
+from mcplint.engine.syntax import applied_names, syntax_check_only
 from mcplint.rules import RULES_BY_CODE
 from mcplint.settings import FileSettings
 
@@ -90,3 +92,58 @@ def test_the_facts_of_a_text_checked_again_are_its_own() -> None:
     assert again.exports == {"load": "pkg.store.load", "helpers": "pkg.helpers"}
     assert elsewhere.exports == {"load": "other.store.load", "helpers": "other.helpers"}
     assert edited.exports == {**again.exports, "json": "json"}
+
+
+IMPORTS_THE_DECORATOR = ProjectContext(module="pkg.tools", registry_decorators=(("pkg.deco.register", "tool"),))
+APPLIED = {
+    "decorator": "from pkg.deco import register\n\n@register\ndef t():\n    raise ValueError('x')\n",
+    "called decorator": "from pkg.deco import register\n\n@register(name='t')\ndef t():\n    raise ValueError('x')\n",
+    "as name": "from pkg.deco import register as reg\n\n@reg\ndef t():\n    raise ValueError('x')\n",
+    "result called": "from pkg.deco import register\n\ndef t():\n    raise ValueError('x')\n\nt = register('t')(t)\n",
+    "module attribute": "import pkg.deco\n\n@pkg.deco.register\ndef t():\n    raise ValueError('x')\n",
+}
+NOT_APPLIED = {
+    "called only": "from pkg.deco import register\n\ndef test_t():\n    assert register(len) is len\n",
+    "named only": "from pkg.deco import register\n\nDOC = register.__doc__\n",
+    "other decorator": "from pkg.deco import register\nimport functools\n\n@functools.cache\ndef t():\n    return register\n",
+}
+
+
+@pytest.mark.parametrize("text", APPLIED.values(), ids=APPLIED.keys())
+def test_a_module_applying_an_imported_registry_decorator_is_analysed(text: str) -> None:
+    assert lint_text(text, "pkg/tools.py", SETTINGS, project=IMPORTS_THE_DECORATOR).analysed
+
+
+@pytest.mark.parametrize("text", NOT_APPLIED.values(), ids=NOT_APPLIED.keys())
+def test_a_module_only_importing_a_registry_decorator_gets_the_syntax_check(text: str) -> None:
+    """A test calling the decorated functions imports the decorator's module too: no reason for
+    the whole analysis (what it gives the join is the same as any syntax-checked module's)."""
+    result = lint_text(text, "pkg/tools.py", SETTINGS, project=IMPORTS_THE_DECORATOR)
+    assert not result.analysed
+    assert result.exports["register"] == "pkg.deco.register"
+
+
+def test_a_module_that_does_not_parse_is_judged_as_before() -> None:
+    """Nothing is known of what a broken module applies: it is analysed, and LibCST judges it."""
+    text = "from pkg.deco import register\n\ndef t(:\n    pass\n"
+    result = lint_text(text, "pkg/tools.py", SETTINGS, project=IMPORTS_THE_DECORATOR)
+    assert [finding.code for finding in result.findings] == ["MCP000"]
+    assert result.findings == lint_text(text, "pkg/tools.py", SETTINGS, project=ProjectContext(module="pkg.tools")).findings
+
+
+def test_what_a_module_applies_is_asked_again_of_a_text_checked_before() -> None:
+    """Round 0 checks a module before the join names any decorator; a later round asks what it
+    applies, from the same remembered facts."""
+    text = APPLIED["as name"]
+    first = lint_text(text, "pkg/again.py", SETTINGS, project=ProjectContext(module="pkg.again"))
+    later = lint_text(text, "pkg/again.py", SETTINGS, project=replace(IMPORTS_THE_DECORATOR, module="pkg.again"))
+    assert (first.analysed, later.analysed) == (False, True)
+    assert [finding.code for finding in later.findings] == ["MCP002"]  # `t` is a tool there
+
+
+def test_applied_names_are_the_last_names_and_what_as_names_stand_for() -> None:
+    tree = ast.parse(
+        "import a.b as m\nfrom c import d as e\n@m.f\ndef g(): pass\n@e(1)\nasync def h(): pass\n"
+        "x = i(2)(g)\ny = j(3)\n@k[0]\ndef n(): pass\n"
+    )
+    assert applied_names(tree) == {"f", "e", "d", "i"}

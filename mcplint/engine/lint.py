@@ -136,20 +136,32 @@ def lint_text(
     if _may_produce_findings(text, rules, settings, project):
         result = _rule_findings(text, display, settings, rules, project)
     else:
-        findings, facts = syntax_check_only(text, display, settings, project)
-        result = FileResult(
-            findings=findings,
-            imported_names=sorted(set(facts.exports.values())),
-            exports=facts.exports,
-            star_imports=facts.star_imports,
-            defined_names=facts.defined_names,
-            registry_decorators=facts.registry_decorators,
-            registry_tables=facts.registry_tables,
-        )
+        result = _syntax_checked(text, display, settings, rules, project)
     if result.findings or (UNUSED_SUPPRESSION in settings.codes and DIRECTIVE_HINT.search(text)):
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result
+
+
+def _syntax_checked(
+    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
+) -> FileResult:
+    """CPython's syntax check and the names the join needs; or the whole analysis, where the
+    module may apply a registration decorator imported from another module (one that only
+    calls the decorated function, as a test does, gives no reason)."""
+    decorators = [name for name, _ in project.registry_decorators] if rules else []
+    findings, facts = syntax_check_only(text, display, settings, project, applied=bool(decorators))
+    if decorators and facts.may_apply(decorators):
+        return _rule_findings(text, display, settings, rules, project)
+    return FileResult(
+        findings=findings,
+        imported_names=sorted(set(facts.exports.values())),
+        exports=facts.exports,
+        star_imports=facts.star_imports,
+        defined_names=facts.defined_names,
+        registry_decorators=facts.registry_decorators,
+        registry_tables=facts.registry_tables,
+    )
 
 
 @dataclass
@@ -455,7 +467,7 @@ def _may_produce_findings(
         # Another module's helpers change only what this module's own helpers are (its findings
         # need handler scope, a reason of its own): worth a parse when a module reads them.
         return True
-    if project.registry_decorators or project.registered_here or project.imported_registrars:
+    if project.registered_here or project.imported_registrars:
         return True
     if project.imported_unmasked_classes or project.imported_decorator_methods:
         return True

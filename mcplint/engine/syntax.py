@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -33,24 +33,37 @@ class ModuleFacts:
     defined_names: list[str] = field(default_factory=list)
     registry_decorators: list[str] = field(default_factory=list)
     registry_tables: list[str] = field(default_factory=list)
+    # What a registration decorator imported from another module could be applied as here
+    # (``applied_names``); None until a run asks (``syntax_check_only(..., applied=True)``), and
+    # for a text that did not parse.
+    applied: frozenset[str] | None = None
 
     def copy(self) -> ModuleFacts:
         """Facts a caller may keep and change without changing the ones remembered."""
         return ModuleFacts(
             dict(self.exports), list(self.star_imports), list(self.defined_names),
-            list(self.registry_decorators), list(self.registry_tables),
+            list(self.registry_decorators), list(self.registry_tables), self.applied,
         )  # fmt: skip
+
+    def may_apply(self, decorators: Iterable[str]) -> bool:
+        """Whether the module may apply one of ``decorators`` (qualified names it imports): it
+        applies a decorator or calls a call's result under that name's last part (or under an
+        `as` name for it). Unknown facts may."""
+        return self.applied is None or any(name.rpartition(".")[2] in self.applied for name in decorators)
 
 
 def syntax_check_only(
-    text: str, display: str, settings: FileSettings, project: ProjectContext
+    text: str, display: str, settings: FileSettings, project: ProjectContext, *, applied: bool = False
 ) -> tuple[list[Finding], ModuleFacts]:
     """CPython's parser only: syntax errors, and the names the module imports and defines
-    (the run tells a module that imports a server from another module to look again)."""
+    (the run tells a module that imports a server from another module to look again); with
+    ``applied``, also what it applies as decorators (``ModuleFacts.applied``)."""
     key = (display, len(text), hash(text), project.package)
     known = _CHECKED.get(key)
     if known is not None:  # a later round of the run, or of a migration's runs: the same text
         _CHECKED.move_to_end(key)
+        if applied and known.applied is None:  # it parsed before
+            known.applied = applied_names(cpython_parse(text))
         return [], known.copy()
     try:
         tree = cpython_parse(text)
@@ -71,6 +84,8 @@ def syntax_check_only(
             return parse_failure(text, display, settings, error), ModuleFacts()
         return [], ModuleFacts()
     facts = _ast_module_facts(tree, project.package)
+    if applied:
+        facts.applied = applied_names(tree)
     _CHECKED[key] = facts
     if len(_CHECKED) > MAX_CHECKED:
         _CHECKED.popitem(last=False)
@@ -140,6 +155,36 @@ def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
                 facts.exports[alias.asname or alias.name] = f"{module}.{alias.name}" if module else alias.name
     facts.defined_names = sorted(defined)
     return facts
+
+
+def applied_names(tree: ast.Module) -> frozenset[str]:
+    """The last names of the decorators the module's functions apply (`@tools.register(...)`)
+    and of the calls whose result it calls (`register(name)(fn)`): where the LibCST analysis
+    asks whether a registration decorator is applied. A name bound by an `as` import adds the
+    last part of what it imports (`from .deco import register as reg`, then `@reg`)."""
+    applied: set[str] = set()
+    aliases: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Call):
+                _add_last_name(applied, node.func.func)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                _add_last_name(applied, decorator.func if isinstance(decorator, ast.Call) else decorator)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname:
+                    aliases.setdefault(alias.asname, set()).add(alias.name.rpartition(".")[2])
+    for name in list(applied):
+        applied.update(aliases.get(name, ()))
+    return frozenset(applied)
+
+
+def _add_last_name(names: set[str], expression: ast.expr) -> None:
+    if isinstance(expression, ast.Name):
+        names.add(expression.id)
+    elif isinstance(expression, ast.Attribute):
+        names.add(expression.attr)
 
 
 def _is_registry_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
