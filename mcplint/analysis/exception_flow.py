@@ -245,7 +245,10 @@ class ExceptionFlow:
         self._summaries: dict[str, Summary] = {}
         self._leaks: dict[str, list[Leak]] = {}
         self._running: list[str] = []  # the functions being analysed, the innermost last
-        self.recursed = False  # some analysis met a call cycle (see order_free)
+        # The functions whose analysis met a callee in progress (a call cycle), which counted
+        # as clean there: their analyses, and those that read them, depend on which function
+        # was asked for first (``drop_stale`` drops them).
+        self._met_cycle: set[str] = set()
         # Per function analysed: what it asked of the project context (other modules' helpers
         # and raisers, the targets of its calls, the transport, the registry's helpers) and
         # what it was told, and the functions of this module whose summaries it read. A later
@@ -259,16 +262,19 @@ class ExceptionFlow:
         self._summaries.clear()
         self._leaks.clear()
         self._running.clear()
-        self.recursed = False
+        self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
 
     def drop_stale(self) -> int:
         """Drop the analyses the flow's present context (a later round's helpers, raisers,
         call targets, transport or registry) would answer otherwise than it answered them,
-        and those of every function that read one of their summaries; the others stand.
-        Returns how many were dropped."""
+        those that met a call cycle, and those of every function that read one of their
+        summaries; the others stand (what their functions and callees make them, whichever
+        function is asked for first). Returns how many were dropped."""
         stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
+        stale |= self._met_cycle
+        self._met_cycle.clear()
         if not stale:
             return 0
         callers: dict[str, list[str]] = {}
@@ -349,13 +355,6 @@ class ExceptionFlow:
         self._ask("stdio", (), self.stdio)
         return self.stdio
 
-    @property
-    def order_free(self) -> bool:
-        """No analysis so far met a call cycle: each summary and leak is what its function and
-        its callees make it, whichever function was asked for first (in a cycle, the callee in
-        progress counts as clean, so the first one asked for decides)."""
-        return not self.recursed
-
     def add_function(self, key: str, node: cst.FunctionDef, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
 
@@ -404,7 +403,7 @@ class ExceptionFlow:
         if key in self._leaks:
             return
         if key in self._running:
-            self.recursed = True
+            self._met_cycle.add(self._running[-1])
             return  # recursion: the callee in progress counts as clean
         self._running.append(key)
         summary, leaks = Summary(), []

@@ -217,8 +217,8 @@ class StackTraceLeak(Rule):
         # helpers and raisers, the targets of its calls), of the transport and of the
         # registry's helpers, and on the module's package; the entry points decide which
         # functions are judged, not what an analysis finds. Each analysis whose questions the
-        # new context answers the same stays (``ExceptionFlow.drop_stale``; all go when one
-        # met a call cycle, where the first function asked for decides).
+        # new context answers the same stays (``ExceptionFlow.drop_stale``; not those that met
+        # a call cycle, where the first function asked for decides, nor those reading them).
         imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
         registry = self.context.registry
         helpers_module = registry.helpers_module if registry is not None else None
@@ -236,7 +236,7 @@ class StackTraceLeak(Rule):
         self._flow.imported_raisers = {
             name: (frozenset(own), frozenset(text)) for name, own, text in project.imported_raisers
         }
-        if project.module != self._flow_module or not self._flow.order_free:
+        if project.module != self._flow_module:
             self._flow.forget()
             self._flow_module = project.module
         else:
