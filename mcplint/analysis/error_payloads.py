@@ -8,7 +8,9 @@ conditional or ``json.dumps``.
 
 from __future__ import annotations
 
+import functools
 import re
+from ast import literal_eval
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -207,7 +209,7 @@ def _is_failure_model(call: cst.Call, qualified: str) -> bool:
         key, value = arg.keyword.value, arg.value
         if key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False":
             return True
-        if key == "status" and (_string_value(value) or "").lower() == "error":
+        if key == "status" and (string_value(value) or "").lower() == "error":
             return True
     return False
 
@@ -248,7 +250,7 @@ def is_error_dict(node: cst.Dict) -> bool:
     for element in node.elements:
         if not isinstance(element, cst.DictElement):
             continue
-        if _marks_an_error(_string_value(element.key), element.value):
+        if _marks_an_error(string_value(element.key), element.value):
             return True
     return False
 
@@ -258,7 +260,7 @@ def _marks_an_error(key: str | None, value: cst.BaseExpression) -> bool:
     `"success": False` / `"ok": False`."""
     if key in ERROR_KEYS and not _is_empty(value):
         return True
-    if key == "status" and (_string_value(value) or "").lower() == "error":
+    if key == "status" and (string_value(value) or "").lower() == "error":
         return True
     return key in FAILURE_FLAG_KEYS and isinstance(value, cst.Name) and value.value == "False"
 
@@ -289,8 +291,7 @@ def is_error_text(expression: cst.BaseExpression) -> bool:
 def leading_text(expression: cst.BaseExpression) -> str | None:
     """The constant text a string-building expression starts with, if any."""
     if type(expression) is cst.SimpleString:
-        value = expression.evaluated_value
-        return value if isinstance(value, str) else None
+        return string_value(expression)
     if type(expression) is cst.FormattedString:
         first = expression.parts[0] if expression.parts else None
         return first.value if isinstance(first, cst.FormattedStringText) else None
@@ -307,11 +308,17 @@ def leading_text(expression: cst.BaseExpression) -> str | None:
     return None
 
 
-def _string_value(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
+def string_value(node: cst.BaseExpression | None) -> str | None:
+    """The text of a string literal (not of bytes)."""
+    return _evaluated(node.value) if isinstance(node, cst.SimpleString) else None
+
+
+# Every dict of every analysed module has its keys read (`is_error_dict`): the same few
+# literals (`"type"`, `"text"`, `"error"`) over and over, each a `literal_eval` parse.
+@functools.lru_cache(maxsize=4096)
+def _evaluated(literal: str) -> str | None:
+    value = literal_eval(literal)
+    return value if isinstance(value, str) else None
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:
@@ -322,7 +329,7 @@ def _is_empty(node: cst.BaseExpression) -> bool:
         return node.evaluated_value == 0
     if isinstance(node, (cst.List, cst.Tuple, cst.Dict, cst.Set)):
         return not node.elements
-    return _string_value(node) == ""
+    return string_value(node) == ""
 
 
 def caught_texts(
@@ -431,5 +438,5 @@ def error_item_set(target: cst.BaseExpression, value: cst.BaseExpression) -> str
         and isinstance(target.slice[0].slice, cst.Index)
     ):
         return None
-    return target.value.value if _marks_an_error(_string_value(target.slice[0].slice.value), value) else None
+    return target.value.value if _marks_an_error(string_value(target.slice[0].slice.value), value) else None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict
+from mcplint.analysis.error_payloads import MCP_PACKAGES, is_error_dict, string_value
 from mcplint.analysis.imports import TEST_FRAMEWORKS, dotted_name, imported_package
 from mcplint.analysis.prescreen import ImportScreen
 from mcplint.protocol_codes import SPEC_CODES, band_problem
@@ -179,7 +179,7 @@ class ErrorCodeCollision(Rule):
         if is_error_dict(node):
             self._collect_codes(node)
         for element in node.elements:
-            if isinstance(element, cst.DictElement) and _string(element.key) in PAYLOAD_KEYS:
+            if isinstance(element, cst.DictElement) and string_value(element.key) in PAYLOAD_KEYS:
                 for payload in _dicts(element.value):
                     self._collect_codes(payload)
 
@@ -188,7 +188,7 @@ class ErrorCodeCollision(Rule):
         for element in payload.elements:
             if not isinstance(element, cst.DictElement):
                 continue
-            is_code = _string(element.key) == CODE_KEY_NAME
+            is_code = string_value(element.key) == CODE_KEY_NAME
             if is_code and id(element) not in self._seen_payload_codes:
                 self._seen_payload_codes.add(id(element))
                 self._payload_codes.append((element, function))
@@ -361,7 +361,7 @@ def _constants(body: Sequence[cst.CSTNode]) -> list[Constant]:
 
 def _table_value(node: cst.BaseExpression) -> int | str | None:
     number = _int(node)
-    return number if number is not None else _string(node)
+    return number if number is not None else string_value(node)
 
 
 def _says_success(name: str) -> bool:
@@ -431,13 +431,6 @@ def _int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.Integer):
         value = node.evaluated_value
         return sign * value if isinstance(value, int) else None
-    return None
-
-
-def _string(node: cst.BaseExpression | None) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
     return None
 
 
