@@ -188,3 +188,58 @@ def test_a_warm_run_after_a_stamp_only_change_hashes_once_then_stats(project, mo
     check(project)
     check(project)
     assert calls == []
+
+
+CROSS_MODULE = {
+    "server.py": (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom helper import load\n\nmcp = FastMCP('x')\n\n\n"
+        "@mcp.tool()\ndef get(name: str) -> str:\n    return load(name)\n"
+    ),
+    "helper.py": "def load(name):\n    if not name:\n        raise ValueError('name is required')\n    return name\n",
+    "clean.py": "VALUE = 1\n",
+}
+
+
+@pytest.fixture
+def cross_module(tmp_path, monkeypatch):
+    """A tool whose helper module is analysed only once the join says the tool reaches it: the
+    helper has two analyses, its first round's and its last."""
+    monkeypatch.setenv("MCPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "src").mkdir()
+    for name, text in CROSS_MODULE.items():
+        (tmp_path / "src" / name).write_text(text)
+    return tmp_path
+
+
+def _indexes(project) -> tuple[dict, dict]:
+    (rounds,) = (project / "cache").rglob("*.rounds.json")
+    (index,) = (path for path in (project / "cache").rglob("*.json") if path != rounds and path.name != "runs.json")
+    return json.loads(index.read_text()), json.loads(rounds.read_text())
+
+
+def test_the_index_keeps_each_files_last_analysis_and_the_rounds_apart(cross_module, monkeypatch):
+    cold = check(cross_module)
+    assert [finding["code"] for finding in json_findings(cold)] == ["MCP002"]
+    index, rounds = _indexes(cross_module)
+    assert {os.path.basename(path): len(entry["analyses"]) for path, entry in index.items()} == {
+        "server.py": 1, "helper.py": 1, "clean.py": 1,
+    }  # fmt: skip
+    assert "helper.py" in {os.path.basename(path) for path in rounds}
+    assert all(not set(rounds[path]["analyses"]) & set(index[path]["analyses"]) for path in rounds)
+    # A warm run over unchanged files reads the last analyses only.
+    (rounds_path,) = (cross_module / "cache").rglob("*.rounds.json")
+    rounds_path.write_text("{ torn")
+    calls = count_lint_calls(monkeypatch)
+    assert check(cross_module).stdout == cold.stdout
+    assert calls == []
+
+
+def test_a_run_with_a_changed_file_replays_the_others_rounds(cross_module, monkeypatch):
+    cold = check(cross_module)
+    (cross_module / "src" / "clean.py").write_text("VALUE = 2\n")
+    calls = count_lint_calls(monkeypatch)
+    assert check(cross_module).stdout == cold.stdout
+    assert calls == ["src/clean.py"]  # the helper's first round comes from the rounds index
+    index, rounds = _indexes(cross_module)
+    assert all(len(entry["analyses"]) == 1 for entry in index.values())
+    assert "helper.py" in {os.path.basename(path) for path in rounds}

@@ -11,6 +11,11 @@ enough: an edit whose mtime is put back (``os.utime``, tools that preserve it) k
 but the kernel moves the ctime on every write and every ``utime``, and a file replaced by
 a rename has a new inode.
 
+A warm run over unchanged files needs only each file's last analysis (the context the
+last run ended with, ``final_contexts``): the others, which only a run whose files changed
+may replay, are kept apart in ``<settings digest>.rounds.json`` and read only then (most of
+a project's analyses are its rounds', and reading them was most of a warm run).
+
 Indexes are written whole to a temporary file and renamed into place, so two
 runs at once never leave a torn file (the last one wins); an index that does not
 load is ignored and rewritten. The directory carries ``CACHEDIR.TAG`` and a
@@ -94,7 +99,11 @@ class ResultCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._indexes: dict[str, dict[str, Entry]] = {}
+        # Per index: by file, the analyses of the contexts no run ended with (``save``).
+        self._rounds: dict[str, dict[str, Entry]] = {}
         self._dirty: set[str] = set()
+        self._stored: set[str] = set()  # the indexes given new analyses (``store``)
+        self._last_run: dict[str, str] | None = None  # each file's final context in this run
         self._remembered_runs: dict[str, dict[str, str]] | None = None
         self._runs_dirty = False
 
@@ -108,6 +117,10 @@ class ResultCache:
         if entry is None:
             return None
         analysis = entry["analyses"].get(key)
+        if analysis is None:
+            rounds = self._rounds_index(digest).get(os.path.abspath(path))
+            if rounds is not None and rounds["sha256"] == entry["sha256"]:
+                analysis = rounds["analyses"].get(key)
         if analysis is None or not self._unchanged(path, entry, digest):
             return None
         if any(name not in analysis for name in (*STORED_FIELDS, *PACKED_FIELDS)):
@@ -146,6 +159,7 @@ class ResultCache:
         entry = index.get(key)
         if entry is None or entry["sha256"] != result.content_hash:
             entry = index[key] = {"sha256": result.content_hash, "analyses": {}}
+        self._stored.add(digest)
         # A result that carries only size and mtime (the fixer's) is checked by its hash next time.
         entry["stamp"] = list(result.stat_key) if len(result.stat_key) == 4 else None
         entry["analyses"][context_key(project)] = {
@@ -168,6 +182,7 @@ class ResultCache:
         runs = self._runs()
         runs.pop(run_key, None)
         runs[run_key] = contexts
+        self._last_run = contexts
         while len(runs) > MAX_REMEMBERED_RUNS:
             runs.pop(next(iter(runs)))
         self._runs_dirty = True
@@ -185,14 +200,36 @@ class ResultCache:
     def _index_path(self, digest: str) -> Path:
         return self.directory / __version__ / f"{digest}.json"
 
+    def _rounds_path(self, digest: str) -> Path:
+        return self.directory / __version__ / f"{digest}.rounds.json"
+
     def _index(self, digest: str) -> dict[str, Entry]:
         if digest not in self._indexes:
-            try:
-                loaded = json.loads(self._index_path(digest).read_text(encoding="utf-8"))
-                self._indexes[digest] = loaded if isinstance(loaded, dict) else {}
-            except (OSError, ValueError):
-                self._indexes[digest] = {}
+            self._indexes[digest] = _loaded(self._index_path(digest))
         return self._indexes[digest]
+
+    def _rounds_index(self, digest: str) -> dict[str, Entry]:
+        if digest not in self._rounds:
+            self._rounds[digest] = _loaded(self._rounds_path(digest))
+        return self._rounds[digest]
+
+    def _set_rounds_apart(self, digest: str) -> None:
+        """Each file of this run keeps in the index the analysis of the context the run ended
+        with; its other analyses (this run's rounds, earlier runs') go to the rounds index."""
+        assert self._last_run is not None
+        index, rounds = self._index(digest), self._rounds_index(digest)
+        for path, final in self._last_run.items():
+            entry = index.get(path)
+            if entry is None:
+                continue
+            kept = rounds.pop(path, None)
+            analyses = entry["analyses"]
+            if kept is not None and kept["sha256"] == entry["sha256"]:
+                analyses = {**kept["analyses"], **analyses}
+            entry["analyses"] = {final: analyses[final]} if final in analyses else {}
+            apart = {key: analysis for key, analysis in analyses.items() if key != final}
+            if apart:
+                rounds[path] = {"sha256": entry["sha256"], "analyses": apart}
 
     def save(self) -> None:
         if not self._dirty and not self._runs_dirty:
@@ -200,12 +237,16 @@ class ResultCache:
         try:
             self._prepare_directory()
             for digest in sorted(self._dirty):
+                if digest in self._stored and self._last_run is not None:
+                    self._set_rounds_apart(digest)
+                    _write_text(self._rounds_path(digest), json.dumps(self._rounds[digest]))
                 _write_text(self._index_path(digest), json.dumps(self._indexes[digest]))
             if self._runs_dirty:
                 _write_text(self.directory / __version__ / "runs.json", json.dumps(self._runs()))
         except OSError:
             return  # a cache that cannot be written only costs speed
         self._dirty.clear()
+        self._stored.clear()
         self._runs_dirty = False
 
     def _prepare_directory(self) -> None:
@@ -252,6 +293,15 @@ def _unpacked_outgoing(analysis: Entry) -> dict[str, Any]:
                 kind, *state = group.split("\t")
                 found.extend((labels[number], kind, tuple(state)) for number in numbers)
     return unpacked
+
+
+def _loaded(path: Path) -> dict[str, Entry]:
+    """An index as written, or empty when it is missing or does not load."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
 
 
 def _write_text(path: Path, text: str) -> None:
