@@ -18,7 +18,6 @@ from mcplint import __version__
 from mcplint.config import CliOverrides, ConfigError, ConfigResolver
 from mcplint.finding import Finding
 from mcplint.progress import ProgressBar, progress_bar
-from mcplint.registry import check_registry
 from mcplint.registry.model import RegistryError
 from mcplint.report import render
 from mcplint.report.statistics import render_statistics
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from mcplint.engine.cache import ResultCache
     from mcplint.engine.runner import FileTask
 
-# Imports inside functions: the engine, the report formats, fixes, baselines and the progress bar are
+# Imports inside functions: the engine, the registry checks, the report formats, fixes, baselines and the progress bar are
 # imported where they are used: a warm run replays its results from the cache without LibCST,
 # rich or worker processes (0.3 s for a pre-commit run).
 
@@ -239,6 +238,7 @@ def _show_fixes(fixed: list[Finding]) -> None:
 def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Finding]:
     """The REG findings of every registry that a linted file's config names (each once)."""
     from mcplint.engine.discovery import display_path
+    from mcplint.registry import check_registry
 
     registries = {resolver.config_for(resolver.cwd / "__init__.py").registry}
     registries |= {resolver.config_for(path).registry for path in paths}
@@ -253,6 +253,7 @@ def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Find
 def run_registry_check(options: CheckOptions) -> int:
     """`mcplint registry check [FILE]`: the REG findings of one registry."""
     from mcplint.engine.discovery import display_path, project_root
+    from mcplint.registry import check_registry
 
     try:
         resolver = ConfigResolver(options.overrides, Path(options.config_file) if options.config_file else None)

@@ -290,8 +290,9 @@ def _unpacked_outgoing(analysis: Entry) -> dict[str, Any]:
         for target, groups in analysis[name].items():
             found = table[target] = []
             for group, numbers in groups.items():
-                kind, *state = group.split("\t")
-                found.extend((labels[number], kind, tuple(state)) for number in numbers)
+                kind, *rest = group.split("\t")
+                state = tuple(rest)
+                found.extend([(labels[number], kind, state) for number in numbers])
     return unpacked
 
 
