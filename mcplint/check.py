@@ -238,12 +238,16 @@ def _show_fixes(fixed: list[Finding]) -> None:
 def _registry_findings(resolver: ConfigResolver, paths: list[Path]) -> list[Finding]:
     """The REG findings of every registry that a linted file's config names (each once)."""
     from mcplint.engine.discovery import display_path
-    from mcplint.registry import check_registry
 
     registries = {resolver.config_for(resolver.cwd / "__init__.py").registry}
     registries |= {resolver.config_for(path).registry for path in paths}
+    configured = sorted(path for path in registries if path is not None)
+    if not configured:
+        return []
+    from mcplint.registry import check_registry
+
     findings: list[Finding] = []
-    for registry in sorted(path for path in registries if path is not None):
+    for registry in configured:
         enabled = resolver.settings_for(registry).codes
         display = display_path(registry, resolver.cwd)
         findings += [finding for finding in check_registry(display) if finding.code in enabled]
