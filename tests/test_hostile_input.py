@@ -103,7 +103,6 @@ def test_the_depth_bound_leaves_ordinary_code_alone():
     assert limits.depth_refusal("x = " + "+".join(["1"] * 1_002) + "\n") is not None
 
 
-
 def test_the_depth_bound_counts_keywords_not_names_holding_them():
     """The scan takes names whole: `orange`, `x_or`, `if_` chain nothing, `or` between names does."""
     assert limits.depth_refusal("x = " + " or ".join(["a"] * 1_002) + "\n") is not None

@@ -53,7 +53,6 @@ from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 from mcplint.rules.mcp000_syntax_error import syntax_findings
 from mcplint.settings import FileSettings
 from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
-from mcplint.suppressions import DIRECTIVE_HINT
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
@@ -137,7 +136,7 @@ def lint_text(
         result = _rule_findings(text, display, settings, rules, project)
     else:
         result = _syntax_checked(text, display, settings, rules, project)
-    if result.findings or (UNUSED_SUPPRESSION in settings.codes and DIRECTIVE_HINT.search(text)):
+    if result.findings or UNUSED_SUPPRESSION in settings.codes:  # one search of a text without directives
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result

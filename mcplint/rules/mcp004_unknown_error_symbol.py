@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from mcplint.analysis.error_payloads import string_value
 from mcplint.analysis.imports import dotted_name
 from mcplint.finding import UNSAFE
 from mcplint.registry.codegen import default_helper, helper_name
@@ -285,8 +286,7 @@ def _suggestion(symbol: str, candidates: list[str]) -> str:
 
 def _string(node: cst.BaseExpression | None) -> str | None:
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
+        return string_value(node)
     if isinstance(node, cst.ConcatenatedString):
         left, right = _string(node.left), _string(node.right)
         return left + right if left is not None and right is not None else None
