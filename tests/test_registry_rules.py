@@ -22,6 +22,7 @@ from mcplint.engine import lint
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
 from mcplint.rules.base import configured_registry
+from mcplint.rules.mcp003_error_code_collision import _text_says_codes
 
 MINIMUM_CASES = 15
 REGISTRY_RULES = ("MCP003", "MCP004")
@@ -214,6 +215,23 @@ def test_a_file_with_nothing_to_check_is_not_parsed(parses):
 def test_a_table_is_parsed(parses):
     assert _findings("SERVER_ERROR_CODE = -32000\n", registry=None)
     assert len(parses) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "says_codes"),
+    [
+        ("class ErrorCodes(IntEnum):\n    A = 1\n", True),
+        ("if True:\n    \tclass ToolErrors(Exception): pass\n", True),
+        ("class Errors:\n", True),
+        ('"""A subclass PaymentErrors: not a class here."""\n', False),
+        ('x = "class Errors:"\n', False),
+        # The first `class` of the text is not where a line starts; a later one is.
+        ('NOTE = "see class Errors: below"\nclass Errors:\n    pass\n', True),
+        ("class Reports:\n    pass\n", False),
+    ],
+)
+def test_the_pre_screen_finds_a_table_class_where_a_line_starts(text, says_codes):
+    assert _text_says_codes.__wrapped__(text) is says_codes
 
 
 @pytest.mark.parametrize(

@@ -38,15 +38,14 @@ CODE_ATTRIBUTES = frozenset({"code", "error_code", "errno"})
 CODE_KEY_NAME = "code"  # the wire form's; an `errorCode` is as often an upstream API's own
 PAYLOAD_KEYS = frozenset({"error", "errors"})
 ERROR_CALLS = frozenset({"ErrorData", "McpError", "MCPError"})
-# The pre-screen: a file is checked when its text has one of these.
-SENT_CODE = re.compile(r"ErrorData|McpError|MCPError")
+# The pre-screen: a file is checked when its text has one of these (or one of ERROR_CALLS).
 MCP_IMPORT = ImportScreen(("mcp", "fastmcp", "mcp_types"))
 CODE_KEY = re.compile(r"[\"']code[\"']\s*:")
 ERROR_CONTEXT = re.compile(r"[\"'](?:error\w*|errorCode|status|success|ok)[\"']|\berror=")
+# A class whose name ends in codes, errors, errno or error (at the start of a line: ``_table_class``).
 TABLE_CLASS = re.compile(
-    r"^[ \t]*class[ \t]+\w*(?:(?i:codes?|errors|errs|errno)[ \t]*[(:]"
-    r"|(?i:err(?:or)?)[ \t]*(?::|\([ \t]*(?:object[ \t]*)?\)|\([^)]*Enum\b))",
-    re.MULTILINE,
+    r"class[ \t]+\w*(?:(?i:codes?|errors|errs|errno)[ \t]*[(:]"
+    r"|(?i:err(?:or)?)[ \t]*(?::|\([ \t]*(?:object[ \t]*)?\)|\([^)]*Enum\b))"
 )
 INT_CONSTANT = re.compile(
     r"^[ \t]*([A-Z_][A-Z0-9_]*|code|error_code|errno)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\w+[ \t]*=[ \t]*)*[-+(]?[ \t]*\d",
@@ -378,11 +377,27 @@ def _means_success(constant: Constant) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _text_says_codes(text: str) -> bool:
     """A table class, a code-like int constant, a sent code or a code key in an error payload."""
-    if TABLE_CLASS.search(text) or any(_says_code(m.group(1)) for m in INT_CONSTANT.finditer(text)):
+    if _table_class(text) or any(_says_code(m.group(1)) for m in INT_CONSTANT.finditer(text)):
         return True
-    if SENT_CODE.search(text) and MCP_IMPORT.search(text):
+    # Substring tests before the patterns they are implied by: the regular-expression engine
+    # tries a pattern at every character, and most files have neither.
+    if any(name in text for name in ERROR_CALLS) and MCP_IMPORT.search(text):
         return True
+    if "code'" not in text and 'code"' not in text:
+        return False
     return CODE_KEY.search(text) is not None and ERROR_CONTEXT.search(text) is not None
+
+
+def _table_class(text: str) -> bool:
+    """TABLE_CLASS where a line starts (blanks before it). Searched from its leading `class`, which
+    the regular-expression engine finds fast; a pattern led by `^[ \t]*` is tried at every character."""
+    found = TABLE_CLASS.search(text)
+    while found is not None:
+        start = found.start()
+        if not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t"):
+            return True
+        found = TABLE_CLASS.search(text, start + 1)
+    return False
 
 
 def _says_code(name: str) -> bool:
