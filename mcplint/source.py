@@ -21,6 +21,8 @@ _BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 def source_lines(text: str) -> list[str]:
     """The lines as Python numbers them, without their line breaks (line N is item N-1)."""
+    if "\r" not in text:  # the commonest text: str.split, several times faster than the pattern
+        return text.split("\n")
     return LINE_BREAK.split(text)
 
 

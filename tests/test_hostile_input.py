@@ -6,6 +6,7 @@ parser killed the process (exit 139), which must fail the test, not pytest.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcplint.engine import limits
+from mcplint.source import source_lines
 
 TOOL = textwrap.dedent(
     """\
@@ -279,3 +281,10 @@ def test_an_import_added_to_a_cr_only_file_keeps_its_last_line_break():
     from mcplint.engine.fixer import add_imports
 
     assert add_imports("x = 1\ry = 2\r", [("os", "path")]) == "from os import path\r\rx = 1\ry = 2\r"
+
+
+@given(st.text(alphabet="ab\r\n\x0c\x0b\u2028", max_size=30))
+def test_source_lines_break_where_python_numbers_lines(text):
+    """Only \\r\\n, \\r and \\n end a line (not form feeds or Unicode separators), with or
+    without a \\r in the text."""
+    assert source_lines(text) == re.split(r"\r\n|\r|\n", text)
