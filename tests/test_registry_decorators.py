@@ -80,6 +80,34 @@ def test_libcst_and_ast_agree(text: str, expected: list[str]) -> None:
     assert _both(text) == (expected, expected)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("def register(fn):\n    REGISTRY . append(fn)\n    return fn\n", ["register"]),
+        ("def register(fn):\n    (REGISTRY.  # kept\n        append(fn))\n    return fn\n", ["register"]),
+        ("def register(fn):\n    REGISTRY.\\\n        append(fn)\n    return fn\n", ["register"]),
+        ("def register(fn):\n    return ToolDefinition(fn=fn)\n", ["register"]),
+        ("def register(fn):\n    TOOLS[fn.__name__] = fn\n    return fn\n", ["register"]),
+        ("def tool(name):\n    def deco(fn):\n        if name:\n            return Definition(fn)\n    return deco\n", ["tool"]),
+        ("def register(fn):\n    try:\n        check(fn)\n    except ValueError:\n        return Definition(fn)\n", ["register"]),
+        ("def address(fn):\n    padding = fn.added\n    return Wrapped(padding)\n", []),
+        ("def describe(fn):\n    return Summary(fn.__doc__)\n", []),
+    ],
+    ids=["spaced", "comment", "continued", "definition", "subscript", "nested-definition", "in-handler", "named-alike", "no-store"],
+)
+def test_the_ast_facts_find_a_container_method_however_it_is_written(text: str, expected: list[str]) -> None:
+    """Functions whose text names no container method skip the walk of every expression: the
+    text test must see the method through spaces, comments and line continuations."""
+    assert _both(text) == (expected, expected)
+
+
+def test_an_identifier_python_normalises_is_a_container_method_to_the_ast_facts() -> None:
+    """`REGISTRY.ａｐｐｅｎｄ(fn)` is `REGISTRY.append(fn)` to Python (NFKC), though the text does not say `append`."""
+    text = "def register(fn):\n    REGISTRY.\uff41\uff50\uff50\uff45\uff4e\uff44(fn)\n    return fn\n"
+    _, facts = syntax_check_only(text, "pkg/utils.py", SETTINGS, ProjectContext(module="pkg.utils"))
+    assert facts.registry_decorators == ["register"]
+
+
 def test_the_facts_of_a_text_checked_again_are_its_own() -> None:
     """A later round asks again for the same file: the facts come back the same, for the
     package asked (relative imports), and a caller changing them changes nothing remembered."""

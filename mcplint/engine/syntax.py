@@ -9,8 +9,9 @@ file is broken; a file only newer Pythons accept is judged by LibCST.
 from __future__ import annotations
 
 import ast
+import re
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -22,6 +23,7 @@ from mcplint.engine.limits import cpython_parse, depth_refusal, is_cpython_limit
 from mcplint.finding import Finding
 from mcplint.rules.mcp000_syntax_error import SyntaxErrorRule, syntax_findings
 from mcplint.settings import FileSettings
+from mcplint.source import source_lines
 
 
 @dataclass
@@ -83,7 +85,7 @@ def syntax_check_only(
         except cst.ParserSyntaxError as error:
             return parse_failure(text, display, settings, error), ModuleFacts()
         return [], ModuleFacts()
-    facts = _ast_module_facts(tree, project.package)
+    facts = _ast_module_facts(tree, project.package, text)
     if applied:
         facts.applied = applied_names(tree)
     _CHECKED[key] = facts
@@ -110,12 +112,15 @@ def _module_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _module_level_statements(handler.body)
 
 
-def _ast_module_facts(tree: ast.Module, package: str | None) -> ModuleFacts:
+def _ast_module_facts(tree: ast.Module, package: str | None, text: str) -> ModuleFacts:
     facts = ModuleFacts()
     defined = set()
+    lines: list[str] | None = None
     for node in _module_level_statements(tree.body):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_registry_decorator(node):
-            facts.registry_decorators.append(node.name)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = lines if lines is not None else source_lines(text)
+            if _is_registry_decorator(node, lines):
+                facts.registry_decorators.append(node.name)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)
             if isinstance(node, ast.ClassDef):
@@ -187,20 +192,67 @@ def _add_last_name(names: set[str], expression: ast.expr) -> None:
         names.add(expression.attr)
 
 
-def _is_registry_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _is_registry_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str]) -> bool:
     """`def register(fn): TOOLS.append(fn)`, or a factory whose inner function keeps its
     first parameter in a container (the same test as the LibCST analysis makes)."""
     candidates = [function] + [
         inner for inner in function.body if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
     ]
+    # Without a container method named in its text, a function can keep its parameter only by a
+    # subscript assignment or by returning a definition built around it: both are statements,
+    # found without walking every expression (most functions; the walk was most of the syntax
+    # check's own time). Only an ASCII text: Python reads other identifiers NFKC-normalised.
+    first_line = function.decorator_list[0].lineno if function.decorator_list else function.lineno
+    source = "\n".join(lines[first_line - 1 : function.end_lineno])
+    if source.isascii() and _CONTAINER_METHOD.search(source) is None:
+        found = [_stored_without_calls(candidate) for candidate in candidates]
+        if None not in found:
+            return any(found)
     return any(_stores_first_parameter(candidate) for candidate in candidates)
 
 
-def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    names = [arg.arg for arg in (*function.args.posonlyargs, *function.args.args) if arg.arg not in ("self", "cls")]
-    if not names:
+def _stored_without_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool | None:
+    """``_stores_first_parameter`` of a function that calls no container method: whether it
+    returns a definition built around its first parameter; None where it assigns to a
+    subscript (the whole test decides then)."""
+    first = _first_parameter(function)
+    if first is None:
         return False
-    first = names[0]
+    pending: list[ast.AST] = list(function.body)
+    builds = False
+    while pending:
+        statement = pending.pop()
+        if type(statement) is ast.Assign:
+            if any(isinstance(target, ast.Subscript) for target in statement.targets):
+                return None
+        elif type(statement) is ast.Return:
+            builds = builds or _builds_definition(statement.value, first)
+        for name in _BLOCKS:
+            block = getattr(statement, name, None)
+            if block:
+                pending.extend(block)
+    return builds
+
+
+# `.append`, `. add`, `.\\\n extend`: an attribute named like a container method (in brackets, a
+# comment may sit between the dot and the name).
+_CONTAINER_METHOD = re.compile(rf"\.(?:\s|\\|#[^\r\n]*)*(?:{'|'.join(sorted(CONTAINER_ADDERS))})\b")
+
+
+# The fields holding the statements a statement (or an `except` clause, a `case`) runs.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    return next(
+        (arg.arg for arg in (*function.args.posonlyargs, *function.args.args) if arg.arg not in ("self", "cls")), None
+    )
+
+
+def _stores_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    first = _first_parameter(function)
+    if first is None:
+        return False
     aliases: dict[str, list[ast.expr]] = {}
     nested_calls: dict[str, list[str]] = {}
     stored: list[ast.expr] = []
