@@ -521,3 +521,47 @@ def test_a_scope_resolved_for_new_entry_points_is_the_fresh_one():
     assert fields(local.scope) == before
     assert "export" in fields(scope_in_project(local, rounds[0]))["reached_by"]
     assert "export" not in before["reached_by"]
+
+
+def _local_scope(source: str = REACHING):
+    from mcplint.analysis.handlers import resolve_local_scope
+    from mcplint.engine.lint import _walk
+
+    walked = _walk(cst.parse_module(source), None, [], SETTINGS, ProjectContext(module="app.server"))
+    return resolve_local_scope(walked.context.facts, walked.context.imports, project=ProjectContext(module="app.server"))
+
+
+def test_what_a_call_may_run_elsewhere_is_worked_out_once_per_resolver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outgoing tables, the local reach and MCP006's flows (once per call site and round)
+    ask the same questions: each is answered once."""
+    from mcplint.analysis import handlers
+    from mcplint.analysis.handlers import scope_in_project
+
+    worked_out: list[tuple[str, str | None]] = []
+    find = handlers._find_call_externals
+
+    def counting(resolver, callee, function, class_key):
+        worked_out.append((callee, function))
+        return find(resolver, callee, function, class_key)
+
+    monkeypatch.setattr(handlers, "_find_call_externals", counting)
+    scope = scope_in_project(_local_scope(), ProjectContext(module="app.server"))
+    answers = [scope.external_calls("fetch", "lookup") for _ in range(3)]
+    assert answers == [["app.client.fetch"]] * 3
+    assert worked_out.count(("fetch", "lookup")) == 1
+
+
+def test_an_answer_cut_short_by_the_recursion_guard_is_not_kept() -> None:
+    """`a` looks up a table holding `b` and `d`; `b` one holding `a`. Asked from the top, `b`
+    runs what `a` runs (`d`'s target); asked while `a` is being answered, the guard cuts `b`
+    short (nothing): that answer must not stand for the question asked from the top later."""
+    from mcplint.analysis.handlers import _call_externals
+
+    resolver = _local_scope().resolver
+    tables = {"a": ["b", "d"], "b": ["a"]}
+    resolver.table_lookup = lambda callee, function: tables.get(callee, [])  # type: ignore[method-assign]
+    resolver.external_target = lambda callee: "x.d" if callee == "d" else None  # type: ignore[method-assign]
+    resolver.external_methods = lambda callee, function, class_key: []  # type: ignore[method-assign]
+    resolver.table_externals = lambda callee, function, class_key: []  # type: ignore[method-assign]
+    assert _call_externals(resolver, "a", None, None) == ["x.d"]
+    assert _call_externals(resolver, "b", None, None) == ["x.d"]

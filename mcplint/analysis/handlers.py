@@ -1111,6 +1111,9 @@ class _Resolver:
         self.decorated_states: dict[str, set[PathState] | None] = {}
         self.external_calls: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self.externals_asked: set[tuple[str, str | None, str | None]] = set()  # _call_externals in progress
+        # _call_externals' answers to questions asked from the top: the resolver's answers do not
+        # change once it is made (``scope_in_project`` gives it other entry points, which it never reads).
+        self.externals_known: dict[tuple[str, str | None, str | None], list[str]] = {}
         # Per (function, parameter slot), the classes callers pass there, in the order met
         # (`async_search(crossref_searcher, ...)`, `async_search(hal_searcher, ...)`).
         self._parameter_classes: dict[tuple[str, str], list[str]] | None = None
@@ -2838,21 +2841,37 @@ def _external_calls(resolver: _Resolver, function: str, through_return: bool) ->
 
 
 def _call_externals(resolver: _Resolver, callee: str, function: str | None, class_key: str | None) -> list[str]:
+    """The functions of other modules a call may run (a list nobody changes). A question asked
+    from the top (not while another is being answered: the recursion guard may cut an inner
+    answer short) is answered once per resolver: the outgoing tables, the local reach and
+    MCP006's flows ask the same ones, the flows once per call site and round."""
     asked = (callee, function, class_key)
     if asked in resolver.externals_asked:
         return []  # a table whose values lead back to it (`handler = handlers[name]` in a loop over them)
+    from_the_top = not resolver.externals_asked
+    if from_the_top:
+        known = resolver.externals_known.get(asked)
+        if known is not None:
+            return known
     resolver.externals_asked.add(asked)
     try:
-        looked_up = resolver.table_lookup(callee, function)
-        if looked_up:  # `handler = TOOL_HANDLERS.get(name)`, the table imported or its values
-            found = [target for table in looked_up for target in _call_externals(resolver, table, function, class_key)]
-            return list(dict.fromkeys(found))
-        target = resolver.external_target(callee)
-        if target is not None:
-            return [target]
-        return resolver.external_methods(callee, function, class_key) or resolver.table_externals(callee, function, class_key)
+        found = _find_call_externals(resolver, callee, function, class_key)
     finally:
         resolver.externals_asked.discard(asked)
+    if from_the_top:
+        resolver.externals_known[asked] = found
+    return found
+
+
+def _find_call_externals(resolver: _Resolver, callee: str, function: str | None, class_key: str | None) -> list[str]:
+    looked_up = resolver.table_lookup(callee, function)
+    if looked_up:  # `handler = TOOL_HANDLERS.get(name)`, the table imported or its values
+        found = [target for table in looked_up for target in _call_externals(resolver, table, function, class_key)]
+        return list(dict.fromkeys(found))
+    target = resolver.external_target(callee)
+    if target is not None:
+        return [target]
+    return resolver.external_methods(callee, function, class_key) or resolver.table_externals(callee, function, class_key)
 
 
 def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
