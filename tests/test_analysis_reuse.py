@@ -528,7 +528,9 @@ def _local_scope(source: str = REACHING):
     from mcplint.engine.lint import _walk
 
     walked = _walk(cst.parse_module(source), None, [], SETTINGS, ProjectContext(module="app.server"))
-    return resolve_local_scope(walked.context.facts, walked.context.imports, project=ProjectContext(module="app.server"))
+    return resolve_local_scope(
+        walked.context.facts, walked.context.imports, project=ProjectContext(module="app.server")
+    )
 
 
 def test_what_a_call_may_run_elsewhere_is_worked_out_once_per_resolver(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -88,12 +88,28 @@ def test_libcst_and_ast_agree(text: str, expected: list[str]) -> None:
         ("def register(fn):\n    REGISTRY.\\\n        append(fn)\n    return fn\n", ["register"]),
         ("def register(fn):\n    return ToolDefinition(fn=fn)\n", ["register"]),
         ("def register(fn):\n    TOOLS[fn.__name__] = fn\n    return fn\n", ["register"]),
-        ("def tool(name):\n    def deco(fn):\n        if name:\n            return Definition(fn)\n    return deco\n", ["tool"]),
-        ("def register(fn):\n    try:\n        check(fn)\n    except ValueError:\n        return Definition(fn)\n", ["register"]),
+        (
+            "def tool(name):\n    def deco(fn):\n        if name:\n            return Definition(fn)\n    return deco\n",
+            ["tool"],
+        ),
+        (
+            "def register(fn):\n    try:\n        check(fn)\n    except ValueError:\n        return Definition(fn)\n",
+            ["register"],
+        ),
         ("def address(fn):\n    padding = fn.added\n    return Wrapped(padding)\n", []),
         ("def describe(fn):\n    return Summary(fn.__doc__)\n", []),
     ],
-    ids=["spaced", "comment", "continued", "definition", "subscript", "nested-definition", "in-handler", "named-alike", "no-store"],
+    ids=[
+        "spaced",
+        "comment",
+        "continued",
+        "definition",
+        "subscript",
+        "nested-definition",
+        "in-handler",
+        "named-alike",
+        "no-store",
+    ],
 )
 def test_the_ast_facts_find_a_container_method_however_it_is_written(text: str, expected: list[str]) -> None:
     """Functions whose text names no container method skip the walk of every expression: the
