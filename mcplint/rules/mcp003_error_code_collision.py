@@ -390,7 +390,8 @@ def _text_says_codes(text: str) -> bool:
 
 def _table_class(text: str) -> bool:
     """TABLE_CLASS where a line starts (blanks before it). Searched from its leading `class`, which
-    the regular-expression engine finds fast; a pattern led by `^[ \t]*` is tried at every character."""
+    the regular-expression engine finds fast; a pattern led by a line start and blanks is tried at
+    every character."""
     found = TABLE_CLASS.search(text)
     while found is not None:
         start = found.start()
