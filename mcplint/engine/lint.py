@@ -429,17 +429,32 @@ def _handler_pairs(
     """(handler, kind, call path's guards) as other modules will name them: this module's
     handlers are module-qualified, those that reached here from other modules already are."""
     pairs: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
+    # A handler's label and kind, and a path's guards in order, are worked out once and shared by
+    # every entry naming them: the tables repeat them per target (and pickled, a shared string or
+    # tuple is written once).
+    named: dict[int, tuple[str, str]] = {}  # by id: the handlers are the table's, alive meanwhile
+    ordered: dict[PathState, tuple[str, ...]] = {}
     for target, handlers in table.items():
         found: list[tuple[str, str, tuple[str, ...]]] = []
         pairs[target] = found
         for handler in handlers:
-            label = project.label(handler.key) if handler.key in scope.handlers else handler.key
+            name = named.get(id(handler))
+            if name is None:
+                label = project.label(handler.key) if handler.key in scope.handlers else handler.key
+                name = named[id(handler)] = (label, handler.joined_kind)
+            label, kind = name
             paths = states.get((target, handler.key)) if states else None
             if not paths:
-                found.append((label, handler.joined_kind, ()))
+                found.append((label, kind, ()))
                 continue
+            guards_of_paths = []
+            for path in paths:
+                guards = ordered.get(path)
+                if guards is None:
+                    guards = ordered[path] = tuple(sorted(path))
+                guards_of_paths.append(guards)
             # Each path's guards in order, the paths in the order of those (a tuple sorts as its list).
-            found.extend((label, handler.joined_kind, guards) for guards in sorted(tuple(sorted(path)) for path in paths))
+            found.extend((label, kind, guards) for guards in sorted(guards_of_paths))
     return pairs
 
 
