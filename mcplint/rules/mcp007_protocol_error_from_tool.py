@@ -7,6 +7,7 @@ from typing import Any
 
 import libcst as cst
 
+from mcplint.analysis.error_payloads import string_value
 from mcplint.analysis.exception_flow import bound_name
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.scopes import enclosing_function_keys
@@ -368,8 +369,8 @@ def _says_unknown_tool(call: cst.Call) -> bool:
     while pending:
         node = pending.pop()
         if isinstance(node, cst.SimpleString):
-            value = node.evaluated_value
-            if isinstance(value, str) and UNKNOWN_TOOL.search(value):
+            value = string_value(node)
+            if value is not None and UNKNOWN_TOOL.search(value):
                 return True
         elif isinstance(node, cst.FormattedString):
             text = "".join(

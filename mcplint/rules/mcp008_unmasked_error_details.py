@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from mcplint.analysis.error_payloads import string_value
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports import TEST_FRAMEWORKS, dotted_name
 from mcplint.analysis.prescreen import ImportScreen
@@ -345,8 +346,9 @@ def _literal(node: cst.BaseExpression) -> object:
 
 
 def _false_text(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
-        return node.evaluated_value.strip().lower() in FALSE_TEXT
+    text = string_value(node)
+    if text is not None:
+        return text.strip().lower() in FALSE_TEXT
     return _literal(node) is False
 
 
