@@ -15,6 +15,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 from fixture_expectations import FIXTURES, expected_findings, fixture_files, silent_cases
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_cli import run_cli
 
 from mcplint.config import CliOverrides, ConfigResolver, FileSettings
@@ -22,7 +24,7 @@ from mcplint.engine import lint
 from mcplint.engine.lint import lint_text
 from mcplint.rules import RULES_BY_CODE
 from mcplint.rules.base import configured_registry
-from mcplint.rules.mcp003_error_code_collision import _text_says_codes
+from mcplint.rules.mcp003_error_code_collision import INT_CONSTANT, _code_constant, _says_code, _text_says_codes
 
 MINIMUM_CASES = 15
 REGISTRY_RULES = ("MCP003", "MCP004")
@@ -232,6 +234,33 @@ def test_a_table_is_parsed(parses):
 )
 def test_the_pre_screen_finds_a_table_class_where_a_line_starts(text, says_codes):
     assert _text_says_codes.__wrapped__(text) is says_codes
+
+
+_CONSTANT_PIECES = ["ERROR_CODE", "E_AUTH", "code", "MAX_RETRIES", "x", " ", "\t", "\n", "=", ": int ", "-", "+", "("]
+_CONSTANT_PIECES += ["1", "\u0661", "#", "'"]
+
+
+@settings(max_examples=3_000, deadline=None)
+@given(st.lists(st.sampled_from(_CONSTANT_PIECES), max_size=20))
+def test_the_code_constant_screen_agrees_with_its_pattern(pieces):
+    """The screen tries INT_CONSTANT only on the lines with an `=` before a digit, instead of
+    letting it try every character: the same answer, always."""
+    text = "".join(pieces)
+    assert _code_constant(text) is any(_says_code(found.group(1)) for found in INT_CONSTANT.finditer(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "says_code"),
+    [
+        ("ERROR_CODE = 1\n", True),
+        ("x = 1\nclass A:\n    E_AUTH: int = -2\n", True),
+        ("ERROR_CODE = NOT_FOUND = (3\n", True),  # the last `=` of a chain is the one before the digit
+        ("MAX_RETRIES = 3\n", False),
+        ("f(ERROR_CODE = 1)\n", False),  # not where a line starts
+    ],
+)
+def test_the_code_constant_screen(text, says_code):
+    assert _code_constant(text) is says_code
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,8 @@ INT_CONSTANT = re.compile(
     r"^[ \t]*([A-Z_][A-Z0-9_]*|code|error_code|errno)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\w+[ \t]*=[ \t]*)*[-+(]?[ \t]*\d",
     re.MULTILINE,
 )
+# The end of every INT_CONSTANT match: `=`, blanks, a sign or parenthesis, a digit.
+ASSIGNED_DIGIT = re.compile(r"=[ \t]*[-+(]?[ \t]*\d")
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,7 @@ def _means_success(constant: Constant) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _text_says_codes(text: str) -> bool:
     """A table class, a code-like int constant, a sent code or a code key in an error payload."""
-    if _table_class(text) or any(_says_code(m.group(1)) for m in INT_CONSTANT.finditer(text)):
+    if _table_class(text) or _code_constant(text):
         return True
     # Substring tests before the patterns they are implied by: the regular-expression engine
     # tries a pattern at every character, and most files have neither.
@@ -386,6 +388,23 @@ def _text_says_codes(text: str) -> bool:
     if "code'" not in text and 'code"' not in text:
         return False
     return CODE_KEY.search(text) is not None and ERROR_CONTEXT.search(text) is not None
+
+
+def _code_constant(text: str) -> bool:
+    """Some line binds a code-like name to an int (INT_CONSTANT). Each such line holds an `=`
+    before the digit (ASSIGNED_DIGIT, led by a character the regular-expression engine finds
+    fast), and only those lines are tried: INT_CONSTANT, led by a line start and blanks, is
+    tried at every character."""
+    tried = -1
+    for assigned in ASSIGNED_DIGIT.finditer(text):
+        start = text.rfind("\n", 0, assigned.start()) + 1
+        if start == tried:
+            continue
+        tried = start
+        constant = INT_CONSTANT.match(text, start)
+        if constant is not None and _says_code(constant.group(1)):
+            return True
+    return False
 
 
 def _table_class(text: str) -> bool:
