@@ -434,6 +434,57 @@ def test_the_walk_skips_only_fields_that_never_hold_a_node():
     assert checked > 1000
 
 
+class _Recorder:
+    """Every visit and leave of a few node classes, with the classes enclosing the node."""
+
+    def __init__(self, ancestors: list[cst.CSTNode]) -> None:
+        self.ancestors = ancestors
+        self.seen: list[tuple[str, str, tuple[str, ...]]] = []
+
+    def _note(self, event: str, node: cst.CSTNode) -> None:
+        self.seen.append((event, type(node).__name__, tuple(type(a).__name__ for a in self.ancestors)))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._note("visit", node)
+
+    def leave_SimpleString(self, node: cst.SimpleString) -> None:
+        self._note("leave", node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._note("visit", node)
+
+
+def test_the_walk_passes_over_only_what_no_visitor_would_see():
+    """A walker does not step into a node without handlers and without nodes inside (most names,
+    strings and brackets): every handler still runs, in the same order, with the same ancestors
+    as a walk into every node (a name whose visitor is skipped fails here)."""
+    from mcplint.analysis.walk import Walker, children
+
+    module = cst.parse_module(SERVER + "x = [f(a)[0], {'k': b'v'}, -1, g(*c, **d)]\n")
+    recorder = _Recorder([])
+    walker = Walker([recorder])
+    recorder.ancestors = walker.ancestors
+    walker.walk(module)
+
+    reference = _Recorder([])
+
+    def walk_every_node(node: cst.CSTNode) -> None:
+        handler = getattr(reference, f"visit_{type(node).__name__}", None)
+        if handler is not None:
+            handler(node)
+        reference.ancestors.append(node)
+        for child in children(node):
+            walk_every_node(child)
+        reference.ancestors.pop()
+        handler = getattr(reference, f"leave_{type(node).__name__}", None)
+        if handler is not None:
+            handler(node)
+
+    walk_every_node(module)
+    assert recorder.seen == reference.seen
+    assert {event[1] for event in recorder.seen} == {"Name", "SimpleString", "Call"}
+
+
 FALLBACKS = textwrap.dedent("""
     from mcp.server.fastmcp import FastMCP
 
