@@ -8,10 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from fixture_expectations import FIXTURES
 
 from mcplint.analysis.project import ProjectContext
 from mcplint.engine.lint import lint_text
-from mcplint.engine.syntax import applied_names, syntax_check_only
+from mcplint.engine.syntax import _add_last_name, applied_names, syntax_check_only
 from mcplint.rules import RULES_BY_CODE
 from mcplint.settings import FileSettings
 
@@ -186,8 +187,64 @@ def test_what_a_module_applies_is_asked_again_of_a_text_checked_before() -> None
 
 
 def test_applied_names_are_the_last_names_and_what_as_names_stand_for() -> None:
-    tree = ast.parse(
+    text = (
         "import a.b as m\nfrom c import d as e\n@m.f\ndef g(): pass\n@e(1)\nasync def h(): pass\n"
         "x = i(2)(g)\ny = j(3)\n@k[0]\ndef n(): pass\n"
     )
-    assert applied_names(tree) == {"f", "e", "d", "i"}
+    assert applied_names(ast.parse(text), text) == {"f", "e", "d", "i"}
+
+
+def _applied_in_every_node(tree: ast.Module) -> frozenset[str]:
+    """What ``applied_names`` finds, as written before it skipped expressions: every node walked."""
+    applied: set[str] = set()
+    aliases: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+            _add_last_name(applied, node.func.func)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                _add_last_name(applied, decorator.func if isinstance(decorator, ast.Call) else decorator)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname:
+                    aliases.setdefault(alias.asname, set()).add(alias.name.rpartition(".")[2])
+    for name in list(applied):
+        applied.update(aliases.get(name, ()))
+    return frozenset(applied)
+
+
+CALLED_RESULTS = {
+    "nested scopes": "class A:\n    def m(self):\n        def inner():\n            @deco.reg(1)\n            def t(): pass\n",
+    "comment between": "x = (make(1)  # a comment (with a paren\n     # another\n     (fn))\n",
+    "continuation": "x = make(1) \\\n    (fn)\n",
+    "parenthesised": "x = (make(1))(fn)\n",
+    "in a condition": "if make(1)(fn):\n    pass\nelif other(2)(fn):\n    pass\n",
+    "except clause": "try:\n    pass\nexcept pick(1)(E):\n    pass\n",
+    "decorated in an except clause": "try:\n    pass\nexcept E:\n    @reg\n    def t(): pass\n",
+    "decorated in a case": "match x:\n    case 1:\n        @reg\n        def t(): pass\n",
+    "match guard": "match x:\n    case 1 if check(1)(x):\n        pass\n",
+    "decorator called twice": "@outer(1)(2)\ndef t(): pass\n",
+    "default argument": "def t(x=make(1)(2)):\n    pass\n",
+    "lambda and comprehension": "f = lambda: [make(i)(i) for i in range(3)]\n",
+    "string with parens": "x = ')('\ny = make(')')(fn)\n",
+    "carriage returns": "x = 1\ry = make(1)(fn)\r",
+    "crlf": "x = 1\r\ny = make(1)(fn)\r\n",
+    "as names": "from p import make as mk\nimport q.reg as r\ny = mk(1)(fn)\n@r\ndef t(): pass\n",
+    "none": "x = make(1)\ny = (fn)\n",
+}
+
+
+@pytest.mark.parametrize("text", CALLED_RESULTS.values(), ids=CALLED_RESULTS.keys())
+def test_applied_names_find_what_a_walk_of_every_node_finds(text: str) -> None:
+    tree = ast.parse(text)
+    assert applied_names(tree, text) == _applied_in_every_node(tree)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py")), ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_applied_names_of_every_fixture_are_what_a_walk_of_every_node_finds(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        pytest.skip("not Python this interpreter parses")
+    assert applied_names(tree, text) == _applied_in_every_node(tree)

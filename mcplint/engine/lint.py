@@ -149,7 +149,7 @@ def _syntax_checked(
     module may apply a registration decorator imported from another module (one that only
     calls the decorated function, as a test does, gives no reason)."""
     decorators = [name for name, _ in project.registry_decorators] if rules else []
-    findings, facts = syntax_check_only(text, display, settings, project, applied=bool(decorators))
+    findings, facts = syntax_check_only(text, display, settings, project)
     if decorators and facts.may_apply(decorators):
         return _rule_findings(text, display, settings, rules, project)
     return FileResult(
