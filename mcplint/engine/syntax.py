@@ -170,9 +170,11 @@ def applied_names(tree: ast.Module, text: str) -> frozenset[str]:
     Decorators and imports are statements' parts, found without walking every expression; a
     call of a call's result only on the lines of a `)` followed by a `(` (a tenth of the files
     have one), in the expressions of the statements spanning them."""
+    lines = _call_of_call_lines(text)
+    if lines == [] and "@" not in text:  # no decorator and no call of a call's result (4 in 10 files)
+        return frozenset()
     applied: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    lines = _call_of_call_lines(text)
     pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
