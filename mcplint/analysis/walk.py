@@ -12,7 +12,7 @@ maintains context (the scope tracker) is registered first and sees its own
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Literal, get_args, get_origin
 
 import libcst as cst
@@ -76,16 +76,17 @@ _NODE_TYPES = _NodeTypes()
 
 
 class _Descends(dict[type, bool]):
-    """A walker's answer, by subscript, to whether a value of a class is worth walking into."""
+    """A walker's answer, by subscript, to whether a value of a class is worth walking into: a
+    node with handlers (in ``visit`` or ``leave``, the walker's tables) or with nodes inside."""
 
-    def __init__(self, walker: Walker) -> None:
+    def __init__(self, visit: Mapping[type, object], leave: Mapping[type, object]) -> None:
         super().__init__()
-        self._walker = walker
+        self._visit = visit
+        self._leave = leave
 
     def __missing__(self, kind: type) -> bool:
-        walker = self._walker
         known = self[kind] = _NODE_TYPES[kind] and bool(
-            walker._visit.get(kind) or walker._leave.get(kind) or _CHILD_FIELDS[kind]
+            self._visit.get(kind) or self._leave.get(kind) or _CHILD_FIELDS[kind]
         )
         return known
 
@@ -223,7 +224,7 @@ class Walker:
         self._plans: dict[type, tuple[tuple[Handler, ...], tuple[str, ...], tuple[Handler, ...]]] = {}
         # Per class of a field's value: whether walking it does anything (a node with handlers or
         # with nodes inside). Most names, strings and brackets do not: 40 % of a run's nodes.
-        self._descends = _Descends(self)
+        self._descends = _Descends(self._visit, self._leave)
 
     def walk(self, node: cst.CSTNode) -> None:
         node_type = type(node)
