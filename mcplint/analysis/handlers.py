@@ -26,7 +26,13 @@ import libcst as cst
 
 from mcplint.analysis.catching import Guards, encode, stops_encoded, translator_called
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
-from mcplint.analysis.error_payloads import answer_checked, call_argument, is_error_text, is_failure_answer
+from mcplint.analysis.error_payloads import (
+    answer_checked,
+    call_argument,
+    is_error_text,
+    is_failure_answer,
+    string_value,
+)
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
@@ -810,8 +816,8 @@ _MESSAGE_NAME = re.compile(r"[A-Za-z_][\w.:/-]{2,63}")
 def _message_name(literal: cst.SimpleString) -> str | None:
     """The literal's text when it can name a message: the sender and the dispatcher's branch
     must agree on what one is."""
-    text = literal.evaluated_value
-    return text if isinstance(text, str) and _MESSAGE_NAME.fullmatch(text) else None
+    text = string_value(literal)
+    return text if text is not None and _MESSAGE_NAME.fullmatch(text) else None
 
 
 def _message_sent(call: cst.Call) -> str | None:
@@ -1152,7 +1158,8 @@ class _Resolver:
         dotted = dotted_name(expression)
         if dotted is None:
             if isinstance(expression, cst.SimpleString):
-                dotted = expression.evaluated_value.strip() if isinstance(expression.evaluated_value, str) else None
+                text = string_value(expression)
+                dotted = text.strip() if text is not None else None
             if dotted is None:
                 return None
         if dotted in self.server_subclasses:

@@ -17,6 +17,7 @@ from mcplint.analysis.error_payloads import (
     error_payloads,
     error_tested,
     is_error_dict,
+    string_value,
     text_put_in_content,
     through_kind,
 )
@@ -44,7 +45,7 @@ def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
             if (
                 isinstance(element, cst.DictElement)
                 and isinstance(element.key, cst.SimpleString)
-                and element.key.evaluated_value == key
+                and string_value(element.key) == key
                 and isinstance(element.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Call, cst.Name))
             ):
                 return element.value
@@ -65,7 +66,7 @@ def _details(payload: cst.CSTNode, caught: str | None) -> cst.Dict | None:
         for element in payload.elements
         if isinstance(element, cst.DictElement)
         and isinstance(element.key, cst.SimpleString)
-        and element.key.evaluated_value not in _NOT_DETAILS
+        and string_value(element.key) not in _NOT_DETAILS
         and not mentions(element.value, caught)
     ]
     return cst.Dict(kept) if kept else None

@@ -7,7 +7,7 @@ from typing import Any, cast
 import libcst as cst
 
 from mcplint.analysis.empty_values import MUTATORS, added_to, caught_names, is_empty_value, is_none_literal, own_nodes
-from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, builds_error, is_error_dict, is_error_text
+from mcplint.analysis.error_payloads import FAILURE_FLAG_KEYS, builds_error, is_error_dict, is_error_text, string_value
 from mcplint.analysis.imports import dotted_name
 from mcplint.analysis.walk import children
 from mcplint.rules.base import Rule, RuleContext
@@ -347,7 +347,7 @@ def _says_it_failed(dictionary: cst.Dict) -> bool:
         for element in dictionary.elements
         if isinstance(element, cst.DictElement)
         and isinstance(element.key, cst.SimpleString)
-        and element.key.evaluated_value in (*FAILURE_FLAG_KEYS, "status")
+        and string_value(element.key) in (*FAILURE_FLAG_KEYS, "status")
     ]
     return any(is_error_dict(cst.Dict([flag])) for flag in flags)
 
