@@ -161,16 +161,16 @@ def _relaxed_collection() -> Iterator[None]:
     allocated since the last, so the default threshold (700) had the collector traverse each
     tree's nodes over and over until the walk froze them: 14,000 young and 1,000 middle
     collections, 5 % of a corpus run. Worker processes forked during the run inherit it, and
-    those started without fork set it themselves (``_relax_collection``)."""
+    those started without fork set it themselves (``_set_run_thresholds``)."""
     thresholds = gc.get_threshold()
-    _relax_collection()
+    _set_run_thresholds()
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
 
 
-def _relax_collection() -> None:
+def _set_run_thresholds() -> None:
     gc.set_threshold(RUN_COLLECTION_THRESHOLD, 20, 20)
 
 
@@ -473,7 +473,7 @@ def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, 
     # Biggest files first so one large file does not finish alone at the end.
     ordered = sorted(tasks, key=lambda task: -_size(task.path))
     with ProcessPoolExecutor(
-        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_relax_collection
+        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_set_run_thresholds
     ) as pool:
         yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1), strict=True)
 

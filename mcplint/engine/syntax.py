@@ -188,12 +188,12 @@ def applied_names(tree: ast.Module, text: str) -> frozenset[str]:
                     aliases.setdefault(alias.asname, set()).add(alias.name.rpartition(".")[2])
         if lines is None or (lines and _spans_a_line(node, lines)):
             for name, value in ast.iter_fields(node):
-                if name not in _STATEMENT_LISTS:
+                if name not in _BLOCKS:
                     _add_called_results(applied, value)
-        for name in _STATEMENT_LISTS:
-            inner = getattr(node, name, None)
-            if type(inner) is list:
-                pending.extend(inner)
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if block:
+                pending.extend(block)
     for name in list(applied):
         applied.update(aliases.get(name, ()))
     return frozenset(applied)
@@ -202,8 +202,6 @@ def applied_names(tree: ast.Module, text: str) -> frozenset[str]:
 # `f(...)(...)`: the first call's `)`, then only blanks, line continuations and comments, then the
 # second call's `(` (a comment runs to its line's end).
 _CALL_OF_CALL = re.compile(r"\)(?:[ \t\f\r\n\\]|#[^\r\n]*[\r\n])*\(")
-# The fields of statements (and of `except` clauses and `case` blocks) that hold statements.
-_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _call_of_call_lines(text: str) -> list[int] | None:
