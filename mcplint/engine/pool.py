@@ -28,15 +28,24 @@ class _Worker:
     process: Any
     connection: Connection
     queued: deque[tuple[int, Any]] = field(default_factory=deque)  # (index, task) not yet sent, in order
-    running: tuple[int, Any] | None = None  # the one task sent and not answered
-    started: float = 0.0  # when it was sent (time.monotonic)
+    # (index, task) sent and not answered, in order: the worker runs the first.
+    sent: deque[tuple[int, Any]] = field(default_factory=deque)
+    started: float = 0.0  # when the first of ``sent`` started: sent, or the answer before it came (time.monotonic)
 
 
 class PinnedPool(Generic[Task]):
-    """Each worker gets one task at a time over its own pipe, so the task it is running is
-    known: when a worker dies (a native crash in a parser) or runs one task longer than
-    ``budget`` seconds (it is then stopped), ``lost(task, why)`` stands for that task's
-    result, and a new worker takes the slot and the rest of its queue."""
+    """Each worker gets its queue of a map as one message over its own pipe and answers task by
+    task, in order, so the task it is running is known (the first one not answered): when a
+    worker dies (a native crash in a parser) or runs one task longer than ``budget`` seconds
+    (it is then stopped), ``lost(task, why)`` stands for that task's result, and a new worker
+    takes the slot and the rest of its queue.
+
+    One message per map, not one task at a time: a worker waiting for its next task between
+    two files sat idle while the parent read the last answer, and on a machine where the two
+    run on different cores that round trip, 3,000 times a corpus check, cost the worker a
+    fifth more CPU for the same files (35.8 s against 30.0 s in one process). The parent sends
+    nothing more until the worker has answered the whole message, so neither can block the
+    other writing into a full pipe."""
 
     def __init__(
         self,
@@ -85,17 +94,17 @@ class PinnedPool(Generic[Task]):
 
     def _feed(self, slot: int) -> None:
         worker = self._workers[slot]
-        if worker.running is None and worker.queued:
-            worker.running = worker.queued.popleft()
+        if not worker.sent and worker.queued:
+            worker.sent, worker.queued = worker.queued, deque()
             worker.started = time.monotonic()
             try:
-                worker.connection.send(worker.running)
+                worker.connection.send(list(worker.sent))
             except OSError:  # the worker is gone: the wait sees it and replaces it
                 pass
 
     def _next_result(self) -> tuple[int, Any]:
         while True:
-            busy = [slot for slot, worker in enumerate(self._workers) if worker.running is not None]
+            busy = [slot for slot, worker in enumerate(self._workers) if worker.sent]
             if not busy:
                 raise RuntimeError("no task is running")  # pragma: no cover - map's count is exact
             waiting: dict[Any, int] = {}  # a connection or a process sentinel -> its slot
@@ -117,12 +126,13 @@ class PinnedPool(Generic[Task]):
             for ready in ready_list:
                 slot = waiting[ready]
                 worker = self._workers[slot]
-                if worker.running is None:
+                if not worker.sent:
                     continue
                 try:
                     if worker.connection.poll():  # an answer sent before any death is read first
                         index, result = worker.connection.recv()
-                        worker.running = None
+                        worker.sent.popleft()
+                        worker.started = time.monotonic()  # the worker goes on with the next
                         self._feed(slot)
                         return index, result
                 except (EOFError, OSError):
@@ -136,13 +146,13 @@ class PinnedPool(Generic[Task]):
         why, and a new worker takes over what was queued for the slot."""
         dead = self._workers[slot]
         dead.process.join()
-        assert dead.running is not None  # only a busy slot is replaced
-        index, task = dead.running
+        assert dead.sent  # only a busy slot is replaced
+        index, task = dead.sent.popleft()
         dead.connection.close()
         if self._lost is None:
             raise RuntimeError(f"a worker process {why}")
         replacement = self._start()
-        replacement.queued = dead.queued
+        replacement.queued = dead.sent + dead.queued
         self._workers[slot] = replacement
         self._feed(slot)
         return index, self._lost(task, why)
@@ -205,12 +215,12 @@ def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
             item.function()
             connection.send(None)
             continue
-        index, task = item
-        try:
-            answer = (index, work(task))
-        except Exception as error:  # the parent raises it, as a process pool would
-            answer = (index, _Failed(error))
-        connection.send(answer)
+        for index, task in item:
+            try:
+                answer = (index, work(task))
+            except Exception as error:  # the parent raises it, as a process pool would
+                answer = (index, _Failed(error))
+            connection.send(answer)
 
 
 class _Call:
