@@ -91,14 +91,16 @@ def _worker_pid(task):
     return os.getpid()
 
 
-def test_the_pinned_pool_sends_a_file_to_the_same_worker_every_round():
+def test_the_pinned_pool_sends_a_file_to_the_same_worker_every_round(monkeypatch):
+    from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
     if not available():
         pytest.skip("fork is not available here")
+    monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", 3)  # a worker's queue in two messages
     pool = PinnedPool(2, _worker_pid, key=lambda task: task)
     try:
-        tasks = ["a.py", "b.py", "c.py", "d.py"]
+        tasks = [f"{name}.py" for name in "abcdefghij"]
         first = dict(pool.map(tasks, size=len))
         again = dict(pool.map(list(reversed(tasks)), size=len))
         assert first == again
@@ -135,6 +137,30 @@ def test_a_worker_goes_on_with_its_queue_while_the_parent_reads_nothing():
         pool.close()
 
 
+def test_a_message_holds_at_most_its_share_of_tasks(monkeypatch):
+    """Past ``TASKS_PER_MESSAGE``, the next task waits for the parent to read the answers so far
+    (a run's tasks are not one message, whatever its size)."""
+    import time
+
+    from mcplint.engine import pool as pool_module
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", 2)
+    pool = PinnedPool(1, _started_at, key=lambda task: task)
+    try:
+        results = pool.map(["a", "b", "c"], size=lambda task: 1)
+        next(results)
+        time.sleep(0.5)
+        reading = time.monotonic()
+        next(results)
+        _, third_started = next(results)
+        assert third_started >= reading
+    finally:
+        pool.close()
+
+
 def _crashes_on_b(task):
     import os
     import signal
@@ -144,11 +170,14 @@ def _crashes_on_b(task):
     return task.upper()
 
 
-def test_a_worker_that_dies_costs_its_task_only():
+@pytest.mark.parametrize("per_message", [1, 2, 128])
+def test_a_worker_that_dies_costs_its_task_only(monkeypatch, per_message):
+    from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
     if not available():
         pytest.skip("fork is not available here")
+    monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", per_message)  # b first, last or amid a message
     pool = PinnedPool(1, _crashes_on_b, key=lambda task: task, lost=lambda task, why: f"{task} {why}")
     try:
         results = dict(pool.map(["a", "b", "c", "d"], size=lambda task: 1))
@@ -211,11 +240,14 @@ def _sleeps_on_slow(task):
     return task.upper()
 
 
-def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself():
+@pytest.mark.parametrize("per_message", [2, 128])
+def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself(monkeypatch, per_message):
+    from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
     if not available():
         pytest.skip("fork is not available here")
+    monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", per_message)
     pool = PinnedPool(1, _sleeps_on_slow, key=lambda task: task, lost=lambda task, why: why, budget=1.0)
     try:
         results = dict(pool.map(["a", "slow", "b"], size=lambda task: 1))
