@@ -116,8 +116,8 @@ def _started_at(task):
 
 
 def test_a_worker_goes_on_with_its_queue_while_the_parent_reads_nothing():
-    """The worker gets its whole queue at once: it does not wait for the parent to read an
-    answer and send the next task (that round trip per file cost it a fifth more CPU)."""
+    """The worker gets many of its tasks in one message: it does not wait for the parent to read
+    an answer and send the next task (that round trip per file cost it a fifth more CPU)."""
     import time
 
     from mcplint.engine.pool import PinnedPool, available

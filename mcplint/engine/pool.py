@@ -147,7 +147,8 @@ class PinnedPool(Generic[Task]):
 
     def _replace(self, slot: int, why: str) -> tuple[int, Any]:
         """The worker in ``slot`` is lost with the task it was running: that task's result says
-        why, and a new worker takes over what was queued for the slot."""
+        why, and a new worker takes over the slot's other tasks (those sent and not answered
+        first, then those not sent yet)."""
         dead = self._workers[slot]
         dead.process.join()
         assert dead.sent  # only a busy slot is replaced
