@@ -9,7 +9,8 @@ whole corpus) and prints the instructions it executed (callgrind's "Ir"). On the
 shared 2-CPU machines this project is measured on, wall and CPU times of the same
 run vary by a quarter; the instruction count of the same code varies by about 0.1 %,
 so two versions of a change compare by it in one run each (then confirm the whole
-change with `farm-bench` pairs, which time what users wait for). Hash randomisation
+change with whole-process timings of the two versions run in turn and compared
+pair by pair, which time what users wait for). Hash randomisation
 is fixed (PYTHONHASHSEED=0) so that set and dict orders repeat. Needs valgrind.
 """
 
