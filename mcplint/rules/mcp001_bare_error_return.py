@@ -44,8 +44,7 @@ def _error_message(payload: cst.CSTNode) -> cst.BaseExpression | None:
         for element in payload.elements:
             if (
                 isinstance(element, cst.DictElement)
-                and isinstance(element.key, cst.SimpleString)
-                and string_value(element.key) == key
+                and string_value(element.key) == key  # None for anything but a string literal
                 and isinstance(element.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Call, cst.Name))
             ):
                 return element.value

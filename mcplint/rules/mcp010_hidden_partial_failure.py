@@ -346,8 +346,7 @@ def _says_it_failed(dictionary: cst.Dict) -> bool:
         element
         for element in dictionary.elements
         if isinstance(element, cst.DictElement)
-        and isinstance(element.key, cst.SimpleString)
-        and string_value(element.key) in (*FAILURE_FLAG_KEYS, "status")
+        and string_value(element.key) in (*FAILURE_FLAG_KEYS, "status")  # None for anything but a string literal
     ]
     return any(is_error_dict(cst.Dict([flag])) for flag in flags)
 
