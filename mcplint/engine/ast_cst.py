@@ -11,7 +11,7 @@ source (its range with its own parentheses, as ``positions.node_ranges`` gives i
 
 It is a tree to read, not to print: its whitespace is not the source's. The
 source text of a node is ``text[start:end]`` of its span. A construct it does not
-build (``match``, ``except*``, an f-string expression spanning lines, ...) raises
+build (``except*``, an f-string expression spanning lines, ...) raises
 ``Unsupported``: the caller parses that file with LibCST.
 """
 
@@ -108,6 +108,8 @@ _DOT = _share(cst.Dot())
 _EQUAL = _share(cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
 _ASYNC = _share(cst.Asynchronous())
 _COLON = _share(cst.Colon())
+_LBRACKET = _share(cst.LeftSquareBracket())
+_RBRACKET = _share(cst.RightSquareBracket())
 _KEYWORDS = frozenset(keyword.kwlist) - {"True", "False", "None"}
 
 _BINARY: dict[type, cst.CSTNode] = {
@@ -135,6 +137,7 @@ _BOOLEAN: dict[type, cst.CSTNode] = {ast.And: cst.And(), ast.Or: cst.Or()}
 for _table in (_BINARY, _AUGMENTED, _UNARY, _COMPARE, _BOOLEAN):
     for _operator in _table.values():
         _share(_operator)
+_BAR = _BINARY[ast.BitOr]  # an or-pattern's separator
 _SMALL = (
     ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Assert, ast.Delete, ast.Pass,
     ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom,
@@ -171,6 +174,9 @@ class _Builder:
         # The expressions of this text's f-strings, by where `ast` places them: an f-string's
         # expression is built from its `ast` node when that node sits where the scan found it.
         self._formatted: dict[int, ast.expr] = {}
+        # Where each `match` and `case` keyword of the text ends: soft keywords, names to
+        # ``keyword``, so a '(' after one would pass for a call's (``_is_call_paren``).
+        self._soft_keyword_ends: set[int] = set()
 
     # -- positions -------------------------------------------------------------------------
 
@@ -231,8 +237,8 @@ class _Builder:
         return length
 
     def _is_call_paren(self, index: int) -> bool:
-        """A '(' that opens a call's, a class's or a def's list, not a parenthesised expression
-        (one that begins a line begins a statement)."""
+        """A '(' that opens a call's, a class's, a class pattern's or a def's list, not a
+        parenthesised expression or pattern (one that begins a line begins a statement)."""
         text = self.text
         previous = index - 1
         while previous >= 0 and text[previous] in " \t\f":
@@ -243,6 +249,8 @@ class _Builder:
         if char in ")]\"'":
             return True
         if char.isalnum() or char == "_":
+            if previous + 1 in self._soft_keyword_ends:  # `match (a):`, `case (1 | 2):`
+                return False
             start = previous
             while start > 0 and (self.text[start - 1].isalnum() or self.text[start - 1] == "_"):
                 start -= 1
@@ -509,6 +517,9 @@ class _Builder:
                 orelse=self._else(node.orelse),
                 finalbody=make[cst.Finally](body=self.suite(node.finalbody)) if node.finalbody else None,
             )
+        elif kind is ast.Match:
+            assert isinstance(node, ast.Match)
+            built = self._match(node, start)
         else:
             raise Unsupported(kind.__name__)
         return self.record(built, start, end)
@@ -662,6 +673,174 @@ class _Builder:
             node.end_lineno, node.end_col_offset  # type: ignore[arg-type]
         )
         return self.record(built, name_at, end)
+
+    # -- match statements ------------------------------------------------------------------
+
+    def _match(self, node: ast.Match, start: int) -> Any:
+        self._soft_keyword_ends.add(start + len("match"))
+        subject = self.expr(node.subject)
+        cases = []
+        after = self._end_of(subject)
+        for case in node.cases:
+            cases.append(self._case(case, after))
+            after = self._end_of(cases[-1])
+        return make[cst.Match](subject=subject, cases=cases)
+
+    def _end_of(self, node: Any) -> int:
+        """Where a node built from this text ends in it."""
+        return self.spans[id(node)][1] - self.base
+
+    def _case(self, node: ast.match_case, after: int) -> Any:
+        """A case clause, whose keyword is the first word after ``after`` (the subject's end or
+        the previous clause's: `ast` gives a clause no position), up to its body's end."""
+        start = self._case_keyword(after)
+        self._soft_keyword_ends.add(start + len("case"))
+        built = make[cst.MatchCase](
+            pattern=self.pattern(node.pattern),
+            guard=None if node.guard is None else self.expr(node.guard),
+            body=self.suite(node.body),
+        )
+        return self.record(built, start, self.span_of(node.body[-1])[1])
+
+    def _case_keyword(self, after: int) -> int:
+        text = self.text
+        at = self._after(after)
+        while text.startswith((":", ";"), at):  # the subject's colon, a body's last semicolon
+            at = self._after(at + 1)
+        if not text.startswith("case", at):
+            raise Unsupported("a case clause where it was looked for")  # not reached: a guard
+        return at
+
+    def pattern(self, node: ast.pattern) -> Any:
+        """The pattern's node (LibCST's ``MatchPattern``), with its own parentheses."""
+        start, end = self.span_of(node)
+        count, outer_start, outer_end = self.parens(start, end)
+        if self._may_follow_a_comment(outer_start):
+            raise Unsupported("a pattern after a comment")
+        # A value's or a singleton's parentheses are its expression's (LibCST's ``lpar`` there
+        # is the expression's), which spans what the pattern does.
+        if isinstance(node, ast.MatchValue):
+            return self.record(make[cst.MatchValue](value=self.expr(node.value)), outer_start, outer_end)
+        if isinstance(node, ast.MatchSingleton):
+            name = make[cst.Name](value=repr(node.value))
+            name = self.record(_with_parens(name, count) if count else name, outer_start, outer_end)
+            return self.record(make[cst.MatchSingleton](value=name), outer_start, outer_end)
+        own = 0  # a tuple pattern's parentheses, inside its span as a tuple's are
+        built: Any
+        if isinstance(node, ast.MatchAs):
+            built = self._match_as(node, end)
+        elif isinstance(node, ast.MatchOr):
+            built = self._match_or(node)
+        elif isinstance(node, ast.MatchSequence):
+            built, own = self._match_sequence(node, start)
+        elif isinstance(node, ast.MatchMapping):
+            built = self._match_mapping(node, start)
+        elif isinstance(node, ast.MatchClass):
+            built = self._match_class(node)
+        else:  # a MatchStar is a sequence's element (``_sequence_element``)
+            raise Unsupported(type(node).__name__)
+        if count + own:
+            built = _with_parens(built, count + own)
+        return self.record(built, outer_start, outer_end)
+
+    def _may_follow_a_comment(self, start: int) -> bool:
+        """Whether a comment may end the line before ``start``'s: ``parens`` would not see a
+        '(' before it (`case (  # why` + a line break + `1 | 2):`), and the pattern would go
+        without its parentheses."""
+        before = self._before(start)
+        if before < 0 or "\n" not in self.text[before:start]:
+            return False
+        return "#" in self.text[self.text.rfind("\n", 0, before) + 1 : before + 1]
+
+    def _match_as(self, node: ast.MatchAs, end: int) -> Any:
+        """`_`, a capture (`x`) or `pattern as x`: the name, if any, ends the pattern."""
+        name = None if node.name is None else self.record(self._name_at(node.name), end - len(node.name), end)
+        pattern = None if node.pattern is None else self.pattern(node.pattern)
+        return make[cst.MatchAs](pattern=pattern, name=name)
+
+    def _match_or(self, node: ast.MatchOr) -> Any:
+        patterns = [
+            make[cst.MatchOrElement](pattern=self.pattern(pattern), separator=_BAR) for pattern in node.patterns
+        ]
+        _set(patterns[-1], "separator", cst.MaybeSentinel.DEFAULT)
+        return make[cst.MatchOr](patterns=patterns)
+
+    def _match_sequence(self, node: ast.MatchSequence, start: int) -> tuple[Any, int]:
+        """`[a, *b]` (LibCST's ``MatchList``), `(a, *b)` (a ``MatchTuple``, and how many of
+        its parentheses are its own: one), or `case a, *b:` (a ``MatchList`` without brackets)."""
+        opener = self._sequence_opener(node, start)
+        elements = [self._sequence_element(pattern) for pattern in node.patterns]
+        if opener == "(":
+            return make[cst.MatchTuple](patterns=elements), 1
+        if opener == "[":
+            return make[cst.MatchList](patterns=elements, lbracket=_LBRACKET, rbracket=_RBRACKET), 0
+        return make[cst.MatchList](patterns=elements), 0
+
+    def _sequence_opener(self, node: ast.MatchSequence, start: int) -> str:
+        """The bracket or parenthesis that opens the sequence, "" where it has none (the '(' of
+        `case (a), b:` is its first element's)."""
+        opener = self.text[start]
+        if opener not in "([":
+            return ""
+        if node.patterns and self.parens(*self.span_of(node.patterns[0]))[1] == start:
+            return ""
+        return opener
+
+    def _sequence_element(self, node: ast.pattern) -> Any:
+        if isinstance(node, ast.MatchStar):
+            start, end = self.span_of(node)
+            name = None if node.name is None else self.record(self._name_at(node.name), end - len(node.name), end)
+            star = self.record(make[cst.MatchStar](name=name), start, end)
+            return _set(star, "comma", self._comma_after(star))
+        value = self.pattern(node)
+        return make[cst.MatchSequenceElement](value=value, comma=self._comma_after(value))
+
+    def _comma_after(self, node: Any) -> Any:
+        """A comma where the source writes one after ``node``, else none."""
+        return _COMMA if self._trailing_comma_after(node) else cst.MaybeSentinel.DEFAULT
+
+    def _match_mapping(self, node: ast.MatchMapping, start: int) -> Any:
+        elements = []
+        after = start + 1  # the brace
+        for key, pattern in zip(node.keys, node.patterns, strict=True):
+            built_key = self.expr(key)
+            value = self.pattern(pattern)
+            elements.append(make[cst.MatchMappingElement](key=built_key, pattern=value, comma=self._comma_after(value)))
+            after = self._end_of(value)
+        rest = trailing_comma = None
+        if node.rest is not None:
+            rest = self._name_after(after, node.rest, prefix="**")
+            trailing_comma = _COMMA if self._trailing_comma_after(rest) else None
+        return make[cst.MatchMapping](elements=elements, rest=rest, trailing_comma=trailing_comma)
+
+    def _match_class(self, node: ast.MatchClass) -> Any:
+        cls = self.expr(node.cls)
+        after = self._after(self._end_of(cls)) + 1  # the '('
+        patterns = []
+        for pattern in node.patterns:
+            value = self.pattern(pattern)
+            patterns.append(make[cst.MatchSequenceElement](value=value, comma=self._comma_after(value)))
+            after = self._end_of(value)
+        keywords = []
+        for name, pattern in zip(node.kwd_attrs, node.kwd_patterns, strict=True):
+            key = self._name_after(after, name)
+            value = self.pattern(pattern)
+            keywords.append(make[cst.MatchKeywordElement](key=key, pattern=value, comma=self._comma_after(value)))
+            after = self._end_of(value)
+        return make[cst.MatchClass](cls=cls, patterns=patterns, kwds=keywords)
+
+    def _name_after(self, index: int, name: str, prefix: str = "") -> Any:
+        """``name``, written first after ``index`` (after a comma and ``prefix`` there): a
+        keyword pattern's keyword, a mapping pattern's `**rest`, which `ast` does not place."""
+        text = self.text
+        at = self._after(index)
+        if text.startswith(",", at):
+            at = self._after(at + 1)
+        if prefix and text.startswith(prefix, at):
+            at = self._after(at + len(prefix))
+        if not text.startswith(name, at):
+            raise Unsupported("a name where it was looked for")  # not reached: a guard
+        return self.record(self._name_at(name), at, at + len(name))
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -1077,7 +1256,9 @@ def _comma_all(nodes: list[Any]) -> list[Any]:
     return nodes
 
 
-_EXACT = (cst.BaseExpression, cst.BaseSmallStatement, cst.ExceptHandler, cst.FormattedStringExpression)
+_EXACT = (
+    cst.BaseExpression, cst.BaseSmallStatement, cst.ExceptHandler, cst.FormattedStringExpression, cst.MatchPattern,
+)  # fmt: skip
 
 
 def exact_span(node: cst.CSTNode) -> bool:
