@@ -38,6 +38,8 @@ def literals(command):
             return "none"
         case True | False:
             return "booleans"
+        case (None) | ((True)) | ([False]):
+            return "parenthesised"
         case Color.RED | Color.GREEN:
             return "values"
         case re.RegexFlag.IGNORECASE:
