@@ -4,6 +4,7 @@ each node where LibCST's codegen does (engine/ast_cst.py)."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import libcst as cst
@@ -134,6 +135,11 @@ def _assert_like_libcst(text: str) -> None:
 def test_shapes_the_builder_makes(source: str) -> None:
     built, _ = build(source)
     assert _same(built, cst.parse_module(source), "module", []) is None
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="Python 3.11's syntax")
+def test_a_starred_subscript_is_libcst_s_starred_index() -> None:
+    _assert_like_libcst("x = a[*b]\ny = a[*b, c][c, *(b), ]\nz = a[1:2, *b]\nw = a[(*b,)]\n")
 
 
 @pytest.mark.parametrize(

@@ -110,6 +110,7 @@ _ASYNC = _share(cst.Asynchronous())
 _COLON = _share(cst.Colon())
 _LBRACKET = _share(cst.LeftSquareBracket())
 _RBRACKET = _share(cst.RightSquareBracket())
+_NO_SPACE = _share(cst.SimpleWhitespace(""))
 _KEYWORDS = frozenset(keyword.kwlist) - {"True", "False", "None"}
 
 _BINARY: dict[type, cst.CSTNode] = {
@@ -1054,8 +1055,8 @@ class _Builder:
                 step=None if node.step is None else self.expr(node.step),
                 second_colon=_COLON if node.step is not None else cst.MaybeSentinel.DEFAULT,
             )
-        if type(node) is ast.Starred:
-            raise Unsupported("starred subscript")
+        if isinstance(node, ast.Starred):  # `a[*b]`: `ast` holds it in a tuple, LibCST in a starred index
+            return make[cst.Index](value=self.expr(node.value), star="*", whitespace_after_star=_NO_SPACE)
         return make[cst.Index](value=self.expr(node))
 
     # -- literals --------------------------------------------------------------------------
