@@ -175,8 +175,8 @@ class _Builder:
         # The expressions of this text's f-strings, by where `ast` places them: an f-string's
         # expression is built from its `ast` node when that node sits where the scan found it.
         self._formatted: dict[int, ast.expr] = {}
-        # Where each `match` and `case` keyword of the text ends: soft keywords, names to
-        # ``keyword``, so a '(' after one would pass for a call's (``_is_call_paren``).
+        # Where each `match` and `case` keyword of the text ends: soft keywords, which
+        # ``keyword.kwlist`` does not list, so a '(' after one would pass for a call's.
         self._soft_keyword_ends: set[int] = set()
 
     # -- positions -------------------------------------------------------------------------
@@ -704,6 +704,7 @@ class _Builder:
         return self.record(built, start, self.span_of(node.body[-1])[1])
 
     def _case_keyword(self, after: int) -> int:
+        """Where the next case clause's keyword is."""
         text = self.text
         at = self._after(after)
         while text.startswith((":", ";"), at):  # the subject's colon, a body's last semicolon
