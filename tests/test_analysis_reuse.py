@@ -640,3 +640,119 @@ def test_an_answer_cut_short_by_the_recursion_guard_is_not_kept() -> None:
     resolver.table_externals = lambda callee, function, class_key: []  # type: ignore[method-assign]
     assert _call_externals(resolver, "a", None, None) == ["x.d"]
     assert _call_externals(resolver, "b", None, None) == ["x.d"]
+
+
+# Other modules' tools reach `alpha`, `beta` and `wrapped`; all three call `shared`, which calls
+# another module's `fetch`. `wrapped`'s decorator calls it inside a `try`.
+SHARED_WALKS = textwrap.dedent("""
+    from app.client import fetch
+
+    def guarded(fn):
+        def inner(*args):
+            try:
+                return fn(*args)
+            except ValueError as e:
+                raise RuntimeError(str(e))
+        return inner
+
+    def alpha(q):
+        return shared(q)
+
+    def beta(q):
+        return shared(q)
+
+    def shared(q):
+        return fetch(q)
+
+    @guarded
+    def wrapped(q):
+        return shared(q)
+    """)
+
+
+def _reach_fields(scope) -> dict:
+    """What the walks from other modules' entry points fill, the handlers' order included."""
+    return {
+        "reached_by": {function: list(handlers) for function, handlers in scope.reached_by.items()},
+        "returns_to": {function: list(handlers) for function, handlers in scope.returns_to.items()},
+        "paths": scope.paths,
+        "outgoing_calls": {target: list(handlers) for target, handlers in scope.outgoing_calls.items()},
+        "outgoing_returns": {target: list(handlers) for target, handlers in scope.outgoing_returns.items()},
+        "outgoing_states": scope.outgoing_states,
+    }
+
+
+def _shared_and_own(monkeypatch: pytest.MonkeyPatch, entries, source: str = SHARED_WALKS):
+    """The scope for ``entries`` (pattern, handler, guards), and the one each entry's own walk
+    gives (no walk shared): the two must be the same."""
+    from mcplint.analysis import handlers
+
+    local = _local_scope(source)
+    points = tuple((pattern, label, "tool", tuple(guards)) for pattern, label, guards in entries)
+    project = ProjectContext(module="app.server", entry_points=points, return_entry_points=points)
+    shared = handlers.scope_in_project(local, project)
+    with monkeypatch.context() as patched:
+        patched.setattr(handlers, "_shared_reach", lambda resolver, roots, initial: None)
+        own = handlers.scope_in_project(local, project)
+    assert _reach_fields(shared) == _reach_fields(own)
+    return shared
+
+
+def test_a_shared_walk_keeps_each_handlers_own_initial_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two handlers reach `shared` through the same pattern, one inside a caller's `try`: the
+    walk for one state is not the walk for the other."""
+    scope = _shared_and_own(
+        monkeypatch,
+        [("alpha", "app.a.run", ["KeyError"]), ("alpha", "app.b.run", []), ("alpha", "app.c.run", ["KeyError"]), ("alpha", "app.b.run", ["OSError"])],
+    )
+    assert scope.paths[("shared", "app.a.run")] == {frozenset({"KeyError"})}
+    assert scope.paths[("shared", "app.b.run")] == {frozenset(), frozenset({"OSError"})}
+    assert scope.paths[("shared", "app.c.run")] == {frozenset({"KeyError"})}
+    assert scope.outgoing_states[("app.client.fetch", "app.b.run")] == {frozenset(), frozenset({"OSError"})}
+
+
+def test_handlers_reach_a_function_in_the_order_of_their_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handlers reaching a function are listed in the order their entries come (a finding
+    names the first), not walk by walk: the entries of one pattern and state are not together."""
+    scope = _shared_and_own(
+        monkeypatch,
+        [
+            ("alpha", "app.a.run", []),
+            ("beta", "app.b.run", []),
+            ("alpha", "app.c.run", ["KeyError"]),
+            ("alpha", "app.d.run", []),
+            ("wrapped", "app.e.run", []),
+            ("beta", "app.a.run", []),
+        ],
+    )
+    reaching = ["app.a.run", "app.b.run", "app.c.run", "app.d.run", "app.e.run"]
+    assert [handler.key for handler in scope.reached_by["shared"]] == reaching
+    assert [handler.key for handler in scope.returns_to["shared"]] == reaching
+    assert [handler.key for handler in scope.outgoing_calls["app.client.fetch"]] == reaching
+    # `wrapped`'s decorator calls it inside its `try`: every path from it passes there.
+    assert len(scope.paths[("shared", "app.e.run")]) == 1
+    assert scope.paths[("shared", "app.e.run")] != {frozenset()}
+
+
+def test_a_handler_past_the_cap_walks_for_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One handler reaches `shared` through more entries than MAX_PATH_STATES allows states:
+    past the cap, a new state is what it shares with those before, which depends on what the
+    handler reached before; another handler reaching it through one of them is not merged."""
+    from mcplint.analysis.handlers import MAX_PATH_STATES
+
+    states = [["common", f"Error{index}"] for index in range(MAX_PATH_STATES + 2)]
+    entries = [(pattern, "app.a.run", guards) for guards in states for pattern in ("alpha", "beta")]
+    scope = _shared_and_own(monkeypatch, [*entries, ("beta", "app.b.run", states[-1])])
+    assert scope.paths[("shared", "app.a.run")] == {
+        *(frozenset(guards) for guards in states[:MAX_PATH_STATES]), frozenset({"common"})
+    }
+    assert scope.paths[("shared", "app.b.run")] == {frozenset(states[-1])}
+
+
+def test_a_handler_that_is_its_own_root_runs_without_its_decorators(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A root that is the handler itself runs without its decorators (they are in the state it
+    starts in): a walk shared with handlers for which it runs inside them is not its walk."""
+    scope = _shared_and_own(monkeypatch, [("wrapped", "app.a.run", []), ("wrapped", "wrapped", []), ("wrapped", "app.z.run", [])])
+    assert scope.paths[("shared", "wrapped")] == {frozenset()}
+    assert scope.paths[("shared", "app.a.run")] == scope.paths[("shared", "app.z.run")] != {frozenset()}
+    assert [handler.key for handler in scope.reached_by["shared"]] == ["app.a.run", "wrapped", "app.z.run"]

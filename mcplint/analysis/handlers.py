@@ -2597,6 +2597,12 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
     )
     # Functions that handlers of other modules reach (the run's join says which).
     matching: dict[str, list[str]] = {}
+    # Most entries differ only by their handler (a helper a hundred tools reach, with the same
+    # guards): a walk from the same functions in the same state reaches the same functions in
+    # the same states whoever the handler is, so it is walked once per (pattern, state) and its
+    # result given to each handler (`_given_reach`) as its own walk would have added it.
+    walks: dict[tuple[str, PathState], dict[str, set[PathState]] | None] = {}
+    returned: dict[str, list[str]] = {}  # pattern -> the functions whose result it returns
     for entries, table, through_return in (
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),
@@ -2616,8 +2622,20 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
                         if not through_return:
                             scope.outgoing_states.setdefault((target, handler.key), set()).add(initial)
             if through_return:
-                _reach(resolver, table, keys, handler, through_return)
-            else:
+                found = returned.get(pattern)
+                if found is None:
+                    found = returned[pattern] = _reachable(resolver, keys, through_return=True)
+                for function in found:
+                    _add(table, function, handler)
+                continue
+            shared = None
+            # A handler that is one of the roots walks for itself: that root runs without its
+            # decorators (`_reach_paths`).
+            if handler.key not in keys:
+                if (pattern, initial) not in walks:
+                    walks[(pattern, initial)] = _shared_reach(resolver, keys, initial)
+                shared = walks[(pattern, initial)]
+            if shared is None or not _given_reach(scope, shared, handler):
                 _reach_paths(resolver, scope, keys, handler, {initial})
     _collect_outgoing(resolver, scope)
     if local.module_outputs is None:
@@ -2715,9 +2733,11 @@ def _reach(
 
 def _reach_paths(
     resolver: _Resolver, scope: HandlerScope, roots: Sequence[str], handler: Handler, initial: set[PathState]
-) -> None:
-    """Calls reach: every function the handler reaches, with the guards of each call path."""
+) -> bool:
+    """Calls reach: every function the handler reaches, with the guards of each call path.
+    Whether MAX_PATH_STATES merged some path state on the way."""
     functions = resolver.facts.functions
+    merged = False
     pending: list[tuple[str, PathState]] = []
     for root in roots:
         if root not in functions:
@@ -2734,6 +2754,7 @@ def _reach_paths(
         if len(states) >= MAX_PATH_STATES:
             # The guards every path so far shares: never more than any path has (a raise is
             # reported unless each of them stops it), and the sets only shrink from here.
+            merged = True
             state = state.intersection(*states)
             if state in states:
                 continue
@@ -2751,6 +2772,49 @@ def _reach_paths(
                         pending.append((target, next_state))
                     else:  # `@handle_errors` on the callee: its wrapper's `try`s stand around the call
                         pending.extend((target, next_state | layer) for layer in layers)
+    return merged
+
+
+# The handler of a walk shared by many (`_shared_reach`): no function has its key, so every
+# root runs inside its own decorators.
+_ANY_HANDLER = Handler("", "tool")
+
+
+def _shared_reach(resolver: _Resolver, roots: Sequence[str], initial: PathState) -> dict[str, set[PathState]] | None:
+    """What a walk from ``roots`` in the state ``initial`` reaches, for any handler none of them
+    is: each function's path states. None when the cap merged some: the walk then depends on
+    the order of its steps and on what the handler reached before."""
+    walked = HandlerScope()
+    if _reach_paths(resolver, walked, roots, _ANY_HANDLER, {initial}):
+        return None
+    return {function: walked.paths[(function, _ANY_HANDLER.key)] for function in walked.reached_by}
+
+
+def _given_reach(scope: HandlerScope, shared: dict[str, set[PathState]], handler: Handler) -> bool:
+    """Add a shared walk's result to ``handler``'s as its own walk would; False, adding nothing,
+    where that is not sure.
+
+    Its own walk adds each state the handler's states of a function do not hold yet, and lists
+    the handler as reaching a function it adds one to. It stops at a state the handler reached
+    before: whatever follows from there was added then, except where MAX_PATH_STATES merged a
+    state into those before it (a function holding that many already). So while no function's
+    states would pass MAX_PATH_STATES, its walk merges nothing and skips nothing the shared one
+    reached; past it, its walk merges, and the states it keeps depend on its order."""
+    paths = scope.paths
+    for function, states in shared.items():
+        known = paths.get((function, handler.key))
+        if known and len(known | states) > MAX_PATH_STATES:
+            return False
+    for function, states in shared.items():
+        known = paths.get((function, handler.key))
+        if known is None:
+            paths[(function, handler.key)] = set(states)
+        elif states <= known:
+            continue
+        else:
+            known |= states
+        _add(scope.reached_by, function, handler)
+    return True
 
 
 def _decorated_states(resolver: _Resolver, key: str) -> set[PathState] | None:
