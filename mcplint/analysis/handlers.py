@@ -2870,6 +2870,10 @@ def _matching_keys(facts: HandlerFactsCollector, pattern: str) -> list[str]:
     return [pattern] if pattern in facts.functions else []
 
 
+# The path states of a function reached with none recorded: one way, through no `try`.
+_NO_PATH: frozenset[PathState] = frozenset({frozenset()})
+
+
 def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
     """Calls from reached functions to functions of other modules, with who reaches them
     (and, for calls, the guards on the way)."""
@@ -2882,12 +2886,16 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
             for callee, target in _external_calls(resolver, function, through_return):
                 for handler in handlers:
                     _add(outgoing, target, handler)
-                    if through_return or info is None:
-                        continue
+                if through_return or info is None:
+                    continue
+                guards_list = info.guards_for(callee)  # the same whoever reaches the function
+                for handler in handlers:
                     states = scope.outgoing_states.setdefault((target, handler.key), set())
-                    for state in scope.paths.get((function, handler.key), {frozenset()}):
-                        for guards in info.guards_for(callee):
-                            states.add(state | {guards} if guards else state)
+                    paths = scope.paths.get((function, handler.key), _NO_PATH)
+                    if guards_list == [""]:  # no call of it in a `try`: the ways here are the ways there
+                        states.update(paths)
+                    else:
+                        states.update(state | {guards} if guards else state for state in paths for guards in guards_list)
 
 
 def _external_targets(resolver: _Resolver, function: str, through_return: bool) -> list[str]:
