@@ -148,13 +148,23 @@ def test_a_starred_subscript_is_libcst_s_starred_index() -> None:
         "try: pass\nexcept* E: pass\n",
         "f'{a\n}'\n",
         "s = f'{x=}'\n",
-        # `parens` does not look past a comment for a '(': the pattern's parentheses would go
-        "match x:\n    case (  # why\n        1 | 2\n    ): pass\n",
     ],
 )
 def test_what_the_builder_does_not_make_is_left_to_libcst(source: str) -> None:
     with pytest.raises((Unsupported, SyntaxError)):
         build(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = (  # why\n    1 + 2\n)\n",
+        "match x:\n    case (  # why\n        1 | 2\n    ): pass\n",
+        "y = (\n    1 + 2  # why\n)\n",
+    ],
+)
+def test_parentheses_a_comment_separates_from_their_expression_are_its_own(source: str) -> None:
+    _assert_like_libcst(source)
 
 
 TOOL = """\

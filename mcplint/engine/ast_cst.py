@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import io
 import keyword
+import re
+import sys
+import tokenize
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -100,6 +104,15 @@ class _Constructors(dict[type, Callable[..., Any]]):
 make = _Constructors()
 
 
+# A '#' and the rest of its line: the lines where a backward scan looks for a comment.
+_HASH_TO_LINE_END = re.compile(r"#[^\n]*")
+# From Python 3.12 on (PEP 701) an f-string's field is code: it may hold quotes like its own
+# and comments, and a single-quoted f-string may span lines inside one.
+_FSTRING_FIELDS_ARE_CODE = sys.version_info >= (3, 12)
+# Where reading a line for its comment stops: a '#', a quote, and there a '}' (it may close
+# a field opened on a line above, inside which the line would start).
+_LINE_STOPS = re.compile(r"[#'\"}]" if _FSTRING_FIELDS_ARE_CODE else r"[#'\"]")
+
 _NO_PARENS: tuple[()] = ()
 _LPAR = _share(cst.LeftParen())
 _RPAR = _share(cst.RightParen())
@@ -178,6 +191,11 @@ class _Builder:
         # Where each `match` and `case` keyword of the text ends: soft keywords, which
         # ``keyword.kwlist`` does not list, so a '(' after one would pass for a call's.
         self._soft_keyword_ends: set[int] = set()
+        # The line breaks that end a line holding a '#' (in a comment or in a string), where
+        # ``_before`` looks for a comment; what it found, by line break (-1: no comment).
+        self._hash_line_ends = {found.end() for found in _HASH_TO_LINE_END.finditer(text)}
+        self._comment_starts: dict[int, int] = {}
+        self._tokenized_comment_starts: dict[int, int] | None = None
 
     # -- positions -------------------------------------------------------------------------
 
@@ -208,19 +226,89 @@ class _Builder:
         )
 
     def _before(self, index: int) -> int:
-        """The index of the last character before ``index`` that is not blank (-1: none)."""
+        """The index of the last character before ``index`` that is not blank or a comment's
+        (-1: none)."""
         text = self.text
         index -= 1
         while index >= 0:
             char = text[index]
             if char in " \t\f\n":
-                if char == "\n" and index > 0 and text[index - 1] == "\\":
-                    index -= 2
-                    continue
+                if char == "\n":
+                    # A comment may end the line above (`(  # why`): the scan goes on before it.
+                    # A set's look-up first, as most lines hold no '#' (most expressions are scanned).
+                    if index in self._hash_line_ends:
+                        comment = self._comment_start(index)
+                        if comment >= 0:
+                            index = comment - 1
+                            continue
+                    # A backslash that ends a line continues it (read after the comment: one that
+                    # ends a comment continues nothing).
+                    if index > 0 and text[index - 1] == "\\":
+                        index -= 2
+                        continue
                 index -= 1
                 continue
             return index
         return -1
+
+    def _comment_start(self, line_end: int) -> int:
+        """Where the comment that ends the line ending at ``line_end`` starts (-1: the line's '#'s
+        are all in strings). A backward scan from code reached that line break over blanks: it is
+        in no string."""
+        found = self._comment_starts.get(line_end)
+        if found is None:
+            line_start = self.text.rfind("\n", 0, line_end) + 1
+            found = self._read_comment_start(line_start, line_end) if self._starts_in_code(line_start, line_end) else None
+            if found is None:
+                found = self._tokenized_comment_start(line_end)
+            self._comment_starts[line_end] = found
+        return found
+
+    def _starts_in_code(self, start: int, end: int) -> bool:
+        """Whether the line [start, end) starts outside any string. A string that spans lines and
+        ends on it (none goes on past its end, which is in no string) ends with a triple quote or
+        after a line that ends with a backslash; from Python 3.12 on it may also be an f-string
+        whose field spans lines, which ``_read_comment_start`` tells by the '}' closing that field."""
+        text = self.text
+        if start >= 2 and text[start - 2] == "\\":
+            return False
+        return text.find('"""', start, end) == -1 and text.find("'''", start, end) == -1
+
+    def _read_comment_start(self, start: int, end: int) -> int | None:
+        """Where the comment of the line [start, end), which starts in code, starts (-1: none),
+        read from string to string (none of them triple-quoted); None where Python's tokenizer
+        must tell: from Python 3.12 on, at an f-string or a '}' (see ``_LINE_STOPS``)."""
+        text = self.text
+        at = start
+        while True:
+            stop = _LINE_STOPS.search(text, at, end)
+            if stop is None:
+                return -1
+            at = stop.start()
+            char = text[at]
+            if char == "#":
+                return at
+            if char == "}" or (_FSTRING_FIELDS_ARE_CODE and _has_fstring_prefix(text, max(start, at - 2), at)):
+                return None
+            close = _closing_quote(text, char, at + 1)
+            if close >= end:  # not reached: a single-quoted string ends on its line
+                return None
+            at = close + 1
+
+    def _tokenized_comment_start(self, line_end: int) -> int:
+        """Where Python's tokenizer finds the comment of the line that ends at ``line_end`` (-1:
+        none): for the lines a reading of their own cannot tell (it reads the whole text once)."""
+        if self._tokenized_comment_starts is None:
+            starts: dict[int, int] = {}
+            try:
+                for token in tokenize.generate_tokens(io.StringIO(self.text).readline):
+                    if token.type == tokenize.COMMENT:
+                        start = self.line_starts[token.start[0] - 1] + token.start[1]  # columns count characters
+                        starts[start + len(token.string)] = start
+            except (tokenize.TokenError, SyntaxError) as error:  # an f-string's expression alone
+                raise Unsupported("a text the tokenizer refuses") from error
+            self._tokenized_comment_starts = starts
+        return self._tokenized_comment_starts.get(line_end, -1)
 
     def _after(self, index: int) -> int:
         """The index of the first character at or after ``index`` that is not blank or a comment."""
@@ -717,8 +805,6 @@ class _Builder:
         """The pattern's node (LibCST's ``MatchPattern``), with its own parentheses."""
         start, end = self.span_of(node)
         count, outer_start, outer_end = self.parens(start, end)
-        if self._may_follow_a_comment(outer_start):
-            raise Unsupported("a pattern after a comment")
         # A value's or a singleton's parentheses are its expression's (LibCST's ``lpar`` there
         # is the expression's), which spans what the pattern does.
         if isinstance(node, ast.MatchValue):
@@ -744,15 +830,6 @@ class _Builder:
         if count + own:
             built = _with_parens(built, count + own)
         return self.record(built, outer_start, outer_end)
-
-    def _may_follow_a_comment(self, start: int) -> bool:
-        """Whether a comment may end the line before ``start``'s: ``parens`` would not see a
-        '(' before it (`case (  # why` + a line break + `1 | 2):`), and the pattern would go
-        without its parentheses."""
-        before = self._before(start)
-        if before < 0 or "\n" not in self.text[before:start]:
-            return False
-        return "#" in self.text[self.text.rfind("\n", 0, before) + 1 : before + 1]
 
     def _match_as(self, node: ast.MatchAs, end: int) -> Any:
         """`_`, a capture (`x`) or `pattern as x`: the name, if any, ends the pattern."""
@@ -1232,6 +1309,12 @@ def _closing_quote(text: str, quote: str, body: int) -> int:
         if (found - 1 - backslash) % 2 == 0:
             return found
         index = found + 1
+
+
+def _has_fstring_prefix(text: str, start: int, quote: int) -> bool:
+    """Whether the letters in [start, quote) before a quote (a string's prefix, or a keyword's
+    end: `if"a"`, taken as one) make it an f-string (or a 3.14 t-string)."""
+    return any(letter in "fFtT" for letter in text[start:quote])
 
 
 def _set(node: Any, name: str, value: object) -> Any:
