@@ -4,13 +4,15 @@ each node where LibCST's codegen does (engine/ast_cst.py)."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import sys
+import tokenize
 from pathlib import Path
 
 import libcst as cst
 import pytest
 
-from mcplint.engine.ast_cst import Unsupported, build, exact_span, render
+from mcplint.engine.ast_cst import Unsupported, _Builder, build, exact_span, render
 from mcplint.engine.lint import lint_text
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.settings import FileSettings
@@ -165,6 +167,59 @@ def test_what_the_builder_does_not_make_is_left_to_libcst(source: str) -> None:
 )
 def test_parentheses_a_comment_separates_from_their_expression_are_its_own(source: str) -> None:
     _assert_like_libcst(source)
+
+
+# Lines whose comment only a reading that knows strings finds: a '#' in a string before it, the
+# line starting inside a string (triple-quoted, continued by a backslash), a backslash ending
+# the comment; and from Python 3.12 on (PEP 701), f-strings whose fields are code.
+COMMENTED_LINES = [
+    'x = ("#", (  # c\n    a\n))\n',
+    "x = ('\\'#', r'\\'#', (  # c\n    a\n))\n",
+    "x = (\"\"\"a\n# b\"\"\", (  # c\n    a\n))\n",
+    'x = ("a \\\n# b", (  # c\n    a\n))\n',
+    "x = 1 + \\\n    (  # c\n    a)\n",
+    "x = (  # c \\\n    a\n)\n",
+    'x = (f"{a}#{b!r:>{w}}" f"{{#}}", (  # c\n    a\n))\n',
+]
+COMMENTED_LINES_312 = [
+    'x = (f"{d["#"]}", (  # c\n    a\n))\n',
+    'x = (f"{ {\'}\': 1}["#"] }", (  # c\n    a\n))\n',
+    'x = (f"{\n    a}#", (  # c\n    b\n))\n',
+    'x = (f"{\n    {1: 2}[1]}#", (  # c\n    b\n))\n',
+    'x = (f"{a  # c\n}#", (  # d\n    b\n))\n',
+    'x = (f"""{a  # c\n}#""", (  # d\n    b\n))\n',
+    "x = (f\"{x:'>3}#\", {'#': 1}, (  # c\n    a\n))\n",
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    COMMENTED_LINES
+    + [pytest.param(text, marks=pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 701")) for text in COMMENTED_LINES_312]
+    + [pytest.param(path.read_text(encoding="utf-8"), id=path.name) for path in sorted(BUILDER_SOURCES.glob("*.py"))],
+)
+def test_the_scan_back_from_a_token_reaches_the_token_before_it(text: str) -> None:
+    """Past blanks, line breaks, backslashes and comments, as Python's tokenizer reads them."""
+    builder = _Builder(text)
+    for start, before in _tokens_and_the_ends_before(text, builder.line_starts):
+        assert builder._before(start) == before, text[:start]
+
+
+def _tokens_and_the_ends_before(text: str, line_starts: list[int]) -> list[tuple[int, int]]:
+    """Per token outside f-strings, its start and the last character of the token before it
+    (not a comment, a line break or an indentation; -1: none)."""
+    skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    opening, closing = getattr(tokenize, "FSTRING_START", None), getattr(tokenize, "FSTRING_END", None)
+    found, last_end, depth = [], -1, 0
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in skipped:
+            continue
+        start = line_starts[token.start[0] - 1] + token.start[1]
+        if not depth:
+            found.append((start, last_end))
+        depth += (token.type == opening) - (token.type == closing)
+        last_end = start + len(token.string) - 1  # (3.12.1 counts a string's end spanning lines in bytes)
+    return found
 
 
 TOOL = """\

@@ -109,9 +109,11 @@ _HASH_TO_LINE_END = re.compile(r"#[^\n]*")
 # From Python 3.12 on (PEP 701) an f-string's field is code: it may hold quotes like its own
 # and comments, and a single-quoted f-string may span lines inside one.
 _FSTRING_FIELDS_ARE_CODE = sys.version_info >= (3, 12)
-# Where reading a line for its comment stops: a '#', a quote, and there a '}' (it may close
-# a field opened on a line above, inside which the line would start).
-_LINE_STOPS = re.compile(r"[#'\"}]" if _FSTRING_FIELDS_ARE_CODE else r"[#'\"]")
+# Where reading a line for its comment stops: a '#', a quote, and there a brace (a '}' that
+# closes no '{' of the line may close a field opened on a line above, the line starting inside it).
+_LINE_STOPS = re.compile(r"[#'\"{}]" if _FSTRING_FIELDS_ARE_CODE else r"[#'\"]")
+# Where reading an f-string's body for its fields stops (``_fields_hold_no_quote``).
+_FIELD_STOPS = re.compile(r"[{}#'\"]")
 
 _NO_PARENS: tuple[()] = ()
 _LPAR = _share(cst.LeftParen())
@@ -277,9 +279,11 @@ class _Builder:
     def _read_comment_start(self, start: int, end: int) -> int | None:
         """Where the comment of the line [start, end), which starts in code, starts (-1: none),
         read from string to string (none of them triple-quoted); None where Python's tokenizer
-        must tell: from Python 3.12 on, at an f-string or a '}' (see ``_LINE_STOPS``)."""
+        must tell: from Python 3.12 on, at a '}' that closes no '{' of the line (``_LINE_STOPS``)
+        or an f-string whose fields may hold quotes (``_fields_hold_no_quote``)."""
         text = self.text
         at = start
+        braces = 0  # the '{'s of the line not closed yet
         while True:
             stop = _LINE_STOPS.search(text, at, end)
             if stop is None:
@@ -288,23 +292,39 @@ class _Builder:
             char = text[at]
             if char == "#":
                 return at
-            if char == "}" or (_FSTRING_FIELDS_ARE_CODE and _has_fstring_prefix(text, max(start, at - 2), at)):
-                return None
-            close = _closing_quote(text, char, at + 1)
-            if close >= end:  # not reached: a single-quoted string ends on its line
-                return None
-            at = close + 1
+            if char == "{":
+                braces += 1
+            elif char == "}":
+                if not braces:
+                    return None
+                braces -= 1
+            else:
+                close = _closing_quote(text, char, at + 1)
+                if close >= end:  # not reached: a single-quoted string ends on its line
+                    return None
+                if (
+                    _FSTRING_FIELDS_ARE_CODE
+                    and _has_fstring_prefix(text, max(start, at - 2), at)
+                    and not _fields_hold_no_quote(text, at + 1, close)
+                ):
+                    return None
+                at = close
+            at += 1
 
     def _tokenized_comment_start(self, line_end: int) -> int:
         """Where Python's tokenizer finds the comment of the line that ends at ``line_end`` (-1:
         none): for the lines a reading of their own cannot tell (it reads the whole text once)."""
         if self._tokenized_comment_starts is None:
+            text, line_starts = self.text, self.line_starts
             starts: dict[int, int] = {}
             try:
-                for token in tokenize.generate_tokens(io.StringIO(self.text).readline):
+                for token in tokenize.generate_tokens(io.StringIO(text).readline):
                     if token.type == tokenize.COMMENT:
-                        start = self.line_starts[token.start[0] - 1] + token.start[1]  # columns count characters
-                        starts[start + len(token.string)] = start
+                        # A comment runs to its line's end: its row tells where it starts (columns
+                        # are less sure: 3.12.1 counts a string's end spanning lines in UTF-8 bytes).
+                        row = token.start[0]
+                        end = line_starts[row] - 1 if row < len(line_starts) else len(text)
+                        starts[end] = end - len(token.string)
             except (tokenize.TokenError, SyntaxError) as error:  # an f-string's expression alone
                 raise Unsupported("a text the tokenizer refuses") from error
             self._tokenized_comment_starts = starts
@@ -1315,6 +1335,33 @@ def _has_fstring_prefix(text: str, start: int, quote: int) -> bool:
     """Whether the letters in [start, quote) before a quote (a string's prefix, or a keyword's
     end: `if"a"`, taken as one) make it an f-string (or a 3.14 t-string)."""
     return any(letter in "fFtT" for letter in text[start:quote])
+
+
+def _fields_hold_no_quote(text: str, start: int, end: int) -> bool:
+    """Whether the body [start, end) of a one-line f-string, its end found as a plain string's
+    (the first quote like its own after an even run of backslashes), ends outside its fields,
+    none of which holds a quote or a '#': Python 3.12's tokenizer, which reads a field as code
+    (a string in the f-string's own quotes may sit there), then ends the f-string there too."""
+    depth = 0  # the braces open in a field (a format spec's field is one more)
+    at = start
+    while True:
+        stop = _FIELD_STOPS.search(text, at, end)
+        if stop is None:
+            return depth == 0
+        at = stop.start()
+        char = text[at]
+        if char in "{}" and not depth and text.startswith(char, at + 1):  # `{{`, `}}`: the text's
+            at += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            if not depth:
+                return False
+            depth -= 1
+        elif depth:  # a quote or a '#' in a field
+            return False
+        at += 1
 
 
 def _set(node: Any, name: str, value: object) -> Any:
