@@ -3,6 +3,7 @@ each node where LibCST's codegen does (engine/ast_cst.py)."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import io
 import sys
@@ -180,9 +181,11 @@ COMMENTED_LINES = [
     "x = 1 + \\\n    (  # c\n    a)\n",
     "x = (  # c \\\n    a\n)\n",
     'x = (f"{a}#{b!r:>{w}}" f"{{#}}", (  # c\n    a\n))\n',
+    'def f():\n    """One quote: "#"""\n    x = (  # c\n        1)\n',
 ]
 COMMENTED_LINES_312 = [
     'x = (f"{d["#"]}", (  # c\n    a\n))\n',
+    'x = (fr"{d["#"]}", (  # c\n    a\n))\n',
     'x = (f"{ {\'}\': 1}["#"] }", (  # c\n    a\n))\n',
     'x = (f"{\n    a}#", (  # c\n    b\n))\n',
     'x = (f"{\n    {1: 2}[1]}#", (  # c\n    b\n))\n',
@@ -203,6 +206,20 @@ def test_the_scan_back_from_a_token_reaches_the_token_before_it(text: str) -> No
     builder = _Builder(text)
     for start, before in _tokens_and_the_ends_before(text, builder.line_starts):
         assert builder._before(start) == before, text[:start]
+
+
+def test_a_docstring_s_line_is_read_without_the_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its triple quote could close a string opened above, but a statement starts it: the line
+    is read alone, where the tokenizer would read the whole module."""
+
+    def refused(*_: object) -> None:
+        raise AssertionError("tokenized")
+
+    monkeypatch.setattr(tokenize, "generate_tokens", refused)
+    text = 'def f():\n    """One quote: "#"""\n    x = 1\n'
+    builder = _Builder(text)
+    builder.block_body(ast.parse(text).body)
+    assert builder._before(text.index("x = 1")) == text.index('"""\n') + 2
 
 
 def _tokens_and_the_ends_before(text: str, line_starts: list[int]) -> list[tuple[int, int]]:

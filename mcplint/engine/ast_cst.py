@@ -193,6 +193,9 @@ class _Builder:
         # Where each `match` and `case` keyword of the text ends: soft keywords, which
         # ``keyword.kwlist`` does not list, so a '(' after one would pass for a call's.
         self._soft_keyword_ends: set[int] = set()
+        # Where each simple statement built so far starts: a line where one starts first starts
+        # in code (``_starts_in_code``).
+        self._statement_starts: set[int] = set()
         # The line breaks that end a line holding a '#' (in a comment or in a string), where
         # ``_before`` looks for a comment; what it found, by line break (-1: no comment).
         self._hash_line_ends = {found.end() for found in _HASH_TO_LINE_END.finditer(text)}
@@ -270,17 +273,24 @@ class _Builder:
         """Whether the line [start, end) starts outside any string. A string that spans lines and
         ends on it (none goes on past its end, which is in no string) ends with a triple quote or
         after a line that ends with a backslash; from Python 3.12 on it may also be an f-string
-        whose field spans lines, which ``_read_comment_start`` tells by the '}' closing that field."""
+        whose field spans lines, which ``_read_comment_start`` tells by the '}' closing that field.
+        A line with a triple quote does start in code where a statement starts after its indent
+        (no string ends there before it): a docstring's line, read after its statement is built."""
         text = self.text
         if start >= 2 and text[start - 2] == "\\":
             return False
-        return text.find('"""', start, end) == -1 and text.find("'''", start, end) == -1
+        if text.find('"""', start, end) == -1 and text.find("'''", start, end) == -1:
+            return True
+        first = start
+        while text[first] in " \t\f":
+            first += 1
+        return first in self._statement_starts
 
     def _read_comment_start(self, start: int, end: int) -> int | None:
         """Where the comment of the line [start, end), which starts in code, starts (-1: none),
-        read from string to string (none of them triple-quoted); None where Python's tokenizer
-        must tell: from Python 3.12 on, at a '}' that closes no '{' of the line (``_LINE_STOPS``)
-        or an f-string whose fields may hold quotes (``_fields_hold_no_quote``)."""
+        read from string to string; None where Python's tokenizer must tell: from Python 3.12
+        on, at a '}' that closes no '{' of the line (``_LINE_STOPS``) or an f-string whose fields
+        may hold quotes (``_fields_hold_no_quote``)."""
         text = self.text
         at = start
         braces = 0  # the '{'s of the line not closed yet
@@ -299,16 +309,18 @@ class _Builder:
                     return None
                 braces -= 1
             else:
-                close = _closing_quote(text, char, at + 1)
-                if close >= end:  # not reached: a single-quoted string ends on its line
+                quote = char * 3 if text.startswith(char * 3, at) else char
+                body = at + len(quote)
+                close = _closing_quote(text, quote, body)
+                if close >= end:  # not reached: a string ends on the line it starts on, here
                     return None
                 if (
                     _FSTRING_FIELDS_ARE_CODE
-                    and _has_fstring_prefix(text, max(start, at - 2), at)
-                    and not _fields_hold_no_quote(text, at + 1, close)
+                    and _has_fstring_prefix(text, start, at)
+                    and not _fields_hold_no_quote(text, body, close)
                 ):
                     return None
-                at = close
+                at = close + len(quote) - 1
             at += 1
 
     def _tokenized_comment_start(self, line_end: int) -> int:
@@ -432,6 +444,7 @@ class _Builder:
 
     def small(self, node: ast.stmt) -> Any:
         start, end = self.span_of(node)
+        self._statement_starts.add(start)
         semicolon = self._after_inline(end)
         if semicolon < len(self.text) and self.text[semicolon] == ";":  # LibCST's node holds it
             end = semicolon + 1
@@ -1332,9 +1345,15 @@ def _closing_quote(text: str, quote: str, body: int) -> int:
 
 
 def _has_fstring_prefix(text: str, start: int, quote: int) -> bool:
-    """Whether the letters in [start, quote) before a quote (a string's prefix, or a keyword's
-    end: `if"a"`, taken as one) make it an f-string (or a 3.14 t-string)."""
-    return any(letter in "fFtT" for letter in text[start:quote])
+    """Whether the letters right before a quote, from ``start`` on (its prefix, of two letters at
+    most, or a keyword's end, `if"a"`, taken for one), make it an f-string (or a 3.14 t-string)."""
+    for index in range(quote - 1, max(start, quote - 2) - 1, -1):
+        letter = text[index]
+        if letter in "fFtT":
+            return True
+        if not letter.isalpha():
+            return False
+    return False
 
 
 def _fields_hold_no_quote(text: str, start: int, end: int) -> bool:
