@@ -193,14 +193,14 @@ class _Builder:
         # Where each `match` and `case` keyword of the text ends: soft keywords, which
         # ``keyword.kwlist`` does not list, so a '(' after one would pass for a call's.
         self._soft_keyword_ends: set[int] = set()
-        # Where each simple statement built so far starts: a line where one starts first starts
-        # in code (``_starts_in_code``).
-        self._statement_starts: set[int] = set()
         # The line breaks that end a line holding a '#' (in a comment or in a string), where
-        # ``_before`` looks for a comment; what it found, by line break (-1: no comment).
+        # ``_before`` looks for a comment; what it found, by line break (``_code_end``).
         self._hash_line_ends = {found.end() for found in _HASH_TO_LINE_END.finditer(text)}
-        self._comment_starts: dict[int, int] = {}
+        self._code_ends: dict[int, int] = {}
         self._tokenized_comment_starts: dict[int, int] | None = None
+        # Where each expression statement built so far starts: a line one starts (a docstring's)
+        # starts in code (``_starts_in_code``).
+        self._expression_statement_starts: set[int] = set()
 
     # -- positions -------------------------------------------------------------------------
 
@@ -242,9 +242,9 @@ class _Builder:
                     # A comment may end the line above (`(  # why`): the scan goes on before it.
                     # A set's look-up first, as most lines hold no '#' (most expressions are scanned).
                     if index in self._hash_line_ends:
-                        comment = self._comment_start(index)
-                        if comment >= 0:
-                            index = comment - 1
+                        code_end = self._code_end(index)
+                        if code_end != index:
+                            index = code_end
                             continue
                     # A backslash that ends a line continues it (read after the comment: one that
                     # ends a comment continues nothing).
@@ -256,17 +256,20 @@ class _Builder:
             return index
         return -1
 
-    def _comment_start(self, line_end: int) -> int:
-        """Where the comment that ends the line ending at ``line_end`` starts (-1: the line's '#'s
-        are all in strings). A backward scan from code reached that line break over blanks: it is
-        in no string."""
-        found = self._comment_starts.get(line_end)
+    def _code_end(self, line_end: int) -> int:
+        """Where the scan back goes on at the line break ``line_end``: the last character of its
+        line's code before the comment (the line break above, or -1, where blanks alone precede
+        the comment), or ``line_end`` itself where the line's '#'s are all in strings. A scan
+        from code reached that line break over blanks: it is in no string."""
+        found = self._code_ends.get(line_end)
         if found is None:
-            line_start = self.text.rfind("\n", 0, line_end) + 1
-            found = self._read_comment_start(line_start, line_end) if self._starts_in_code(line_start, line_end) else None
-            if found is None:
-                found = self._tokenized_comment_start(line_end)
-            self._comment_starts[line_end] = found
+            text = self.text
+            line_start = text.rfind("\n", 0, line_end) + 1
+            comment = self._read_comment_start(line_start, line_end) if self._starts_in_code(line_start, line_end) else None
+            if comment is None:
+                comment = self._tokenized_comment_start(line_end)
+            found = line_end if comment < 0 else line_start + len(text[line_start:comment].rstrip(" \t\f")) - 1
+            self._code_ends[line_end] = found
         return found
 
     def _starts_in_code(self, start: int, end: int) -> bool:
@@ -275,7 +278,8 @@ class _Builder:
         after a line that ends with a backslash; from Python 3.12 on it may also be an f-string
         whose field spans lines, which ``_read_comment_start`` tells by the '}' closing that field.
         A line with a triple quote does start in code where a statement starts after its indent
-        (no string ends there before it): a docstring's line, read after its statement is built."""
+        (no string ends there before it): a docstring's line, read after its statement is built
+        (only expression statements are recorded: others rarely start with a string)."""
         text = self.text
         if start >= 2 and text[start - 2] == "\\":
             return False
@@ -284,7 +288,7 @@ class _Builder:
         first = start
         while text[first] in " \t\f":
             first += 1
-        return first in self._statement_starts
+        return first in self._expression_statement_starts
 
     def _read_comment_start(self, start: int, end: int) -> int | None:
         """Where the comment of the line [start, end), which starts in code, starts (-1: none),
@@ -444,13 +448,13 @@ class _Builder:
 
     def small(self, node: ast.stmt) -> Any:
         start, end = self.span_of(node)
-        self._statement_starts.add(start)
         semicolon = self._after_inline(end)
         if semicolon < len(self.text) and self.text[semicolon] == ";":  # LibCST's node holds it
             end = semicolon + 1
         kind = type(node)
         built: cst.CSTNode
         if kind is ast.Expr:
+            self._expression_statement_starts.add(start)
             built = make[cst.Expr](value=self.expr(node.value))  # type: ignore[attr-defined]
         elif kind is ast.Return:
             value = node.value  # type: ignore[attr-defined]
