@@ -870,9 +870,13 @@ class _Builder:
 
     def _match_as(self, node: ast.MatchAs, end: int) -> Any:
         """`_`, a capture (`x`) or `pattern as x`: the name, if any, ends the pattern."""
-        name = None if node.name is None else self.record(self._name_at(node.name), end - len(node.name), end)
+        name = self._name_ending_at(node.name, end)
         pattern = None if node.pattern is None else self.pattern(node.pattern)
         return make[cst.MatchAs](pattern=pattern, name=name)
+
+    def _name_ending_at(self, name: str | None, end: int) -> Any:
+        """The Name a capture or star pattern ends with (`case x`, `*rest`), None for `_`/`*_`."""
+        return None if name is None else self.record(self._name_at(name), end - len(name), end)
 
     def _match_or(self, node: ast.MatchOr) -> Any:
         patterns = [
@@ -905,7 +909,7 @@ class _Builder:
     def _sequence_element(self, node: ast.pattern) -> Any:
         if isinstance(node, ast.MatchStar):
             start, end = self.span_of(node)
-            name = None if node.name is None else self.record(self._name_at(node.name), end - len(node.name), end)
+            name = self._name_ending_at(node.name, end)
             star = self.record(make[cst.MatchStar](name=name), start, end)
             return _set(star, "comma", self._comma_after(star))
         value = self.pattern(node)
