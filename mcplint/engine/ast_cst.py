@@ -1332,7 +1332,7 @@ class _Builder:
             tree = ast.parse(source, mode="eval")
         except SyntaxError as error:
             raise Unsupported("f-string expression") from error
-        builder = _Builder(source, self.base + offset, self.spans)
+        builder = type(self)(source, self.base + offset, self.spans)  # a subclass's too (engine/ast_pairs.py)
         return builder.expr(tree.body)
 
 

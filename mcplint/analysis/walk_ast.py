@@ -1,0 +1,192 @@
+"""One traversal of CPython's `ast` tree that feeds every visitor at once.
+
+The `ast` twin of ``walk.py`` for the port of the analyses from LibCST's trees to
+CPython's (issue 11; docs/architecture.md): the same walk order where the two trees
+have the same nodes. Decorators, defaults and annotations are walked before the
+body they belong to; a call's positional and keyword arguments, a dictionary's keys
+and values and a signature's parameters and defaults in the order they are written
+(`ast` lists them apart). Expression contexts and operators are not nodes here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+# Node classes that carry no code: what LibCST makes punctuation (operators) or has no node
+# for (a name's load or store).
+_NOT_WALKED: frozenset[type] = frozenset(
+    cls
+    for base in (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+    for cls in base.__subclasses__()
+)
+# Fields that never hold a node.
+_SCALAR_FIELDS = frozenset(
+    {"ctx", "op", "ops", "type_comment", "kind", "id", "attr", "arg", "name", "module", "level", "is_async", "conversion"}
+)
+
+# Decorators, bases, defaults and annotations are evaluated outside the function or class
+# body: they are walked before it (the scope tracker relies on this).
+_FIELD_ORDER: dict[type, tuple[str, ...]] = {
+    ast.FunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.AsyncFunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.ClassDef: ("decorator_list", "bases", "keywords", "body"),
+    # LibCST's field order, where it differs from the written one.
+    ast.ExceptHandler: ("body", "type"),
+    ast.match_case: ("pattern", "body", "guard"),
+}
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes the walk visits, in walk order (written order)."""
+    kind = type(node)
+    special = _IN_WRITTEN_ORDER.get(kind)
+    if special is not None:
+        return special(node)
+    found: list[ast.AST] = []
+    for name in _child_fields(kind):
+        value = getattr(node, name)
+        if type(value) is list:
+            for child in value:  # None: a dictionary's `**`; text: `global`'s names
+                if isinstance(child, ast.AST) and type(child) not in _NOT_WALKED:
+                    found.append(child)
+        elif value is not None and isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
+            found.append(value)
+    return found
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
+def _call_children(node: ast.Call) -> list[ast.AST]:
+    arguments: list[ast.AST] = [*node.args, *node.keywords]
+    if node.args and node.keywords and _position(node.keywords[0]) < _position(node.args[-1]):
+        arguments.sort(key=_position)  # `f(key=1, *rest)`: a keyword before a starred argument
+    return [node.func, *arguments]
+
+
+def _dict_children(node: ast.Dict) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is not None:  # None: `**value`
+            found.append(key)
+        found.append(value)
+    return found
+
+
+def _arguments_children(node: ast.arguments) -> list[ast.AST]:
+    """Parameters with their defaults, the positional-only ones last (LibCST's field order)."""
+    positional = [*node.posonlyargs, *node.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(node.defaults)) + list(node.defaults)
+    with_defaults: list[ast.AST] = []
+    for argument, default in zip(positional, defaults, strict=True):
+        with_defaults.append(argument)
+        if default is not None:
+            with_defaults.append(default)
+    only = sum(1 + (default is not None) for default in defaults[: len(node.posonlyargs)])
+    found = with_defaults[only:]
+    if node.vararg is not None:
+        found.append(node.vararg)
+    for argument, kw_default in zip(node.kwonlyargs, node.kw_defaults, strict=True):
+        found.append(argument)
+        if kw_default is not None:
+            found.append(kw_default)
+    if node.kwarg is not None:
+        found.append(node.kwarg)
+    return found + with_defaults[:only]
+
+
+def _compare_children(node: ast.Compare) -> list[ast.AST]:
+    return [node.left, *node.comparators]
+
+
+def _mapping_pattern_children(node: ast.MatchMapping) -> list[ast.AST]:
+    return [child for pair in zip(node.keys, node.patterns, strict=True) for child in pair]
+
+
+_IN_WRITTEN_ORDER: dict[type, Callable[[Any], list[ast.AST]]] = {
+    ast.Call: _call_children,
+    ast.Dict: _dict_children,
+    ast.arguments: _arguments_children,
+    ast.Compare: _compare_children,
+    ast.MatchMapping: _mapping_pattern_children,
+}
+
+
+class _ChildFields(dict[type, tuple[str, ...]]):
+    def __missing__(self, kind: type) -> tuple[str, ...]:
+        ordered: tuple[str, ...] = _FIELD_ORDER.get(kind) or kind._fields  # type: ignore[attr-defined]
+        fields = self[kind] = tuple(name for name in ordered if name not in _SCALAR_FIELDS)
+        return fields
+
+
+_CHILD_FIELDS = _ChildFields()
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    return _CHILD_FIELDS[kind]
+
+
+# Nodes that open a scope of their own.
+_NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+
+
+def own_nodes(root: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``root`` that belongs to the same function (nested scopes skipped),
+    ``root`` first, then depth first, the last child first (``walk.own_nodes``'s order)."""
+    known = _OWN.get(id(root))
+    if known is not None and known[0] is root:
+        return iter(known[1])
+    found: list[ast.AST] = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(child for child in children(node) if type(child) not in _NESTED_SCOPES)
+    _OWN[id(root)] = (root, tuple(found))
+    return iter(found)
+
+
+# id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
+_OWN: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
+
+
+def forget_own_nodes() -> None:
+    _OWN.clear()
+
+
+Handler = Callable[[ast.AST], object]
+
+
+class AstWalker:
+    """Dispatches each node of a tree to the visitors that asked for its class
+    (``visit_<class>`` / ``leave_<class>`` with `ast`'s class names; leave methods in
+    reverse registration order, as ``walk.Walker``)."""
+
+    def __init__(self, visitors: Sequence[object]) -> None:
+        self._visit: dict[type, list[Handler]] = {}
+        self._leave: dict[type, list[Handler]] = {}
+        for visitor in visitors:
+            for attribute in dir(type(visitor)):
+                prefix, _, node_name = attribute.partition("_")
+                node_type = getattr(ast, node_name, None) if prefix in ("visit", "leave") else None
+                if isinstance(node_type, type) and issubclass(node_type, ast.AST):
+                    table = self._visit if prefix == "visit" else self._leave
+                    table.setdefault(node_type, []).append(getattr(visitor, attribute))
+        for handlers in self._leave.values():
+            handlers.reverse()
+        #: The nodes enclosing the one being visited, outermost first.
+        self.ancestors: list[ast.AST] = []
+
+    def walk(self, node: ast.AST) -> None:
+        kind = type(node)
+        for handler in self._visit.get(kind, ()):
+            handler(node)
+        self.ancestors.append(node)
+        for child in children(node):
+            self.walk(child)
+        self.ancestors.pop()
+        for handler in self._leave.get(kind, ()):
+            handler(node)

@@ -1,0 +1,64 @@
+"""Which CPython `ast` node each node of a built tree was made from.
+
+The port of the analyses from LibCST's trees to CPython's (issue 11, docs/architecture.md)
+goes one module at a time, and each ported function is compared with the one it replaces
+on the same source: the LibCST nodes its original answers with are mapped to the `ast`
+nodes they were built from. Only the differential tests and ``benchmarks/twins.py`` build
+these pairs; a run does not.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+from mcplint.engine.ast_cst import Span, _Builder
+
+
+@dataclass
+class PairedTree:
+    text: str
+    module: cst.Module  # the tree the LibCST analyses read
+    tree: ast.Module  # CPython's, the one the ported analyses read
+    spans: dict[int, Span]  # by id of a LibCST node, as ``ast_cst.build`` gives them
+    pairs: dict[int, ast.AST]  # by id of a LibCST node: the `ast` node it was made from
+
+    def ast_of(self, node: cst.CSTNode) -> ast.AST | None:
+        return self.pairs.get(id(node))
+
+
+def paired_tree(text: str) -> PairedTree:
+    """``ast_cst.build``'s tree of ``text`` with the `ast` node of each statement, clause,
+    expression, parameter and keyword argument it built (``Unsupported``, ``SyntaxError``
+    as ``build`` raises them)."""
+    tree = ast.parse(text)
+    pairs: dict[int, ast.AST] = {}
+    builder = _pairing_builder(pairs)(text)
+    body = builder.block_body(tree.body)
+    module = cst.Module(body=body)  # type: ignore[arg-type]  # statements, as ``build`` makes them
+    return PairedTree(text, module, tree, builder.spans, pairs)
+
+
+def _pairing_builder(pairs: dict[int, ast.AST]) -> type[_Builder]:
+    def paired(method: Callable[..., Any]) -> Callable[..., Any]:
+        def pairing(self: _Builder, node: ast.AST, *args: Any, **kwargs: Any) -> Any:
+            built = method(self, node, *args, **kwargs)
+            pairs[id(built)] = node
+            return built
+
+        return pairing
+
+    class PairingBuilder(_Builder):
+        expr = paired(_Builder.expr)
+        small = paired(_Builder.small)
+        compound = paired(_Builder.compound)
+        _if = paired(_Builder._if)
+        _handler = paired(_Builder._handler)
+        _param = paired(_Builder._param)
+        _keyword = paired(_Builder._keyword)
+
+    return PairingBuilder
