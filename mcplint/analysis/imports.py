@@ -43,15 +43,19 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
 
 def _module_path(module: cst.BaseExpression | None, relative_dots: int, package: str | None) -> str:
     """The imported module's absolute name when the importing package is known."""
-    name = dotted_name(module) if module is not None else ""
+    return module_path((dotted_name(module) if module is not None else "") or "", relative_dots, package)
+
+
+def module_path(name: str, relative_dots: int, package: str | None) -> str:
+    """``_module_path`` of the module's name as written (empty in ``from . import x``)."""
     if not relative_dots:
-        return name or ""
+        return name
     if package is not None:
         parts = package.split(".") if package else []
         if relative_dots - 1 <= len(parts):
             base = parts[: len(parts) - (relative_dots - 1)]
             return ".".join([*base, name] if name else base)
-    return "." * relative_dots + (name or "")
+    return "." * relative_dots + name
 
 
 class ImportTable:

@@ -10,6 +10,7 @@ these pairs; a run does not.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,21 @@ class PairedTree:
 
     def ast_of(self, node: cst.CSTNode) -> ast.AST | None:
         return self.pairs.get(id(node))
+
+    @functools.cached_property
+    def paired_nodes(self) -> list[tuple[cst.CSTNode, ast.AST]]:
+        """Every (LibCST node, `ast` node it was made from), in the LibCST walk's order."""
+        from mcplint.analysis.walk import children
+
+        found: list[tuple[cst.CSTNode, ast.AST]] = []
+        pending: list[cst.CSTNode] = [self.module]
+        while pending:
+            node = pending.pop()
+            made_from = self.pairs.get(id(node))
+            if made_from is not None:
+                found.append((node, made_from))
+            pending.extend(reversed(children(node)))
+        return found
 
 
 def paired_tree(text: str) -> PairedTree:

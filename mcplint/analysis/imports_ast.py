@@ -1,0 +1,65 @@
+"""The import table read from CPython's `ast` (the port's twin of ``imports.py``).
+
+The table itself (``ImportTable``: qualify a dotted name, list the imported names) does
+not depend on the tree; only reading the import statements and an expression's dotted
+name do.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from mcplint.analysis.imports import ImportTable, module_path
+
+
+def dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    if type(node) is ast.Name:
+        return node.id
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def imported_package(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The top-level packages an absolute import names (`import a.b, c` → a, c)."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level or node.module is None:
+            return []
+        return [node.module.split(".", 1)[0]]
+    return [alias.name.split(".", 1)[0] for alias in node.names]
+
+
+class AstImportTable(ImportTable):
+    """``ImportTable`` filled by the `ast` walk."""
+
+    def visit_Import(self, node: ast.Import) -> None:  # type: ignore[override]
+        for alias in node.names:
+            if alias.asname is not None:
+                self._names[alias.asname] = alias.name
+            else:
+                # `import a.b.c` binds `a`, which stands for the package `a`.
+                root = alias.name.split(".", 1)[0]
+                self._names[root] = root
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:  # type: ignore[override]
+        module = module_path(node.module or "", node.level, self._package)
+        if node.names[0].name == "*":
+            if module and not module.startswith("."):
+                self.star_modules.append(module)
+            return
+        separator = "" if module.endswith(".") or not module else "."
+        for alias in node.names:
+            self._names[alias.asname or alias.name] = f"{module}{separator}{alias.name}"
+
+    def qualified_name(self, expression: ast.AST) -> str | None:  # type: ignore[override]
+        """The qualified name of ``expression`` if its root name was imported."""
+        dotted = dotted_name(expression)
+        if dotted is None:
+            return None
+        return self.qualify(dotted)
