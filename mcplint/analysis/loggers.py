@@ -24,7 +24,7 @@ MODULE_LOGGER_IMPORT = ("logging", "")
 def imports_a_helper(imports: tuple[tuple[str, str], ...]) -> bool:
     """A fix's imports bring in something besides a module logger: a registry helper."""
     return any(pair != MODULE_LOGGER_IMPORT for pair in imports)
-_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "msg"})
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "msg"})
 
 
 class ModuleLoggers:
@@ -55,7 +55,7 @@ class ModuleLoggers:
         for node in own_nodes(clause.body):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 receiver = dotted_name(node.func.value)
-                if node.func.attr.value in _LOG_METHODS and receiver is not None:
+                if node.func.attr.value in LOG_METHODS and receiver is not None:
                     if receiver.split(".")[-1] in names or receiver.split(".")[0] in names:
                         return True
         return False

@@ -31,17 +31,11 @@ class Frame:
     qualname: str
 
 
-class ScopeTracker:
-    """Keeps the stack of enclosing functions and classes during the walk.
-
-    A frame is pushed when the walk enters a body, not the definition, so that
-    decorators, defaults and annotations count as code of the enclosing scope.
-    """
+class Frames:
+    """The stack of enclosing functions and classes, and the names it gives."""
 
     def __init__(self) -> None:
         self.frames: list[Frame] = []
-        self._frame_of_body: dict[int, Frame] = {}
-        self._open_bodies: list[cst.BaseSuite] = []
 
     def qualname_for(self, name: str) -> str:
         if not self.frames:
@@ -57,6 +51,19 @@ class ScopeTracker:
             if frame.kind == "function":
                 return frame.qualname
         return None
+
+
+class ScopeTracker(Frames):
+    """Keeps the stack of enclosing functions and classes during the walk.
+
+    A frame is pushed when the walk enters a body, not the definition, so that
+    decorators, defaults and annotations count as code of the enclosing scope.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._frame_of_body: dict[int, Frame] = {}
+        self._open_bodies: list[cst.BaseSuite] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._frame_of_body[id(node.body)] = Frame("function", self.qualname_for(node.name.value))

@@ -149,6 +149,14 @@ def own_nodes(root: ast.AST) -> Iterator[ast.AST]:
     return iter(found)
 
 
+def body_nodes(statements: Sequence[ast.stmt]) -> Iterator[ast.AST]:
+    """``own_nodes`` of a block (LibCST's ``own_nodes(block)`` but for the block itself): its
+    statements' own nodes, a nested definition skipped whole."""
+    for statement in statements:
+        if type(statement) not in _NESTED_SCOPES:
+            yield from own_nodes(statement)
+
+
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
 _OWN: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
 
@@ -160,14 +168,23 @@ def forget_own_nodes() -> None:
 Handler = Callable[[ast.AST], object]
 
 
+# Definitions whose body opens a scope: the walk tells ``enter_body``/``leave_body`` visitors.
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
 class AstWalker:
     """Dispatches each node of a tree to the visitors that asked for its class
     (``visit_<class>`` / ``leave_<class>`` with `ast`'s class names; leave methods in
-    reverse registration order, as ``walk.Walker``)."""
+    reverse registration order, as ``walk.Walker``). A visitor with ``enter_body`` and
+    ``leave_body`` methods is told when the walk enters and leaves a function's or class's
+    body, after its decorators, bases, defaults and annotations (LibCST's tree has a node
+    there, the block, whose visit the scope tracker uses)."""
 
     def __init__(self, visitors: Sequence[object]) -> None:
         self._visit: dict[type, list[Handler]] = {}
         self._leave: dict[type, list[Handler]] = {}
+        self._enter_body: list[Handler] = []
+        self._leave_body: list[Handler] = []
         for visitor in visitors:
             for attribute in dir(type(visitor)):
                 prefix, _, node_name = attribute.partition("_")
@@ -175,8 +192,13 @@ class AstWalker:
                 if isinstance(node_type, type) and issubclass(node_type, ast.AST):
                     table = self._visit if prefix == "visit" else self._leave
                     table.setdefault(node_type, []).append(getattr(visitor, attribute))
+            enter, leave = getattr(visitor, "enter_body", None), getattr(visitor, "leave_body", None)
+            if enter is not None and leave is not None:
+                self._enter_body.append(enter)
+                self._leave_body.append(leave)
         for handlers in self._leave.values():
             handlers.reverse()
+        self._leave_body.reverse()
         #: The nodes enclosing the one being visited, outermost first.
         self.ancestors: list[ast.AST] = []
 
@@ -185,8 +207,23 @@ class AstWalker:
         for handler in self._visit.get(kind, ()):
             handler(node)
         self.ancestors.append(node)
-        for child in children(node):
-            self.walk(child)
+        if kind in _DEFINITIONS and self._enter_body:
+            self._walk_definition(node)  # type: ignore[arg-type]
+        else:
+            for child in children(node):
+                self.walk(child)
         self.ancestors.pop()
         for handler in self._leave.get(kind, ()):
+            handler(node)
+
+    def _walk_definition(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        found = children(node)
+        header = len(found) - len(node.body)  # the body comes last (``_FIELD_ORDER``)
+        for child in found[:header]:
+            self.walk(child)
+        for handler in self._enter_body:
+            handler(node)
+        for child in found[header:]:
+            self.walk(child)
+        for handler in self._leave_body:
             handler(node)

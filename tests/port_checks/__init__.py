@@ -42,9 +42,9 @@ def where(paired: PairedTree, node: object) -> str:
     return f"{line}:{span[0] - (paired.text.rfind(chr(10), 0, span[0]) + 1)}"
 
 
-FIXTURE_ROOTS = ("fixtures", "ast_cst_sources")
+FIXTURE_ROOTS = ("fixtures", "ast_cst_sources", "port_sources", "../examples")
 
 
 def fixture_sources() -> list[Path]:
     tests = Path(__file__).resolve().parent.parent
-    return sorted(path for root in FIXTURE_ROOTS for path in (tests / root).rglob("*.py"))
+    return sorted(path.resolve() for root in FIXTURE_ROOTS for path in (tests / root).rglob("*.py"))
