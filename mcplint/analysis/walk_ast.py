@@ -35,6 +35,7 @@ _FIELD_ORDER: dict[type, tuple[str, ...]] = {
     # LibCST's field order, where it differs from the written one.
     ast.ExceptHandler: ("body", "type"),
     ast.match_case: ("pattern", "body", "guard"),
+    ast.Constant: (),  # its value is never a node
 }
 
 
@@ -117,7 +118,7 @@ _IN_WRITTEN_ORDER: dict[type, Callable[[Any], list[ast.AST]]] = {
 
 class _ChildFields(dict[type, tuple[str, ...]]):
     def __missing__(self, kind: type) -> tuple[str, ...]:
-        ordered: tuple[str, ...] = _FIELD_ORDER.get(kind) or kind._fields  # type: ignore[attr-defined]
+        ordered: tuple[str, ...] = _FIELD_ORDER[kind] if kind in _FIELD_ORDER else kind._fields  # type: ignore[attr-defined]
         fields = self[kind] = tuple(name for name in ordered if name not in _SCALAR_FIELDS)
         return fields
 
@@ -168,6 +169,21 @@ def forget_own_nodes() -> None:
 Handler = Callable[[ast.AST], object]
 
 
+class _Descends(dict[type, bool]):
+    def __init__(self, visit: dict[type, list[Handler]], leave: dict[type, list[Handler]]) -> None:
+        super().__init__()
+        self._visit = visit
+        self._leave = leave
+
+    def __missing__(self, kind: type) -> bool:
+        known = self[kind] = (
+            issubclass(kind, ast.AST)
+            and kind not in _NOT_WALKED
+            and bool(self._visit.get(kind) or self._leave.get(kind) or kind in _IN_WRITTEN_ORDER or _child_fields(kind))
+        )
+        return known
+
+
 # Definitions whose body opens a scope: the walk tells ``enter_body``/``leave_body`` visitors.
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
@@ -201,19 +217,45 @@ class AstWalker:
         self._leave_body.reverse()
         #: The nodes enclosing the one being visited, outermost first.
         self.ancestors: list[ast.AST] = []
+        # Per node class: its visit handlers, how its children are listed, its leave handlers.
+        self._plans: dict[type, tuple[tuple[Handler, ...], Callable[[Any], list[ast.AST]] | None, tuple[str, ...], tuple[Handler, ...]]] = {}
+        # Per class of a field's value: whether walking it does anything (a node with handlers
+        # or with nodes inside; not text, None, a context or an operator).
+        self._descends = _Descends(self._visit, self._leave)
 
     def walk(self, node: ast.AST) -> None:
         kind = type(node)
-        for handler in self._visit.get(kind, ()):
+        plan = self._plans.get(kind)
+        if plan is None:
+            plan = self._plans[kind] = (
+                tuple(self._visit.get(kind, ())),
+                _IN_WRITTEN_ORDER.get(kind),
+                _child_fields(kind),
+                tuple(self._leave.get(kind, ())),
+            )
+        visit, in_written_order, fields, leave = plan
+        for handler in visit:
             handler(node)
-        self.ancestors.append(node)
+        ancestors = self.ancestors
+        ancestors.append(node)
+        walk, descends = self.walk, self._descends
         if kind in _DEFINITIONS and self._enter_body:
             self._walk_definition(node)  # type: ignore[arg-type]
+        elif in_written_order is not None:
+            for child in in_written_order(node):
+                if descends[type(child)]:
+                    walk(child)
         else:
-            for child in children(node):
-                self.walk(child)
-        self.ancestors.pop()
-        for handler in self._leave.get(kind, ()):
+            for name in fields:
+                value = getattr(node, name)
+                if type(value) is list:
+                    for child in value:
+                        if descends[type(child)]:
+                            walk(child)
+                elif descends[type(value)]:
+                    walk(value)
+        ancestors.pop()
+        for handler in leave:
             handler(node)
 
     def _walk_definition(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:

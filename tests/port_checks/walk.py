@@ -29,20 +29,19 @@ def walk_order(paired: PairedTree) -> list[str]:
     wanted = {id(node) for node, _ in libcst_order}
     ast_order: list[tuple[ast.AST, tuple[int, ...]]] = []
 
-    walker = walk_ast.AstWalker([])
+    walker: walk_ast.AstWalker
 
-    def walk_ast_tree(node: ast.AST) -> None:
+    def visit(self: object, node: ast.AST) -> None:
         if id(node) in wanted:
             ancestors = tuple(
                 id(above) for above in walker.ancestors if id(above) in wanted and not isinstance(above, ast.arg)
             )
             ast_order.append((node, ancestors))
-        walker.ancestors.append(node)
-        for child in walk_ast.children(node):
-            walk_ast_tree(child)
-        walker.ancestors.pop()
 
-    walk_ast_tree(paired.tree)
+    every_class = [kind for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.AST)]
+    recorder = type("Recorder", (), {f"visit_{kind.__name__}": visit for kind in every_class})()
+    walker = walk_ast.AstWalker([recorder])
+    walker.walk(paired.tree)
     for index, ((expected, expected_above), (found, found_above)) in enumerate(zip(libcst_order, ast_order, strict=False)):
         if expected is not found:
             return [f"node {index}: LibCST's walk meets {type(expected).__name__} at {_at(expected)}, the ast walk {type(found).__name__} at {_at(found)}"]
