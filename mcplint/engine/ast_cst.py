@@ -1336,6 +1336,57 @@ class _Builder:
         return builder.expr(tree.body)
 
 
+class NodeSpans:
+    """Where ``build`` places the node it makes from an `ast` node (its ``spans``), found for
+    that node alone: the `ast` analyses place their findings with it (an expression with its
+    own parentheses, a simple statement with its ';', a definition from its first decorator,
+    an `except` clause with the comments LibCST gives it)."""
+
+    def __init__(self, text: str, tree: ast.Module | None = None) -> None:
+        """``tree``: the text's, where it may hold ``match`` statements (a '(' after their soft
+        keywords is no call's)."""
+        self._builder = builder = _Builder(text)
+        if tree is not None and "match" in text:
+            for node in ast.walk(tree):
+                if type(node) is ast.Match:
+                    start = builder.span_of(node)[0]
+                    builder._soft_keyword_ends.add(start + len("match"))
+                    after = self.span(node.subject)[1]
+                    for case in node.cases:
+                        keyword = builder._case_keyword(after)
+                        builder._soft_keyword_ends.add(keyword + len("case"))
+                        after = builder.span_of(case.body[-1])[1]
+
+    def span(self, node: ast.AST, shared: int = -1) -> Span:
+        """``shared``: as ``_Builder.expr``'s, the '(' of a call whose sole argument is the
+        generator expression ``node`` (its parentheses are the call's)."""
+        builder = self._builder
+        kind = type(node)
+        if isinstance(node, ast.expr):
+            start, end = builder.span_of(node)
+            if kind is ast.GeneratorExp and start == shared:
+                start, end = builder._after(start + 1), builder._before(end - 1) + 1
+            _, start, end = builder.parens(start, end)
+            return start, end
+        if kind is ast.ExceptHandler:
+            assert isinstance(node, ast.ExceptHandler)
+            start, end = builder.span_of(node)
+            end = builder._footer_end(builder._line_comment_end(end), builder.span_of(node.body[0])[0])
+            return builder._leading_comments(start), end
+        if kind is ast.arg:
+            assert isinstance(node, ast.arg)
+            name_at = builder.offset(node.lineno, node.col_offset)
+            return name_at, builder.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+        start, end = builder.span_of(node)
+        if isinstance(node, _SMALL):
+            semicolon = builder._after_inline(end)
+            if semicolon < len(builder.text) and builder.text[semicolon] == ";":
+                end = semicolon + 1
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and node.decorator_list:  # type: ignore[attr-defined]
+            start = min(start, builder._before(self.span(node.decorator_list[0])[0]))  # type: ignore[attr-defined]
+        return start, end
+
+
 def _closing_quote(text: str, quote: str, body: int) -> int:
     """Where the string whose body starts at ``body`` ends: the first ``quote`` after an even
     run of backslashes (found by ``str.find``, not a step per character: docstrings are long)."""
