@@ -31,6 +31,14 @@ class PairedTree:
     def ast_of(self, node: cst.CSTNode) -> ast.AST | None:
         return self.pairs.get(id(node))
 
+    def libcst_of(self, node: ast.AST) -> cst.CSTNode | None:
+        """The LibCST node made from ``node`` (what a ported rule's fix is built from)."""
+        return self._libcst_by_ast.get(id(node))
+
+    @functools.cached_property
+    def _libcst_by_ast(self) -> dict[int, cst.CSTNode]:
+        return {id(made_from): node for node, made_from in self.paired_nodes}
+
     @functools.cached_property
     def paired_nodes(self) -> list[tuple[cst.CSTNode, ast.AST]]:
         """Every (LibCST node, `ast` node it was made from), in the LibCST walk's order."""
