@@ -40,7 +40,7 @@ def main(arguments: list[str]) -> int:
     compared = skipped = 0
     for path in sorted(directory.rglob("*.py")):
         try:
-            paired = paired_tree(path.read_text(encoding="utf-8"))
+            paired = paired_tree(path.read_text(encoding="utf-8"), path)
         except (Unsupported, SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
             skipped += 1
             continue

@@ -16,7 +16,7 @@ def _paired_fixtures() -> list[tuple[str, PairedTree]]:
     found = []
     for path in fixture_sources():
         try:
-            found.append((path.name, paired_tree(path.read_text(encoding="utf-8"))))
+            found.append((path.name, paired_tree(path.read_text(encoding="utf-8"), path)))
         except (Unsupported, SyntaxError, ValueError, UnicodeDecodeError):
             continue  # the fixtures of MCP000 and the builder's fallbacks
     return found

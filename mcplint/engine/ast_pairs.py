@@ -13,6 +13,7 @@ import ast
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import libcst as cst
@@ -27,6 +28,7 @@ class PairedTree:
     tree: ast.Module  # CPython's, the one the ported analyses read
     spans: dict[int, Span]  # by id of a LibCST node, as ``ast_cst.build`` gives them
     pairs: dict[int, ast.AST]  # by id of a LibCST node: the `ast` node it was made from
+    path: Path | None = None  # the file, where the checks read what lies beside it (a registry)
 
     def ast_of(self, node: cst.CSTNode) -> ast.AST | None:
         return self.pairs.get(id(node))
@@ -55,7 +57,7 @@ class PairedTree:
         return found
 
 
-def paired_tree(text: str) -> PairedTree:
+def paired_tree(text: str, path: Path | None = None) -> PairedTree:
     """``ast_cst.build``'s tree of ``text`` with the `ast` node of each statement, clause,
     expression, parameter and keyword argument it built (``Unsupported``, ``SyntaxError``
     as ``build`` raises them)."""
@@ -64,7 +66,7 @@ def paired_tree(text: str) -> PairedTree:
     builder = _pairing_builder(pairs)(text)
     body = builder.block_body(tree.body)
     module = cst.Module(body=body)  # type: ignore[arg-type]  # statements, as ``build`` makes them
-    return PairedTree(text, module, tree, builder.spans, pairs)
+    return PairedTree(text, module, tree, builder.spans, pairs, path)
 
 
 def _pairing_builder(pairs: dict[int, ast.AST]) -> type[_Builder]:
