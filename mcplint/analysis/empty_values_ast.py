@@ -38,6 +38,8 @@ from mcplint.analysis.empty_values import (  # tree-independent: shared with the
     RESULT_SUFFIXES,
     Known,
 )
+from mcplint.analysis.imports_ast import dotted_name, name_text
+from mcplint.analysis.walk_ast import body_nodes
 from mcplint.analysis.walk_ast import own_nodes as _own_nodes
 
 __all__ = [
@@ -50,39 +52,10 @@ __all__ = [
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 LocalValue = Callable[[str], "ast.expr | None"]
 
-_NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FORS = (ast.For, ast.AsyncFor)
 _WITHS = (ast.With, ast.AsyncWith)
 _TRIES = (ast.Try, ast.TryStar)
-
-
-def _name_text(node: ast.AST) -> str | None:
-    """The name LibCST's tree has for the node: a name's, or ``None``/``True``/``False``'s."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if value is None or value is True or value is False:
-            return repr(value)
-    return None
-
-
-def dotted_name(node: ast.AST) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain, else None: ``imports.dotted_name`` as it reads
-    LibCST's tree, where ``None``, ``True``, ``False`` are names (``imports_ast.dotted_name``
-    does not take them)."""
-    if type(node) is ast.Name:
-        return node.id
-    parts: list[str] = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    root = _name_text(node)
-    if root is None:
-        return None
-    parts.append(root)
-    return ".".join(reversed(parts))
 
 
 def _is_string_token(node: ast.AST) -> bool:
@@ -157,7 +130,7 @@ def _is_empty_call(call: ast.Call, local_value: LocalValue, known: Known) -> boo
     if name in EMPTY_CONSTRUCTORS:
         return not values
     if name == "len" and len(values) == 1:  # `len(results)` of an empty local
-        return is_empty_value(values[0], local_value) and _name_text(values[0]) is not None
+        return is_empty_value(values[0], local_value) and name_text(values[0]) is not None
     if name.rpartition(".")[2] in known.builders and (name.count(".") == 0 or name.startswith(("self.", "cls."))):
         return True  # `return self._empty_response(str(e))`
     if name in JSON_SERIALISERS and values:
@@ -178,7 +151,7 @@ def emptiness_tested(test: ast.expr) -> str | None:
         inner = test.operand
         if type(inner) is ast.Call and (sole := _sole_argument(inner)) is not None and dotted_name(inner.func) == "len":
             inner = sole
-        return _name_text(inner)
+        return name_text(inner)
     if type(test) is ast.Compare and len(test.ops) == 1:
         left, operator, comparator = test.left, test.ops[0], test.comparators[0]
         if type(left) is ast.Call and (sole := _sole_argument(left)) is not None and dotted_name(left.func) == "len":
@@ -193,7 +166,7 @@ def emptiness_tested(test: ast.expr) -> str | None:
         else:
             empty = is_empty_value(comparator) and not _is_integer(comparator)
         if type(operator) in (ast.Is, ast.Eq) and empty:
-            return _name_text(left)
+            return name_text(left)
     return None
 
 
@@ -246,7 +219,7 @@ def _receiver(node: ast.AST) -> str | None:
     if type(node) is ast.Call:
         func = node.func
         if type(func) is ast.Attribute and func.attr in MUTATORS:
-            return _name_text(func.value)
+            return name_text(func.value)
     return None
 
 
@@ -258,16 +231,6 @@ def is_none_literal(expression: ast.expr) -> bool:
 def own_nodes(root: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``root`` that belongs to the same function (nested scopes skipped)."""
     return _own_nodes(root)
-
-
-def body_nodes(statements: Sequence[ast.stmt]) -> list[ast.AST]:
-    """What ``own_nodes`` of the block lists in LibCST's tree (the block aside): each statement's
-    own nodes, the last statement first, nested functions and classes skipped."""
-    found: list[ast.AST] = []
-    for statement in reversed(statements):
-        if type(statement) not in _NESTED_SCOPES:
-            found.extend(_own_nodes(statement))
-    return found
 
 
 # -- where an except clause ends ------------------------------------------------------
@@ -448,7 +411,7 @@ def _coalesced_locals(function: Function) -> frozenset[str]:
         for node in body_nodes(function.body)
         if type(node) is ast.BoolOp
         and type(node.op) is ast.Or
-        and (name := _name_text(node.values[0])) is not None
+        and (name := name_text(node.values[0])) is not None
         and _says_none_exist(node.values[1])
     )
 
@@ -519,7 +482,7 @@ def _carriers(function: Function, name: str) -> list[str]:
                     assigned = assigned.value  # `by_path[path] = commit`
                 elif not isinstance(node.value, _CONTAINERS) and not _library_transform(node.value):
                     continue  # `parsed = parse(payload)`: the project's function may answer the emptiness
-                if (assigned_name := _name_text(assigned)) is not None:
+                if (assigned_name := name_text(assigned)) is not None:
                     targets.append(assigned_name)
             elif isinstance(node, _FORS) and _carries(node.iter, carried):
                 # `for m in found: results.append(...)`: what the loop fills comes from it.
@@ -539,10 +502,10 @@ def _library_transform(value: ast.expr) -> bool:
     if type(value) is not ast.Call:
         return False
     func = value.func
-    name = _name_text(func)
+    name = name_text(func)
     if name is not None:
         return name in _RESHAPING_BUILTINS
-    return type(func) is ast.Attribute and _name_text(func.value) not in ("self", "cls")
+    return type(func) is ast.Attribute and name_text(func.value) not in ("self", "cls")
 
 
 def _carries(expression: ast.expr, name: str) -> bool:
@@ -557,7 +520,7 @@ def _carries(expression: ast.expr, name: str) -> bool:
             if node.id == name:
                 return True
         elif isinstance(node, ast.Constant):
-            if _name_text(node) == name:
+            if name_text(node) == name:
                 return True
         elif isinstance(node, ast.Await):
             pending.append(node.value)
@@ -717,7 +680,7 @@ def _loop_can_end(loop: ast.AST) -> bool:
     """A loop that ends by running out, not only by ``break`` (``while True`` does not)."""
     if isinstance(loop, _LOOPS) and loop.orelse:
         return False  # the `else` block runs first; not followed
-    return not (type(loop) is ast.While and _name_text(loop.test) == "True")
+    return not (type(loop) is ast.While and name_text(loop.test) == "True")
 
 
 def _gives_up(try_path: Path, try_node: ast.Try, handler: ast.ExceptHandler) -> bool:
@@ -818,9 +781,9 @@ def _value_before(name: str, path: Path) -> object:
 def _effect_on(unit: ast.AST, name: str) -> object:
     """The value ``unit`` binds to ``name``, ``_UNKNOWN`` if it changes it otherwise, None if neither."""
     if isinstance(unit, ast.Assign) and not _mutates(unit, name):
-        if any(_name_text(target) == name for target in unit.targets):
+        if any(name_text(target) == name for target in unit.targets):
             return unit.value
-    if isinstance(unit, ast.AnnAssign) and _name_text(unit.target) == name:
+    if isinstance(unit, ast.AnnAssign) and name_text(unit.target) == name:
         return unit.value  # None for a bare annotation: neither
     return _UNKNOWN if _touches(unit, name) else None
 
@@ -903,4 +866,4 @@ def _mutates(node: ast.AST, name: str) -> bool:
 def _root_name(expression: ast.expr) -> str | None:
     while isinstance(expression, (ast.Subscript, ast.Attribute)):
         expression = expression.value
-    return _name_text(expression)
+    return name_text(expression)

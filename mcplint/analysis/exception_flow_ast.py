@@ -49,7 +49,7 @@ from mcplint.analysis.exception_flow import (
     owned_text_classes,
 )
 from mcplint.analysis.handlers import SERVER_CLASSES
-from mcplint.analysis.imports_ast import AstImportTable, dotted_name
+from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.scopes import enclosing_function_keys
 from mcplint.analysis.walk_ast import children, own_nodes
 from mcplint.source import source_lines
@@ -806,7 +806,8 @@ class _FunctionRun:
         """A name, or a chain of attributes on a name, whose root carries no taint."""
         while type(func) is ast.Attribute:
             func = func.value
-        return type(func) is ast.Name and not environment.get(func.id)
+        root = name_text(func)  # `None.append(...)`: LibCST's tree has a name there
+        return root is not None and not environment.get(root)
 
     def _stringified(self, call: ast.Call, name: str, arguments: Arguments) -> Taint:
         if name == "getattr" and len(arguments) >= 2:

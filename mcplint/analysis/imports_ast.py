@@ -12,17 +12,31 @@ import ast
 from mcplint.analysis.imports import ImportTable, module_path
 
 
+def name_text(node: ast.AST) -> str | None:
+    """The name LibCST's tree has for the node: a name's, or ``None``/``True``/``False``'s (names
+    there, constants here)."""
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Constant:
+        value = node.value
+        if value is None or value is True or value is False:
+            return repr(value)
+    return None
+
+
 def dotted_name(node: ast.AST) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain, else None."""
+    """``a.b.c`` for a Name/Attribute chain, else None: as ``imports.dotted_name`` reads LibCST's
+    tree, where ``None``, ``True`` and ``False`` are names (`while True:`, `None.append`)."""
     if type(node) is ast.Name:
         return node.id
     parts: list[str] = []
     while type(node) is ast.Attribute:
         parts.append(node.attr)
         node = node.value
-    if type(node) is not ast.Name:
+    root = name_text(node)
+    if root is None:
         return None
-    parts.append(node.id)
+    parts.append(root)
     return ".".join(reversed(parts))
 
 

@@ -150,12 +150,14 @@ def own_nodes(root: ast.AST) -> Iterator[ast.AST]:
     return iter(found)
 
 
-def body_nodes(statements: Sequence[ast.stmt]) -> Iterator[ast.AST]:
-    """``own_nodes`` of a block (LibCST's ``own_nodes(block)`` but for the block itself): its
-    statements' own nodes, a nested definition skipped whole."""
-    for statement in statements:
+def body_nodes(statements: Sequence[ast.stmt]) -> list[ast.AST]:
+    """What LibCST's ``own_nodes(block)`` lists, the block aside, in the same order: each
+    statement's own nodes, the last statement first, a nested definition skipped whole."""
+    found: list[ast.AST] = []
+    for statement in reversed(statements):
         if type(statement) not in _NESTED_SCOPES:
-            yield from own_nodes(statement)
+            found.extend(own_nodes(statement))
+    return found
 
 
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
