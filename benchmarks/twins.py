@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from port_checks import all_checks  # noqa: E402
 
-from mcplint.engine.ast_cst import Unsupported  # noqa: E402
+from mcplint.analysis.ast_cst import Unsupported  # noqa: E402
 from mcplint.engine.ast_pairs import paired_tree  # noqa: E402
 
 CORPUS = Path(os.environ.get("MCPLINT_CORPUS_DIR", Path.home() / ".cache/mcplint/corpus")) / "src"

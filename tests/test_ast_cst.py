@@ -1,5 +1,5 @@
 """The analysis tree built from CPython's `ast` is LibCST's tree, node for node, and places
-each node where LibCST's codegen does (engine/ast_cst.py)."""
+each node where LibCST's codegen does (analysis/ast_cst.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mcplint.engine.ast_cst import Unsupported, _Builder, build, exact_span, render
+from mcplint.analysis.ast_cst import Unsupported, _Builder, build, exact_span, render
 from mcplint.engine.lint import lint_text
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.settings import FileSettings

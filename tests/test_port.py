@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from port_checks import all_checks, fixture_sources
 
-from mcplint.engine.ast_cst import Unsupported
+from mcplint.analysis.ast_cst import Unsupported
 from mcplint.engine.ast_pairs import PairedTree, paired_tree
 
 CHECKS = all_checks()

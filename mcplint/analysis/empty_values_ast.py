@@ -39,6 +39,7 @@ from mcplint.analysis.empty_values import (  # tree-independent: shared with the
     Known,
 )
 from mcplint.analysis.imports_ast import dotted_name, name_text
+from mcplint.analysis.source_text import is_one_token
 from mcplint.analysis.walk_ast import body_nodes
 from mcplint.analysis.walk_ast import own_nodes as _own_nodes
 
@@ -56,11 +57,6 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FORS = (ast.For, ast.AsyncFor)
 _WITHS = (ast.With, ast.AsyncWith)
 _TRIES = (ast.Try, ast.TryStar)
-
-
-def _is_string_token(node: ast.AST) -> bool:
-    """LibCST's ``SimpleString`` (a text or bytes literal; a concatenation passes for one)."""
-    return type(node) is ast.Constant and type(node.value) in (str, bytes)
 
 
 def _is_integer(node: ast.AST) -> bool:
@@ -103,7 +99,7 @@ def is_empty_value(
         parts = [_unstarred(element) for element in expression.elts]
         return not parts or (
             all(is_empty_value(part, local_value, known) for part in parts)
-            and any(type(part) in (ast.List, ast.Dict, ast.Set) or _is_string_token(part) for part in parts)
+            and any(type(part) in (ast.List, ast.Dict, ast.Set) or is_one_token(part) for part in parts)
         )
     if isinstance(expression, ast.Dict):
         return _is_empty_dict(expression, local_value, known.echoes)
@@ -368,7 +364,7 @@ def _code_of(target: ast.expr, text: str) -> str:
     parentheses, LibCST's default spacing, literals as written): what the original shows."""
     import libcst as cst  # only for a finding's text: a clause leaving a container's item empty
 
-    from mcplint.engine.ast_cst import Unsupported, _Builder
+    from mcplint.analysis.ast_cst import Unsupported, _Builder
 
     try:
         return cst.Module(body=[]).code_for_node(_Builder(text).expr(target))
@@ -444,7 +440,7 @@ def _emptied_locals(
 
 def _says_none_exist(value: ast.expr) -> bool:
     """An empty collection or text (`[]`, `{}`, `""`, `list()`): "there are none"."""
-    if type(value) in (ast.List, ast.Dict, ast.Set, ast.Tuple, ast.Call) or _is_string_token(value):
+    if type(value) in (ast.List, ast.Dict, ast.Set, ast.Tuple, ast.Call) or is_one_token(value):
         return is_empty_value(value)
     return False
 

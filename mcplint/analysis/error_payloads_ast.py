@@ -11,7 +11,6 @@ unescaped). The functions that may read a literal take the module's text
 from __future__ import annotations
 
 import ast
-import re
 from ast import literal_eval
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from mcplint.analysis.error_payloads import (
     through_kind,
 )
 from mcplint.analysis.imports_ast import AstImportTable, dotted_name
+from mcplint.analysis.source_text import SourceText, opening_quote, token_end
 from mcplint.analysis.walk_ast import own_nodes
 
 __all__ = [
@@ -60,79 +60,6 @@ __all__ = [
     "text_put_in_content",
     "through_kind",
 ]
-
-
-class SourceText:
-    """The module's text, where a string literal's tokens are read from (by a node's `ast`
-    position: its line and UTF-8 byte column)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._ascii = text.isascii()
-        self._starts: list[int] | None = None
-        # Per line of a text not all ASCII: its UTF-8 bytes, or b"" where the line is ASCII.
-        self._encoded: dict[int, bytes] = {}
-
-    def _line_starts(self) -> list[int]:
-        # Listed on first use: most modules' literals are never read this way.
-        starts = self._starts
-        if starts is None:  # `ast` ends a line at "\r\n", "\r" and "\n"
-            starts = self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
-        return starts
-
-    def offset(self, line: int, column: int) -> int:
-        """``ast``'s (line, UTF-8 byte column) as an index in ``text``."""
-        start = self._line_starts()[line - 1]
-        if self._ascii:
-            return start + column
-        encoded = self._encoded.get(line)
-        if encoded is None:
-            starts = self._line_starts()
-            chars = self.text[start : starts[line] if line < len(starts) else len(self.text)]
-            encoded = self._encoded[line] = b"" if chars.isascii() else chars.encode("utf-8")
-        if not encoded:
-            return start + column
-        return start + len(encoded[:column].decode("utf-8", "replace"))
-
-    def start(self, node: ast.expr) -> int:
-        return self.offset(node.lineno, node.col_offset)
-
-    def end(self, node: ast.expr) -> int:
-        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
-
-    def one_token(self, node: ast.expr) -> bool:
-        """Whether a plain string literal is a single token (not `"a" "b"`)."""
-        return _token_end(self.text, self.start(node)) == self.end(node)
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _quote_at(text: str, start: int) -> tuple[int, str]:
-    """Where a string token starting at ``start`` opens its quote (after its prefix), and
-    the quote."""
-    index = start
-    while text[index] not in "'\"":
-        index += 1
-    triple = text[index] * 3
-    return index, triple if text.startswith(triple, index) else text[index]
-
-
-def _token_end(text: str, start: int) -> int:
-    """Where the plain string token starting at ``start`` ends: after the first quote like its
-    own that an even run of backslashes precedes (as the tokenizer, raw strings too)."""
-    quote_at, quote = _quote_at(text, start)
-    body = index = quote_at + len(quote)
-    while True:
-        found = text.find(quote, index)
-        if found == -1:  # `ast` parsed the text: not reached
-            return len(text)
-        backslash = found - 1
-        while backslash >= body and text[backslash] == "\\":
-            backslash -= 1
-        if (found - 1 - backslash) % 2 == 0:
-            return found + len(quote)
-        index = found + 1
 
 
 @dataclass(frozen=True)
@@ -420,7 +347,7 @@ def leading_text(expression: ast.expr, source: SourceText) -> str | None:
         if type(value) is not str:
             return None
         text, start = source.text, source.start(expression)
-        first_end = _token_end(text, start)
+        first_end = token_end(text, start)
         if first_end == source.end(expression):
             return value
         return _plain_token_value(text, start)  # `"Error: " "..."`: the first token's
@@ -437,7 +364,7 @@ def _leading_fstring_text(text: str, start: int) -> str | None:
     """The leading text of the string tokens starting at ``start``, one an f-string: the first
     token's value if it is a plain string, an f-string's text before its first field as
     written (escapes unread), None if that is empty (as LibCST's first part is the field)."""
-    quote_at, quote = _quote_at(text, start)
+    quote_at, quote = opening_quote(text, start)
     if "f" not in text[start:quote_at].lower():
         return _plain_token_value(text, start)
     body = index = quote_at + len(quote)
@@ -459,10 +386,10 @@ def _leading_fstring_text(text: str, start: int) -> str | None:
 def _plain_token_value(text: str, start: int) -> str | None:
     """The value of the plain string token starting at ``start`` (None for bytes, or where no
     such token starts: a node that is no expression of LibCST's, as the text of an f-string)."""
-    quote_at, _ = _quote_at(text, start)
+    quote_at, _ = opening_quote(text, start)
     if quote_at - start > 2 or any(letter not in "rRbBuU" for letter in text[start:quote_at]):
         return None
-    value = literal_eval(text[start : _token_end(text, start)])
+    value = literal_eval(text[start : token_end(text, start)])
     return value if isinstance(value, str) else None
 
 
@@ -537,7 +464,7 @@ def _is_caught_text(expression: ast.expr, source: SourceText, caught: str) -> bo
         # One f-string token (`f"{e}" ""` is two): its body is the field alone, the last
         # token's too; an empty token before or after it would open or end otherwise.
         text, start = source.text, source.start(expression)
-        quote_at, quote = _quote_at(text, start)
+        quote_at, quote = opening_quote(text, start)
         return text[quote_at + len(quote)] == "{" and text[source.end(expression) - len(quote) - 1] == "}"
     return False
 

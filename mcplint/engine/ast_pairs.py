@@ -18,7 +18,8 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.engine.ast_cst import Span, _Builder
+from mcplint.analysis.ast_cst import Span, _Builder
+from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 
 
 @dataclass
@@ -65,6 +66,7 @@ def paired_tree(text: str, path: Path | None = None) -> PairedTree:
     pairs: dict[int, ast.AST] = {}
     builder = _pairing_builder(pairs)(text)
     body = builder.block_body(tree.body)
+    mark_concatenated_strings(tree, SourceText(text))  # as the analyses' parse will
     module = cst.Module(body=body)  # type: ignore[arg-type]  # statements, as ``build`` makes them
     return PairedTree(text, module, tree, builder.spans, pairs, path)
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import libcst as cst
 
+from mcplint.analysis.ast_cst import Span, Unsupported, exact_span, render
+from mcplint.analysis.ast_cst import build as build_tree
 from mcplint.analysis.handlers import (
     Handler,
     HandlerScope,
@@ -36,8 +38,6 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.shape import node_shape
 from mcplint.analysis.walk import Walker, forget_own_nodes
-from mcplint.engine.ast_cst import Span, Unsupported, exact_span, render
-from mcplint.engine.ast_cst import build as build_tree
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
@@ -168,7 +168,7 @@ class _Walked:
     """A module parsed and walked once: what the cross-module rounds analyse again."""
 
     module: cst.Module
-    # Where each node sits (by id), for a tree built from CPython's `ast` (engine/ast_cst.py);
+    # Where each node sits (by id), for a tree built from CPython's `ast` (analysis/ast_cst.py);
     # None for a LibCST parse, whose nodes are placed by a codegen pass.
     spans: dict[int, Span] | None
     context: RuleContext

@@ -7,7 +7,7 @@ import ast
 
 import libcst as cst
 
-from mcplint.engine.ast_cst import NodeSpans
+from mcplint.analysis.ast_cst import NodeSpans
 from mcplint.engine.ast_pairs import PairedTree
 
 

@@ -1,0 +1,97 @@
+"""The module's text where CPython's tree does not tell what LibCST's does: whether a string
+literal is one token (`"a" "b"` is one ``ast.Constant``), what a literal's token says as written.
+For the `ast` twins of the port (issue 11; docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+
+class SourceText:
+    """The module's text, where a string literal's tokens are read from (by a node's `ast`
+    position: its line and UTF-8 byte column)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._ascii = text.isascii()
+        self._starts: list[int] | None = None
+        # Per line of a text not all ASCII: its UTF-8 bytes, or b"" where the line is ASCII.
+        self._encoded: dict[int, bytes] = {}
+
+    def _line_starts(self) -> list[int]:
+        # Listed on first use: most modules' literals are never read this way.
+        starts = self._starts
+        if starts is None:  # `ast` ends a line at "\r\n", "\r" and "\n"
+            starts = self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
+        return starts
+
+    def offset(self, line: int, column: int) -> int:
+        """``ast``'s (line, UTF-8 byte column) as an index in ``text``."""
+        start = self._line_starts()[line - 1]
+        if self._ascii:
+            return start + column
+        encoded = self._encoded.get(line)
+        if encoded is None:
+            starts = self._line_starts()
+            chars = self.text[start : starts[line] if line < len(starts) else len(self.text)]
+            encoded = self._encoded[line] = b"" if chars.isascii() else chars.encode("utf-8")
+        if not encoded:
+            return start + column
+        return start + len(encoded[:column].decode("utf-8", "replace"))
+
+    def start(self, node: ast.expr) -> int:
+        return self.offset(node.lineno, node.col_offset)
+
+    def end(self, node: ast.expr) -> int:
+        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+
+    def one_token(self, node: ast.expr) -> bool:
+        """Whether a plain string literal is a single token (not `"a" "b"`)."""
+        return token_end(self.text, self.start(node)) == self.end(node)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def opening_quote(text: str, start: int) -> tuple[int, str]:
+    """Where a string token starting at ``start`` opens its quote (after its prefix), and
+    the quote."""
+    index = start
+    while text[index] not in "'\"":
+        index += 1
+    triple = text[index] * 3
+    return index, triple if text.startswith(triple, index) else text[index]
+
+
+def token_end(text: str, start: int) -> int:
+    """Where the plain string token starting at ``start`` ends: after the first quote like its
+    own that an even run of backslashes precedes (as the tokenizer, raw strings too)."""
+    quote_at, quote = opening_quote(text, start)
+    body = index = quote_at + len(quote)
+    while True:
+        found = text.find(quote, index)
+        if found == -1:  # `ast` parsed the text: not reached
+            return len(text)
+        backslash = found - 1
+        while backslash >= body and text[backslash] == "\\":
+            backslash -= 1
+        if (found - 1 - backslash) % 2 == 0:
+            return found + len(quote)
+        index = found + 1
+
+
+
+
+def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:
+    """Mark each text or bytes literal written as several tokens (``concatenated``): LibCST's
+    ``ConcatenatedString``, where `ast` has one constant (``is_one_token`` reads the mark)."""
+    for node in ast.walk(tree):
+        if type(node) is ast.Constant and type(node.value) in (str, bytes) and not source.one_token(node):
+            node.concatenated = True  # type: ignore[attr-defined]
+
+
+def is_one_token(node: ast.AST) -> bool:
+    """A text or bytes literal of one token (LibCST's ``SimpleString``), once the module's
+    literals are marked (``mark_concatenated_strings``)."""
+    return type(node) is ast.Constant and type(node.value) in (str, bytes) and not getattr(node, "concatenated", False)
