@@ -36,7 +36,7 @@ from mcplint.analysis.error_payloads import (
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
-from mcplint.analysis.scopes import ScopeTracker, enclosing_function_keys, parent_function
+from mcplint.analysis.scopes import Frames, ScopeTracker, enclosing_function_keys, parent_function
 from mcplint.analysis.walk import children
 
 # Server classes by qualified name: (level, framework).
@@ -927,7 +927,7 @@ def _is_empty_literal(expression: cst.BaseExpression) -> bool:
     return is_empty_value(expression)
 
 
-def _nearest_class(scopes: ScopeTracker) -> str | None:
+def _nearest_class(scopes: Frames) -> str | None:
     for frame in reversed(scopes.frames):
         if frame.kind == "class":
             return frame.qualname
