@@ -16,6 +16,7 @@ from mcplint.analysis.imports_ast import AstImportTable, dotted_name
 from mcplint.analysis.locals_ast import AstLocalAssignments
 from mcplint.analysis.loggers_ast import AstModuleLoggers
 from mcplint.analysis.scopes_ast import AstScopeTracker
+from mcplint.analysis.source_text import SourceText
 from mcplint.rules.base import RuleContext
 
 # Nodes that open a scope of their own.
@@ -39,6 +40,7 @@ class AstRuleContext(RuleContext):
     ) -> None:
         super().__init__([], registry_path, package, default_symbol, assigned_codes)
         self.text = text
+        self.source = SourceText(text)  # what `ast` does not tell of a literal (analysis/source_text.py)
         self.scopes = AstScopeTracker()  # type: ignore[assignment]
         self.imports = AstImportTable(package)
         self.facts = AstHandlerFactsCollector(self.scopes, self.enclosing_guards, self.translators, text=text)  # type: ignore[assignment]
