@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
+from mcplint.analysis.walk_ast import constants
+
 
 class SourceText:
     """The module's text, where a string literal's tokens are read from (by a node's `ast`
@@ -86,8 +88,8 @@ def token_end(text: str, start: int) -> int:
 def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:
     """Mark each text or bytes literal written as several tokens (``concatenated``): LibCST's
     ``ConcatenatedString``, where `ast` has one constant (``is_one_token`` reads the mark)."""
-    for node in ast.walk(tree):
-        if type(node) is ast.Constant and type(node.value) in (str, bytes) and not source.one_token(node):
+    for node in constants(tree):
+        if type(node.value) in (str, bytes) and not source.one_token(node):
             node.concatenated = True  # type: ignore[attr-defined]
 
 

@@ -160,6 +160,27 @@ def body_nodes(statements: Sequence[ast.stmt]) -> list[ast.AST]:
     return found
 
 
+def constants(tree: ast.AST) -> Iterator[ast.Constant]:
+    """Every constant of the tree (a stack over the walked fields: `ast.walk` costs three times as much)."""
+    pending = [tree]
+    pop, push = pending.pop, pending.append
+    fields_of, constant = _CHILD_FIELDS, ast.Constant
+    while pending:
+        node = pop()
+        kind = type(node)
+        if kind is constant:
+            yield node  # type: ignore[misc]
+            continue
+        for name in fields_of[kind]:
+            value = getattr(node, name)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        push(child)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
 _OWN: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
 
