@@ -1357,6 +1357,14 @@ class NodeSpans:
                         builder._soft_keyword_ends.add(keyword + len("case"))
                         after = builder.span_of(case.body[-1])[1]
 
+    def after_colon(self, statements: Sequence[ast.stmt]) -> bool:
+        """Whether a block's statements follow its colon on the colon's line (LibCST's
+        ``SimpleStatementSuite``, not an ``IndentedBlock``), as ``_Builder.suite`` tells them."""
+        builder = self._builder
+        first = builder.span_of(statements[0])[0]
+        before = builder._before(first)
+        return before >= 0 and builder.text[before] == ":" and "\n" not in builder.text[before:first]
+
     def span(self, node: ast.AST, shared: int = -1) -> Span:
         """``shared``: as ``_Builder.expr``'s, the '(' of a call whose sole argument is the
         generator expression ``node`` (its parentheses are the call's)."""

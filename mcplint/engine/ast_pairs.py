@@ -58,15 +58,16 @@ class PairedTree:
         return found
 
 
-def paired_tree(text: str, path: Path | None = None) -> PairedTree:
+def paired_tree(text: str, path: Path | None = None, tree: ast.Module | None = None) -> PairedTree:
     """``ast_cst.build``'s tree of ``text`` with the `ast` node of each statement, clause,
     expression, parameter and keyword argument it built (``Unsupported``, ``SyntaxError``
     as ``build`` raises them)."""
-    tree = ast.parse(text)
+    if tree is None:  # else CPython's tree of ``text`` already (a run's, marked)
+        tree = ast.parse(text)
+        mark_concatenated_strings(tree, SourceText(text))  # as the analyses' parse does
     pairs: dict[int, ast.AST] = {}
     builder = _pairing_builder(pairs)(text)
     body = builder.block_body(tree.body)
-    mark_concatenated_strings(tree, SourceText(text))  # as the analyses' parse will
     module = cst.Module(body=body)  # type: ignore[arg-type]  # statements, as ``build`` makes them
     return PairedTree(text, module, tree, builder.spans, pairs, path)
 

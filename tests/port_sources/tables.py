@@ -40,3 +40,11 @@ class Outer:
         return Inner
 
     lambda_value = lambda self: self  # noqa: E731
+
+
+if __debug__: ONE_LINE = 1  # noqa: E701  (after the colon: not a name LibCST's reader lists)
+if __debug__:
+    BLOCK = 2
+
+
+class OneLine: attribute = 1  # noqa: E701

@@ -1,0 +1,143 @@
+"""The analysis on CPython's tree: the `ast` port's pipeline (issue 11; docs/architecture.md).
+
+A module is parsed by `ast` once; the walk feeds the twins of the shared tables and of
+each rule (``rules/<module>_ast.py``); findings are placed from the `ast` nodes
+(``ast_cst.NodeSpans``). What the fixes build from stays LibCST: a module's LibCST-shaped
+tree is built from the same `ast` tree, and only when a rule asks for a node of it
+(``Bridge``). The pipeline runs only where every selected rule has its twin
+(``twins_of``) and ``MCPLINT_AST`` is set: until the port is done, the LibCST pipeline
+is the one a run uses, and this one is compared with it (``benchmarks/twins.py``, the
+corpus's check JSON).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import os
+import pkgutil
+from collections.abc import Sequence
+
+import libcst as cst
+
+import mcplint.rules
+from mcplint.analysis.ast_cst import NodeSpans, Span
+from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
+from mcplint.analysis.walk_ast import AstWalker
+from mcplint.engine.ast_pairs import PairedTree, paired_tree
+from mcplint.rules.base import Rule
+from mcplint.rules.base_ast import AstRuleContext
+
+ENABLED = os.environ.get("MCPLINT_AST", "") not in ("", "0")
+
+
+@functools.cache
+def _twins() -> dict[type[Rule], type[Rule]]:
+    """Each ported rule's twin, by the rule it ports (its base class)."""
+    found: dict[type[Rule], type[Rule]] = {}
+    for module_info in pkgutil.iter_modules(mcplint.rules.__path__):
+        if module_info.name.endswith("_ast") and module_info.name != "base_ast":
+            module = importlib.import_module(f"mcplint.rules.{module_info.name}")
+            for value in vars(module).values():
+                if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module.__name__:
+                    found[value.__mro__[1]] = value
+    return found
+
+
+def twins_of(rules: Sequence[type[Rule]]) -> list[type[Rule]] | None:
+    """The twins of ``rules``, in order; None where one has none (the LibCST pipeline then)."""
+    twins = _twins()
+    if any(rule not in twins for rule in rules):
+        return None
+    return [twins[rule] for rule in rules]
+
+
+def analysis_tree(text: str) -> tuple[ast.Module, SourceText]:
+    """CPython's tree of the text, its literals written as several tokens marked
+    (``SyntaxError``, ``ValueError`` as ``ast.parse`` raises them)."""
+    tree = ast.parse(text)
+    source = SourceText(text)
+    mark_concatenated_strings(tree, source)
+    return tree, source
+
+
+class Bridge:
+    """The LibCST node made from an `ast` node of the module, for the fixes: the module's
+    LibCST-shaped tree is built from the same `ast` tree on the first question."""
+
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self._text = text
+        self._tree = tree
+        self._paired: PairedTree | None = None
+
+    @property
+    def paired(self) -> PairedTree:
+        if self._paired is None:
+            self._paired = paired_tree(self._text, tree=self._tree)
+        return self._paired
+
+    def libcst_of(self, node: ast.AST) -> cst.CSTNode | None:
+        return self.paired.libcst_of(node)
+
+    @property
+    def built(self) -> bool:
+        return self._paired is not None
+
+    @property
+    def spans(self) -> dict[int, Span]:
+        return self.paired.spans
+
+
+def walk(
+    tree: ast.Module,
+    text: str,
+    twins: Sequence[type[Rule]],
+    options: dict[str, dict[str, object]],
+    *,
+    registry_path: str | None,
+    package: str | None,
+    default_symbol: str | None,
+    assigned_codes: frozenset[int],
+) -> tuple[AstRuleContext, list[Rule], Bridge]:
+    """The one walk over CPython's tree: every table and rule twin sees each node once."""
+    context = AstRuleContext(
+        [], text, registry_path=registry_path, package=package, default_symbol=default_symbol,
+        assigned_codes=assigned_codes,
+    )  # fmt: skip
+    bridge = Bridge(text, tree)
+    context.libcst_of = bridge.libcst_of
+    instances = [twin(context, options.get(twin.code, {})) for twin in twins]
+    walker = AstWalker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
+    context.ancestors = walker.ancestors  # type: ignore[assignment]
+    walker.walk(tree)
+    return context, instances, bridge
+
+
+def defined_names(tree: ast.Module, spans: NodeSpans) -> list[str]:
+    """``lint._defined_names`` on CPython's tree: the names a module's top-level statements
+    define and its top-level classes' methods. As there, an `if`, `try` or `with` body is read
+    only where it is a block of its own (statements after the colon on its line are not)."""
+    names = set()
+    pending: list[ast.stmt] = list(tree.body)
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    while pending:
+        statement = pending.pop()
+        kind = type(statement)
+        if kind in definitions:
+            names.add(statement.name)  # type: ignore[attr-defined]
+            if kind is ast.ClassDef and not spans.after_colon(statement.body):  # type: ignore[attr-defined]
+                names.update(
+                    f"{statement.name}.{member.name}"  # type: ignore[attr-defined]
+                    for member in statement.body  # type: ignore[attr-defined]
+                    if type(member) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                )
+        elif kind in (ast.If, ast.Try, ast.With, ast.AsyncWith):
+            body = statement.body  # type: ignore[attr-defined]
+            if not spans.after_colon(body):
+                pending.extend(body)
+        elif kind is ast.Assign:
+            names.update(target.id for target in statement.targets if type(target) is ast.Name)  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign and type(statement.target) is ast.Name:  # type: ignore[attr-defined]
+            names.add(statement.target.id)  # type: ignore[attr-defined]
+    return sorted(names)
