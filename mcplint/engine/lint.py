@@ -8,6 +8,7 @@ parsed by LibCST exactly once and walked exactly once.
 
 from __future__ import annotations
 
+import ast
 import functools
 import gc
 import hashlib
@@ -23,7 +24,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.ast_cst import Span, Unsupported, exact_span, render
+from mcplint.analysis.ast_cst import NodeSpans, Span, Unsupported, exact_span, render
 from mcplint.analysis.ast_cst import build as build_tree
 from mcplint.analysis.handlers import (
     Handler,
@@ -38,6 +39,7 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.shape import node_shape
 from mcplint.analysis.walk import Walker, forget_own_nodes
+from mcplint.engine import lint_ast
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
@@ -167,7 +169,7 @@ def _syntax_checked(
 class _Walked:
     """A module parsed and walked once: what the cross-module rounds analyse again."""
 
-    module: cst.Module
+    module: cst.Module | None
     # Where each node sits (by id), for a tree built from CPython's `ast` (analysis/ast_cst.py);
     # None for a LibCST parse, whose nodes are placed by a codegen pass.
     spans: dict[int, Span] | None
@@ -182,6 +184,11 @@ class _Walked:
     # ... and its local part (before other modules' entry points), with its context.
     local_scope: tuple[ProjectContext, LocalScope] | None = None
     defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
+    # The `ast` port's pipeline (engine/lint_ast.py): CPython's tree the twins walked (``module``
+    # is None then), where its nodes are placed, and the bridge to LibCST nodes for the fixes.
+    tree: ast.Module | None = None
+    node_spans: NodeSpans | None = None
+    bridge: lint_ast.Bridge | None = None
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -282,11 +289,16 @@ def _rule_findings(
         refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
         if refusal is not None:
             return _refused(display, settings, refusal)
-        try:
-            module, spans = _analysis_tree(text)
-        except cst.ParserSyntaxError as error:
-            return FileResult(findings=parse_failure(text, display, settings, error))
-        walked = _remember_walk(key, _walk(module, spans, rules, settings, project))
+        twins = lint_ast.twins_of(rules) if lint_ast.ENABLED else None
+        if twins is not None:
+            walked = _walk_ast(text, twins, settings, project)
+        if walked is None:
+            try:
+                module, spans = _analysis_tree(text)
+            except cst.ParserSyntaxError as error:
+                return FileResult(findings=parse_failure(text, display, settings, error))
+            walked = _walk(module, spans, rules, settings, project)
+        walked = _remember_walk(key, walked)
     else:
         _WALKED.move_to_end(key)
     candidates, scope, context = _resolve(walked, settings, project)
@@ -298,7 +310,6 @@ def _rule_findings(
         walked = _remember_walk(key, _walk(_parse(text), None, rules, settings, project))
         candidates, scope, context = _resolve(walked, settings, project)
         findings = _findings(walked, text, candidates, scope, display)
-    module = walked.module
     result = FileResult(findings=findings, analysed=True)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
@@ -310,7 +321,11 @@ def _rule_findings(
     result.exports = context.imports.imported()
     result.star_imports = list(context.imports.star_modules)
     if walked.defined_names is None:
-        walked.defined_names = _defined_names(module)
+        if walked.tree is not None and walked.node_spans is not None:
+            walked.defined_names = lint_ast.defined_names(walked.tree, walked.node_spans)
+        else:
+            assert walked.module is not None
+            walked.defined_names = _defined_names(walked.module)
     result.defined_names = list(walked.defined_names)
     result.server_classes = {key: (b.level, b.framework) for key, b in scope.server_classes.items()}
     result.tool_wrappers = {
@@ -537,6 +552,24 @@ def _walk(
     return _Walked(module, spans, context, instances, list(context.candidates))
 
 
+def _walk_ast(
+    text: str, twins: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
+) -> _Walked | None:
+    """The one walk of CPython's tree (engine/lint_ast.py); None where Python refuses the text
+    (a newer Python's syntax: LibCST reads it)."""
+    try:
+        tree, _ = lint_ast.analysis_tree(text)
+    except (SyntaxError, ValueError):
+        return None
+    context, instances, bridge = lint_ast.walk(
+        tree, text, twins, settings.rule_options, registry_path=settings.registry, package=project.package,
+        default_symbol=settings.default_symbol, assigned_codes=settings.assigned_codes,
+    )  # fmt: skip
+    walked = _Walked(None, None, context, instances, list(context.candidates))
+    walked.tree, walked.node_spans, walked.bridge = tree, NodeSpans(text, tree), bridge
+    return walked
+
+
 def _resolve(
     walked: _Walked, settings: FileSettings, project: ProjectContext
 ) -> tuple[list[Candidate], HandlerScope, RuleContext]:
@@ -569,7 +602,8 @@ def _resolve(
         # points: a round that brings only new ones (the next commonest) adds them to those.
         local_inputs = replace(scope_inputs, entry_points=(), return_entry_points=())
         if walked.local_scope is None or walked.local_scope[0] != local_inputs:
-            local = resolve_local_scope(
+            resolve = resolve_local_scope if walked.tree is None else lint_ast.resolve_local_scope
+            local = resolve(
                 context.facts,
                 context.imports,
                 handler_decorators=settings.handler_decorators,
@@ -602,7 +636,6 @@ def _resolve(
 def _findings(
     walked: _Walked, text: str, candidates: Iterable[Candidate], scope: HandlerScope, display: str
 ) -> list[Finding]:
-    module = walked.module
     kept: list[tuple[Candidate, list[Handler], list[Handler]]] = []
     placed: set[tuple[str, int]] = set()  # one finding per code and node, whichever function's
     for candidate in candidates:
@@ -633,11 +666,15 @@ def _findings(
         return []
     fix_targets = [node for candidate, _, _ in kept for node in (*_fix_nodes(candidate.fix), *candidate.anchors)]
     ranges = walked.ranges
-    missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
-    if missing and walked.spans is not None:
-        ranges.update(_spanned_ranges(walked.spans, missing, text))
-    elif missing:  # one codegen pass places them; the next rounds on this module reuse it
-        ranges.update(node_ranges(module, missing, text))
+    if walked.node_spans is not None:  # the `ast` pipeline: a finding on an `ast` node, a fix on LibCST's
+        _place_ast(walked, text, [candidate.node for candidate, _, _ in kept], fix_targets)
+    else:
+        missing = [node for node in (*(candidate.node for candidate, _, _ in kept), *fix_targets) if id(node) not in ranges]
+        if missing and walked.spans is not None:
+            ranges.update(_spanned_ranges(walked.spans, missing, text))
+        elif missing:  # one codegen pass places them; the next rounds on this module reuse it
+            assert walked.module is not None
+            ranges.update(node_ranges(walked.module, missing, text))
     lines = source_lines(text)
     findings = []
     for candidate, reaching, affected in kept:
@@ -661,13 +698,39 @@ def _findings(
                 message=_message(candidate, reaching),
                 handler=reaching[0].key if reaching else None,
                 context=candidate.function or "<module>",
-                snippet_digest=shape_digest(node_shape(candidate.node)),
+                snippet_digest=shape_digest(_shape_of(walked, candidate.node)),
                 fix=fix,
                 error_template=template_of(candidate.error_message) if candidate.error_message else None,
                 unfixed_reason=unfixed,
             )
         )
     return findings
+
+
+def _place_ast(walked: _Walked, text: str, nodes: Sequence[Any], fix_targets: Sequence[cst.CSTNode]) -> None:
+    """Where the `ast` pipeline's findings go: their `ast` nodes where the builder would have put
+    the nodes made from them; their fixes' LibCST nodes (the bridge's) by the bridge's spans."""
+    assert walked.node_spans is not None
+    ranges = walked.ranges
+    lines = LineIndex(text)
+    for node in nodes:
+        if id(node) not in ranges:
+            start, end = walked.node_spans.span(node)
+            ranges[id(node)] = (*lines.position(start), *lines.position(end))
+    missing = [node for node in fix_targets if id(node) not in ranges]
+    if missing:
+        assert walked.bridge is not None
+        ranges.update(_spanned_ranges(walked.bridge.spans, missing, text))
+
+
+def _shape_of(walked: _Walked, node: Any) -> str:
+    """The shape a finding's fingerprint hashes, of the LibCST node (the `ast` pipeline's made
+    from its node)."""
+    if walked.bridge is not None:
+        made = walked.bridge.libcst_of(node)
+        assert made is not None, "a finding's node is one the builder makes a LibCST node from"
+        return node_shape(made)
+    return node_shape(node)
 
 
 def _catcher_of_replaced_class(candidate: Candidate, scope: HandlerScope) -> str | None:
@@ -777,10 +840,12 @@ def _fix(
         spec = spec.fallback
     if spec is None:
         return None
-    if walked.spans is None:
+    spans = walked.bridge.spans if walked.bridge is not None else walked.spans
+    if spans is None:
+        assert walked.module is not None
         replacement = walked.module.code_for_node(spec.replacement)
     else:
-        rendered = render(spec.replacement, text, walked.spans)
+        rendered = render(spec.replacement, text, spans)
         if rendered is None:
             raise NeedsLibCST
         replacement = rendered

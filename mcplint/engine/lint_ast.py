@@ -17,12 +17,14 @@ import functools
 import importlib
 import os
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import libcst as cst
 
 import mcplint.rules
 from mcplint.analysis.ast_cst import NodeSpans, Span
+from mcplint.analysis.handlers import LocalScope
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 from mcplint.analysis.walk_ast import AstWalker
 from mcplint.engine.ast_pairs import PairedTree, paired_tree
@@ -93,7 +95,7 @@ def walk(
     tree: ast.Module,
     text: str,
     twins: Sequence[type[Rule]],
-    options: dict[str, dict[str, object]],
+    options: Mapping[str, Mapping[str, Any]],
     *,
     registry_path: str | None,
     package: str | None,
@@ -141,3 +143,11 @@ def defined_names(tree: ast.Module, spans: NodeSpans) -> list[str]:
         elif kind is ast.AnnAssign and type(statement.target) is ast.Name:  # type: ignore[attr-defined]
             names.add(statement.target.id)  # type: ignore[attr-defined]
     return sorted(names)
+
+
+def resolve_local_scope(*args: Any, **kwargs: Any) -> LocalScope:
+    """The handler scope resolved from the `ast` handler facts (``handlers_ast``)."""
+    from mcplint.analysis import handlers_ast
+
+    local: LocalScope = handlers_ast.resolve_local_scope_ast(*args, **kwargs)  # type: ignore[attr-defined]
+    return local
