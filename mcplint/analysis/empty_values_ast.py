@@ -20,6 +20,7 @@ Where the trees differ:
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -56,7 +57,7 @@ LocalValue = Callable[[str], "ast.expr | None"]
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FORS = (ast.For, ast.AsyncFor)
 _WITHS = (ast.With, ast.AsyncWith)
-_TRIES = (ast.Try, ast.TryStar)
+_TRIES = (ast.Try, *((ast.TryStar,) if sys.version_info >= (3, 11) else ()))  # `except*`: 3.11 on
 
 
 def _is_integer(node: ast.AST) -> bool:

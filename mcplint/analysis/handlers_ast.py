@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from ast import literal_eval
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
@@ -513,7 +514,7 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 # Statements that are no small statement of LibCST's (one on a line of its own).
 _COMPOUND = frozenset(
     {
-        ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar,
+        ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, *((ast.TryStar,) if sys.version_info >= (3, 11) else ()),
         ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match,
     }
 )  # fmt: skip

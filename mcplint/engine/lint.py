@@ -20,7 +20,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -39,7 +39,6 @@ from mcplint.analysis.prescreen import ImportScreen
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.shape import node_shape
 from mcplint.analysis.walk import Walker, forget_own_nodes
-from mcplint.engine import lint_ast
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
 from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
@@ -55,6 +54,13 @@ from mcplint.rules.base import Candidate, FixSpec, Rule, RuleContext
 from mcplint.rules.mcp000_syntax_error import syntax_findings
 from mcplint.settings import FileSettings
 from mcplint.source import UndecodableSource, decode_source, is_generated, source_lines
+
+if TYPE_CHECKING:
+    from mcplint.engine.lint_ast import Bridge
+
+# The `ast` port's pipeline (engine/lint_ast.py), imported only where asked for: until the port is
+# done a run does not load its modules.
+AST_PORT = os.environ.get("MCPLINT_AST", "") not in ("", "0")
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.
@@ -188,7 +194,7 @@ class _Walked:
     # is None then), where its nodes are placed, and the bridge to LibCST nodes for the fixes.
     tree: ast.Module | None = None
     node_spans: NodeSpans | None = None
-    bridge: lint_ast.Bridge | None = None
+    bridge: Bridge | None = None
 
 
 # Per process, the modules walked so far in this run, by (file, text, settings): a module the
@@ -289,9 +295,8 @@ def _rule_findings(
         refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
         if refusal is not None:
             return _refused(display, settings, refusal)
-        twins = lint_ast.twins_of(rules) if lint_ast.ENABLED else None
-        if twins is not None:
-            walked = _walk_ast(text, twins, settings, project)
+        if AST_PORT:
+            walked = _walk_ast(text, rules, settings, project)
         if walked is None:
             try:
                 module, spans = _analysis_tree(text)
@@ -322,7 +327,9 @@ def _rule_findings(
     result.star_imports = list(context.imports.star_modules)
     if walked.defined_names is None:
         if walked.tree is not None and walked.node_spans is not None:
-            walked.defined_names = lint_ast.defined_names(walked.tree, walked.node_spans)
+            from mcplint.engine.lint_ast import defined_names
+
+            walked.defined_names = defined_names(walked.tree, walked.node_spans)
         else:
             assert walked.module is not None
             walked.defined_names = _defined_names(walked.module)
@@ -553,10 +560,15 @@ def _walk(
 
 
 def _walk_ast(
-    text: str, twins: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
+    text: str, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
 ) -> _Walked | None:
-    """The one walk of CPython's tree (engine/lint_ast.py); None where Python refuses the text
-    (a newer Python's syntax: LibCST reads it)."""
+    """The one walk of CPython's tree (engine/lint_ast.py); None where a rule has no twin yet or
+    Python refuses the text (a newer Python's syntax: LibCST reads it)."""
+    from mcplint.engine import lint_ast
+
+    twins = lint_ast.twins_of(rules)
+    if twins is None:
+        return None
     try:
         tree, _ = lint_ast.analysis_tree(text)
     except (SyntaxError, ValueError):
@@ -602,7 +614,7 @@ def _resolve(
         # points: a round that brings only new ones (the next commonest) adds them to those.
         local_inputs = replace(scope_inputs, entry_points=(), return_entry_points=())
         if walked.local_scope is None or walked.local_scope[0] != local_inputs:
-            resolve = resolve_local_scope if walked.tree is None else lint_ast.resolve_local_scope
+            resolve = resolve_local_scope if walked.tree is None else _ast_local_scope
             local = resolve(
                 context.facts,
                 context.imports,
@@ -705,6 +717,12 @@ def _findings(
             )
         )
     return findings
+
+
+def _ast_local_scope(*args: Any, **kwargs: Any) -> LocalScope:
+    from mcplint.engine import lint_ast
+
+    return lint_ast.resolve_local_scope(*args, **kwargs)
 
 
 def _place_ast(walked: _Walked, text: str, nodes: Sequence[Any], fix_targets: Sequence[cst.CSTNode]) -> None:

@@ -5,9 +5,9 @@ each rule (``rules/<module>_ast.py``); findings are placed from the `ast` nodes
 (``ast_cst.NodeSpans``). What the fixes build from stays LibCST: a module's LibCST-shaped
 tree is built from the same `ast` tree, and only when a rule asks for a node of it
 (``Bridge``). The pipeline runs only where every selected rule has its twin
-(``twins_of``) and ``MCPLINT_AST`` is set: until the port is done, the LibCST pipeline
-is the one a run uses, and this one is compared with it (``benchmarks/twins.py``, the
-corpus's check JSON).
+(``twins_of``) and ``MCPLINT_AST`` is set (``lint.AST_PORT``): until the port is done,
+the LibCST pipeline is the one a run uses, and this one is compared with it
+(``benchmarks/twins.py``, the corpus's check JSON).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
-import os
 import pkgutil
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,8 +29,6 @@ from mcplint.analysis.walk_ast import AstWalker
 from mcplint.engine.ast_pairs import PairedTree, paired_tree
 from mcplint.rules.base import Rule
 from mcplint.rules.base_ast import AstRuleContext
-
-ENABLED = os.environ.get("MCPLINT_AST", "") not in ("", "0")
 
 
 @functools.cache
