@@ -742,12 +742,12 @@ def _place_ast(walked: _Walked, text: str, nodes: Sequence[Any], fix_targets: Se
 
 
 def _shape_of(walked: _Walked, node: Any) -> str:
-    """The shape a finding's fingerprint hashes, of the LibCST node (the `ast` pipeline's made
+    """The shape a finding's fingerprint hashes (the `ast` pipeline's: as of the LibCST node made
     from its node)."""
-    if walked.bridge is not None:
-        made = walked.bridge.libcst_of(node)
-        assert made is not None, "a finding's node is one the builder makes a LibCST node from"
-        return node_shape(made)
+    if walked.tree is not None:
+        from mcplint.analysis import shape_ast
+
+        return shape_ast.node_shape(node, walked.context.source)  # type: ignore[attr-defined]
     return node_shape(node)
 
 
