@@ -28,6 +28,16 @@ FALSE_TEXT = frozenset({"0", "false", "f", "no", "n", "off", ""})
 ENV_SETTERS = frozenset({"setdefault", "putenv", "setenv", "__setitem__"})
 # The pre-screen: a fastmcp import and the class's name.
 FASTMCP_IMPORT = ImportScreen(("fastmcp",))
+# What is wrong with a building call's masking.
+SETS_FALSE = (
+    "sets `mask_error_details=False`: fastmcp sends every unhandled exception's "
+    "text to the client; set it to True and raise `ToolError` for what the model should read"
+)
+NOT_SET = (
+    "without `mask_error_details=True`: fastmcp sends every unhandled exception's text to the "
+    "client (the default is False); pass `mask_error_details=True` and raise `ToolError` "
+    "for what the model should read"
+)
 
 
 class UnmaskedErrorDetails(Rule):
@@ -322,18 +332,11 @@ def _problem(call: cst.Call) -> str | None:
         if arg.keyword is not None and arg.keyword.value == OPTION:
             value = _literal(arg.value)
             if value is False:
-                return (
-                    "sets `mask_error_details=False`: fastmcp sends every unhandled exception's "
-                    "text to the client; set it to True and raise `ToolError` for what the model should read"
-                )
+                return SETS_FALSE
             if value is not None:  # True, or an expression that cannot be judged
                 return None
             break  # None: the default
-    return (
-        "without `mask_error_details=True`: fastmcp sends every unhandled exception's text to the "
-        "client (the default is False); pass `mask_error_details=True` and raise `ToolError` "
-        "for what the model should read"
-    )
+    return NOT_SET
 
 
 _UNKNOWN = object()

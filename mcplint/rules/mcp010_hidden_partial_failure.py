@@ -250,17 +250,8 @@ class HiddenPartialFailure(Rule):
                 for clause in clauses:
                     record = _record_of(clause, discarded.get(function, frozenset()))
                     emptied = sorted(_clause_empties(clause))
-                    if record:
-                        how = f"records it in `{record}`, which no successful answer reads,"
-                    elif emptied and not _continues(clause):
-                        how = f"leaves `{emptied[0]}` empty for it"
-                    else:
-                        how = "skips it"
-                    message = (
-                        f"a failed item is dropped: this `except` {how} while the loop collects the others, "
-                        f"and `{definition.name.value}` returns a result that does not say which items failed; "
-                        "collect the failures (index or key, status, error code) and return them with the results"
-                    )
+                    continues = bool(emptied) and not record and _continues(clause)
+                    message = dropped_item_message(record, emptied, continues, definition.name.value)
                     self.report(
                         clause, message, function=function, handler_kinds=ASKED_FOR, through_return=True, fix=fix
                     )
@@ -274,11 +265,7 @@ class HiddenPartialFailure(Rule):
                 continue
             helper = _filtered_helper(node, none_on_failure, _assignments(definition))
             if helper is not None:
-                message = (
-                    f"failed items are filtered out: `{helper}` returns None when it fails, and the Nones are "
-                    "dropped here, so the result does not say which items failed; keep a status per item "
-                    "(index or key, status, error code) instead of filtering"
-                )
+                message = filtered_items_message(helper)
                 self.report(node, message, function=function, handler_kinds=ASKED_FOR, through_return=True)
 
 
@@ -298,14 +285,9 @@ class HiddenPartialFailure(Rule):
             if clause is None or id(clause) in reported:
                 continue
             reported.add(id(clause))
-            message = (
-                f"a failed item is dropped: `{helper}` returns `[]` when it fails, and this loop merges "
-                "its results, so the answer does not say which items failed; let the failure reach the "
-                "loop and record it per item (index or key, status, error code)"
-            )
             # Reached by a call is enough: what is merged is the function's work (records written,
             # counted), whose result the handler reports as complete.
-            self.report(clause, message, function=function, handler_kinds=ASKED_FOR)
+            self.report(clause, merged_items_message(helper), function=function, handler_kinds=ASKED_FOR)
 
     def _returns_a_value(self, function: str) -> bool:
         return any(node.value is not None and not is_none_literal(node.value) for node in self._returns.get(function, ()))
@@ -321,6 +303,40 @@ class HiddenPartialFailure(Rule):
                 for node in self._returns.get(function, ())
             )
         return self._returns_failures[function]
+
+
+# -- the findings' messages (shared with the `ast` twin) -------------------------------
+def dropped_item_message(record: str | None, emptied: list[str], continues: bool, function_name: str) -> str:
+    """A loop's ``except`` dropping the item: recording it in ``record`` (a local no successful
+    answer reads), emptying the first of ``emptied`` (when it does not also ``continue``), or
+    skipping it."""
+    if record:
+        how = f"records it in `{record}`, which no successful answer reads,"
+    elif emptied and not continues:
+        how = f"leaves `{emptied[0]}` empty for it"
+    else:
+        how = "skips it"
+    return (
+        f"a failed item is dropped: this `except` {how} while the loop collects the others, "
+        f"and `{function_name}` returns a result that does not say which items failed; "
+        "collect the failures (index or key, status, error code) and return them with the results"
+    )
+
+
+def filtered_items_message(helper: str) -> str:
+    return (
+        f"failed items are filtered out: `{helper}` returns None when it fails, and the Nones are "
+        "dropped here, so the result does not say which items failed; keep a status per item "
+        "(index or key, status, error code) instead of filtering"
+    )
+
+
+def merged_items_message(helper: str | None) -> str:
+    return (
+        f"a failed item is dropped: `{helper}` returns `[]` when it fails, and this loop merges "
+        "its results, so the answer does not say which items failed; let the failure reach the "
+        "loop and record it per item (index or key, status, error code)"
+    )
 
 
 def _whole_call_failure(value: cst.BaseExpression) -> bool:

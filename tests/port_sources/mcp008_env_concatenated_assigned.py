@@ -1,0 +1,9 @@
+"""MCP008 (tests/port_checks/rules.py): The variable's name, then "", set to a true value."""
+
+import os
+
+from fastmcp import FastMCP
+
+os.environ["FASTMCP_MASK_ERROR_DETAILS" ""] = "1"
+
+mcp = FastMCP("env")
