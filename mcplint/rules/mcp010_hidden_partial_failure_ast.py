@@ -203,6 +203,9 @@ class AstHiddenPartialFailure(HiddenPartialFailure):
         self, statement: ast.stmt, definition: Function, loops: Sequence[tuple[Loop, Sequence[ast.ExceptHandler]]], symbol: str
     ) -> Any:
         """``batch_fix`` on the LibCST nodes made from these (the fix rewrites LibCST's tree)."""
+        registry = self.context.registry
+        if registry is None or not registry.helpers_module or len(loops) != 1:
+            return None  # batch_fix's own first answer: no LibCST tree needed for it
         libcst_of = self.context.libcst_of
         return batch_fix(
             self.context,
