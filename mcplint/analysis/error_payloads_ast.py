@@ -471,11 +471,24 @@ def _is_caught_text(expression: ast.expr, source: SourceText, caught: str) -> bo
 
 def _built_from(text: ast.expr, name: str) -> bool:
     """A string-building expression that uses ``name`` (`f"{e}"`, `"..." + str(e)`, `"%s" % e`).
-    (A concatenation of plain strings, LibCST's ``ConcatenatedString`` too, uses no name.)"""
+    (A concatenation of plain strings, LibCST's ``ConcatenatedString`` too, uses no name.) The
+    name counts wherever LibCST has a `Name`: an attribute's (`x.e`), a keyword's (`f(e=1)`)."""
     kind = type(text)
     return (kind is ast.JoinedStr or kind is ast.BinOp or kind is ast.Call) and any(
-        type(node) is ast.Name and node.id == name for node in own_nodes(text)
+        _names(node, name) for node in own_nodes(text)
     )
+
+
+def _names(node: ast.AST, name: str) -> bool:
+    """Whether LibCST's tree has a `Name` ``name`` at ``node``."""
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id == name  # type: ignore[attr-defined, no-any-return]
+    if kind is ast.Attribute:
+        return node.attr == name  # type: ignore[attr-defined, no-any-return]
+    if kind is ast.keyword or kind is ast.arg:
+        return node.arg == name  # type: ignore[attr-defined, no-any-return]
+    return False
 
 
 def _single_index(subscript: ast.Subscript, source: SourceText) -> ast.expr | None:
