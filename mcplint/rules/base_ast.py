@@ -22,6 +22,7 @@ from mcplint.rules.base import RuleContext
 # Nodes that open a scope of their own.
 _SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TRY_STAR = getattr(ast, "TryStar", None)  # Python 3.11 on
 
 
 class AstRuleContext(RuleContext):
@@ -131,11 +132,13 @@ class AstRuleContext(RuleContext):
 
     def enclosing_clause(self) -> ast.ExceptHandler | None:  # type: ignore[override]
         ancestors: list[Any] = self.ancestors  # ast nodes here
-        for ancestor in reversed(ancestors):
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
             kind = type(ancestor)
             if kind in _SCOPE_TYPES:
                 return None
-            if kind is ast.ExceptHandler:
+            # An `except*` clause is no `ExceptHandler` in LibCST's tree (its own class there).
+            if kind is ast.ExceptHandler and (index == 0 or type(ancestors[index - 1]) is not _TRY_STAR):
                 return ancestor  # type: ignore[no-any-return]
         return None
 
