@@ -1344,8 +1344,11 @@ class NodeSpans:
 
     def __init__(self, text: str, tree: ast.Module | None = None) -> None:
         """``tree``: the text's, where it may hold ``match`` statements (a '(' after their soft
-        keywords is no call's)."""
+        keywords is no call's), and needed to place an f-string's ``{...}`` part."""
         self._builder = builder = _Builder(text)
+        self._text = text
+        self._tree = tree
+        self._formatted: dict[int, Span] | None = None
         if tree is not None and "match" in text:
             for node in ast.walk(tree):
                 if type(node) is ast.Match:
@@ -1370,6 +1373,8 @@ class NodeSpans:
         generator expression ``node`` (its parentheses are the call's)."""
         builder = self._builder
         kind = type(node)
+        if kind is ast.FormattedValue:
+            return self._formatted_spans()[id(node)]
         if isinstance(node, ast.expr):
             start, end = builder.span_of(node)
             if kind is ast.GeneratorExp and start == shared:
@@ -1393,6 +1398,49 @@ class NodeSpans:
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and node.decorator_list:  # type: ignore[attr-defined]
             start = min(start, builder._before(self.span(node.decorator_list[0])[0]))  # type: ignore[attr-defined]
         return start, end
+
+    def _formatted_spans(self) -> dict[int, Span]:
+        """Where the builder puts each f-string's ``{...}`` part (``FormattedStringExpression``),
+        by id of its ``ast.FormattedValue``, whose position Python 3.11 gives as the whole
+        string's: each f-string built again, its parts read in order (listed on first use)."""
+        found = self._formatted
+        if found is not None:
+            return found
+        found = self._formatted = {}
+        assert self._tree is not None, "an f-string's part is placed with the module's tree"
+        specs = {id(node.format_spec) for node in ast.walk(self._tree) if type(node) is ast.FormattedValue}
+        builder = _Builder(self._text)
+        for node in ast.walk(self._tree):
+            if type(node) is ast.JoinedStr and id(node) not in specs:
+                try:
+                    built = builder.expr(node)
+                except Unsupported:  # the builder makes no tree of the text: nothing to place
+                    continue
+                _place_formatted(_formatted_parts(built), node, builder.spans, found)
+        return found
+
+
+def _formatted_parts(node: Any) -> list[cst.FormattedStringExpression]:
+    """An f-string's (or a concatenation's) ``{...}`` parts, in order, format specs aside."""
+    if isinstance(node, cst.ConcatenatedString):
+        return [*_formatted_parts(node.left), *_formatted_parts(node.right)]
+    if isinstance(node, cst.FormattedString):
+        return [part for part in node.parts if isinstance(part, cst.FormattedStringExpression)]
+    return []
+
+
+def _place_formatted(
+    parts: list[cst.FormattedStringExpression], made_from: ast.JoinedStr, spans: dict[int, Span], found: dict[int, Span]
+) -> None:
+    """The n-th part's span for the n-th formatted value (a format spec's too)."""
+    values = [value for value in made_from.values if type(value) is ast.FormattedValue]
+    if len(parts) != len(values):
+        return  # not reached: both list the string's replacement fields
+    for part, value in zip(parts, values, strict=True):
+        found[id(value)] = spans[id(part)]
+        if part.format_spec and type(value.format_spec) is ast.JoinedStr:
+            spec = [p for p in part.format_spec if isinstance(p, cst.FormattedStringExpression)]
+            _place_formatted(spec, value.format_spec, spans, found)
 
 
 def _closing_quote(text: str, quote: str, body: int) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.ast_cst import Span, _Builder
+from mcplint.analysis.ast_cst import Span, _Builder, _formatted_parts
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 
 
@@ -35,12 +35,39 @@ class PairedTree:
         return self.pairs.get(id(node))
 
     def libcst_of(self, node: ast.AST) -> cst.CSTNode | None:
-        """The LibCST node made from ``node`` (what a ported rule's fix is built from)."""
+        """The LibCST node made from ``node`` (what a ported rule's fix is built from); for an
+        f-string's ``{...}`` part (``ast.FormattedValue``), its ``FormattedStringExpression``."""
         return self._libcst_by_ast.get(id(node))
 
     @functools.cached_property
     def _libcst_by_ast(self) -> dict[int, cst.CSTNode]:
-        return {id(made_from): node for node, made_from in self.paired_nodes}
+        found: dict[int, cst.CSTNode] = {id(made_from): node for node, made_from in self.paired_nodes}
+        for node, made_from in self.paired_nodes:
+            if type(made_from) is ast.JoinedStr:
+                self._pair_formatted(_formatted_parts(node), made_from, found)
+        return found
+
+    def _pair_formatted(
+        self, parts: list[cst.FormattedStringExpression], made_from: ast.JoinedStr, found: dict[int, cst.CSTNode]
+    ) -> None:
+        """An f-string's ``{...}`` parts (the builder made them from its text, not from `ast`
+        nodes) with its formatted values, the n-th with the n-th, those of a format spec too.
+        Where the builder parsed a part's expression alone (3.11's position of an f-string's
+        expression can miss it), the nodes of the tree's expression get those it made."""
+        values = [value for value in made_from.values if type(value) is ast.FormattedValue]
+        if len(parts) != len(values):
+            return  # not reached: both list the string's replacement fields
+        for part, value in zip(parts, values, strict=True):
+            found[id(value)] = part
+            alone = self.pairs.get(id(part.expression))
+            if alone is not None and alone is not value.value:
+                for foreign, in_tree in zip(ast.walk(alone), ast.walk(value.value), strict=False):
+                    made = found.get(id(foreign))
+                    if made is not None:
+                        found.setdefault(id(in_tree), made)
+            if part.format_spec and type(value.format_spec) is ast.JoinedStr:
+                spec_parts = [p for p in part.format_spec if isinstance(p, cst.FormattedStringExpression)]
+                self._pair_formatted(spec_parts, value.format_spec, found)
 
     @functools.cached_property
     def paired_nodes(self) -> list[tuple[cst.CSTNode, ast.AST]]:

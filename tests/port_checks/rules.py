@@ -4,10 +4,12 @@ order, after the walk and ``finish``.
 
 Both run with every shared table, as ``engine/lint.py`` wires them, and the handler scope
 of the LibCST side (node-free: function keys); a fixture directory's ``mcp-errors.toml`` is
-the registry (``fixtures/registry/fixes.toml`` for the fix snapshots' ``fixes`` directories). A candidate's node maps through the pairs; what feeds the fixes and the
-migration (the fix, the error message, the anchors) is LibCST's on both sides (a twin builds
-it from ``context.libcst_of``) and compared as it is: the same node of the module's tree, or
-a node the rule made equal in value (``_equal``).
+the registry (``fixtures/registry/fixes.toml`` for the fix snapshots' ``fixes`` directories). A function's candidates are compared in the order of their nodes in the source
+(``_in_source_order``). A candidate's node maps through the pairs; what feeds the fixes and
+the migration (the fix, the error message, the anchors) is LibCST's on both sides (a twin
+builds it from ``context.libcst_of``) and compared as it is: a node of the tree must be the
+same node, one the rule made (a replacement, a registry message) an equal one, field by field
+(LibCST nodes compare by identity).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import dataclasses
 import importlib
 import pkgutil
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -83,14 +85,14 @@ def _check_for(twin: type[Rule]) -> Callable[[PairedTree], list[str]]:
     def check(paired: PairedTree) -> list[str]:
         expected, found = candidates_of(paired, twin)
         problems = []
-        for index, (original, ported) in enumerate(zip(expected, found, strict=False)):
-            mapped = dataclasses.replace(ported, node=paired.libcst_of(ported.node) or ported.node)
-            if not _equal(mapped, original, paired):
-                fields = [
-                    f.name for f in dataclasses.fields(Candidate)
-                    if not _equal(getattr(mapped, f.name), getattr(original, f.name), paired)
-                ]  # fmt: skip
-                problems.append(f"candidate {index} at {_at(ported.node)}: {', '.join(fields)} differ ({original.message!r})")
+        same = _Same(paired)
+        ported = [(candidate, dataclasses.replace(candidate, node=paired.libcst_of(candidate.node) or candidate.node)) for candidate in found]
+        expected = _in_source_order(expected, paired, lambda candidate: candidate)
+        ported = _in_source_order(ported, paired, lambda pair: pair[1])
+        for index, (original, (twin_candidate, mapped)) in enumerate(zip(expected, ported, strict=False)):
+            fields = [f.name for f in dataclasses.fields(Candidate) if not same(getattr(mapped, f.name), getattr(original, f.name))]
+            if fields:
+                problems.append(f"candidate {index} at {_at(twin_candidate.node)}: {', '.join(fields)} differ ({original.message!r})")
         if len(expected) != len(found):
             problems.append(f"{len(expected)} candidates, the twin {len(found)}")
         return problems
@@ -99,41 +101,65 @@ def _check_for(twin: type[Rule]) -> Callable[[PairedTree], list[str]]:
     return check
 
 
-def _equal(ported: Any, original: Any, paired: PairedTree) -> bool:
-    """Equal, a node of the module's tree being the same node; a node a rule made (a fix's
-    replacement, an error message the registry match rewrote) equal in value, as LibCST's
-    nodes compare only by identity."""
-    if ported is original:
-        return True
-    if isinstance(original, cst.CSTNode):
-        in_tree = _tree_ids(paired)
-        return (
-            isinstance(ported, cst.CSTNode)
-            and id(original) not in in_tree
-            and id(ported) not in in_tree
-            and original.deep_equals(ported)
-        )
-    if dataclasses.is_dataclass(original) and type(ported) is type(original):
-        return all(
-            _equal(getattr(ported, f.name), getattr(original, f.name), paired) for f in dataclasses.fields(original)
-        )
-    if isinstance(original, tuple) and isinstance(ported, tuple):
-        return len(ported) == len(original) and all(_equal(p, o, paired) for p, o in zip(ported, original, strict=True))
-    return bool(ported == original)
+T = TypeVar("T")
 
 
-_TREE_IDS: list[tuple[PairedTree, frozenset[int]]] = []  # the last tree's
+def _in_source_order(items: list[T], paired: PairedTree, candidate_of: Callable[[T], Candidate]) -> list[T]:
+    """Each run of one function's candidates in the order of their nodes in the source (a
+    node, then those inside it). The order within a function is the rule's to choose: MCP006
+    lists the leaks whose origin lies in a callee in the order a set of nodes iterates (by id,
+    which changes from run to run of the original itself), the engine sorts the findings, and
+    what a rule derives from the order (the one fix of a clause that logs) is in the fields."""
+    def place(item: T) -> tuple[int, int]:
+        span = paired.spans.get(id(candidate_of(item).node))
+        return (span[0], -span[1]) if span is not None else (len(paired.text) + 1, 0)
+
+    ordered: list[T] = []
+    start = 0
+    while start < len(items):
+        function = candidate_of(items[start]).function
+        end = start + 1
+        while end < len(items) and candidate_of(items[end]).function == function:
+            end += 1
+        ordered.extend(sorted(items[start:end], key=place))
+        start = end
+    return ordered
 
 
-def _tree_ids(paired: PairedTree) -> frozenset[int]:
-    if not _TREE_IDS or _TREE_IDS[0][0] is not paired:
-        found, pending = [], [paired.module]
-        while pending:
-            node = pending.pop()
-            found.append(id(node))
-            pending.extend(node.children)
-        _TREE_IDS[:] = [(paired, frozenset(found))]
-    return _TREE_IDS[0][1]
+class _Same:
+    """Whether two values of a candidate are the same: a node of the tree only itself, a node
+    made by the rule one of the same class with the same fields; dataclasses (a fix), lists
+    and tuples item by item."""
+
+    def __init__(self, paired: PairedTree) -> None:
+        self._module = paired.module
+        self._tree: set[int] | None = None
+
+    def _in_tree(self, node: cst.CSTNode) -> bool:
+        if self._tree is None:
+            found: set[int] = set()
+            pending: list[cst.CSTNode] = [self._module]
+            while pending:
+                current = pending.pop()
+                found.add(id(current))
+                pending.extend(current.children)
+            self._tree = found
+        return id(node) in self._tree
+
+    def __call__(self, a: Any, b: Any) -> bool:
+        if a is b:
+            return True
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, cst.CSTNode):
+            if self._in_tree(a) or self._in_tree(b):
+                return False
+            return all(self(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+        if dataclasses.is_dataclass(a) and not isinstance(a, type):
+            return all(self(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+        if isinstance(a, (list, tuple)):
+            return len(a) == len(b) and all(map(self, a, b))
+        return bool(a == b)
 
 
 def _at(node: Any) -> str:

@@ -33,6 +33,32 @@ def node_spans(paired: PairedTree) -> list[str]:
     return problems
 
 
+def formatted_value_spans(paired: PairedTree) -> list[str]:
+    """Every f-string's ``{...}`` part (``ast.FormattedValue``, which the builder does not make
+    a node from: ``PairedTree.libcst_of`` gives its ``FormattedStringExpression``) is placed
+    where the builder put that part, a format spec's too."""
+    spans = NodeSpans(paired.text, paired.tree)
+    problems = []
+    built = {id(made_from) for _, made_from in paired.paired_nodes}  # (not those of an expression parsed alone)
+    pending = [node for node in ast.walk(paired.tree) if type(node) is ast.JoinedStr and id(node) in built]
+    while pending:
+        joined = pending.pop()
+        for value in joined.values:
+            if type(value) is not ast.FormattedValue:
+                continue
+            part = paired.libcst_of(value)
+            if not isinstance(part, cst.FormattedStringExpression):
+                problems.append(f"{_at(joined)}: a formatted value without its part ({type(part).__name__})")
+                continue
+            expected = paired.spans[id(part)]
+            found = spans.span(value)
+            if found != expected:
+                problems.append(f"{_at(value.value)} FormattedValue: span {found} != {expected}")
+            if type(value.format_spec) is ast.JoinedStr:
+                pending.append(value.format_spec)
+    return problems
+
+
 def _sole_generator_arguments(tree: ast.Module, spans: NodeSpans) -> dict[int, int]:
     """The generator expressions written as a call's sole argument, with the call's '('."""
     found = {}
@@ -46,4 +72,4 @@ def _at(node: ast.AST) -> str:
     return f"{getattr(node, 'lineno', '?')}:{getattr(node, 'col_offset', '?')}"
 
 
-CHECKS = [node_spans]
+CHECKS = [node_spans, formatted_value_spans]
