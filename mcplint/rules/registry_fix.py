@@ -280,8 +280,11 @@ def own_message_reason(context: RuleContext, clause: cst.ExceptHandler | None) -
     match on it). Left for a human, who can give each of those raises its own entry."""
     if clause is None:
         return None
-    names = clause_of(clause)[0]
-    own = context.own_raises(clause)
+    return kept_message_reason(clause_of(clause)[0], context.own_raises(clause))
+
+
+def kept_message_reason(names: tuple[str, ...], own: frozenset[str]) -> str | None:
+    """``own_message_reason`` of a clause catching ``names`` whose `try` raises ``own`` itself."""
     if not names or CATCH_ALL.intersection(names) or not own:
         return None
     return (
