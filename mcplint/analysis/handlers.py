@@ -851,7 +851,7 @@ def _message_returns(resolver: _Resolver, scope: HandlerScope) -> dict[str, list
         handlers = scope.returns_to.get(info.key)
         if not handlers or not info.message_calls:
             continue
-        returned = _callees_flowing_to_return(resolver, info)
+        returned = resolver.callees_flowing_to_return(info)
         for callee, message in info.message_calls:
             if callee in returned:
                 for handler in handlers:
@@ -900,7 +900,7 @@ def _coalesced(resolver: _Resolver, scope: HandlerScope) -> set[str]:
     found: set[str] = set()
     for info in resolver.facts.functions.values():
         if info.key in scope.returns_to:
-            for callee in _coalesced_callees(resolver, info, answered=True):
+            for callee in resolver.coalesced_callees(info, answered=True):
                 found.update(resolver.resolve_callee(callee, info.key, info.class_key))
     return found
 
@@ -1151,6 +1151,93 @@ class _Resolver:
         self._local_server_parameters()
         self._bind_attribute_parameters()
 
+    # -- the facts' nodes --------------------------------------------------
+    # What the methods below read of a node the facts hold, where the rest of the method reads
+    # none: the `ast` twin's resolver (handlers_ast._AstResolver) reads its own nodes here, and
+    # overrides the methods that read nodes throughout.
+    _dotted = staticmethod(dotted_name)
+    _call_argument = staticmethod(call_argument)
+    _partial_of = staticmethod(_partial_of)
+
+    @staticmethod
+    def decorator_expression(decorator: cst.Decorator) -> cst.BaseExpression:
+        return decorator.decorator
+
+    def decorator_target(self, decorator: cst.Decorator) -> cst.BaseExpression:
+        """What a decorator names: the callee of `@tool(...)`, `@tool` itself."""
+        return self._named(self.decorator_expression(decorator))
+
+    @staticmethod
+    def _called(value: cst.BaseExpression) -> cst.BaseExpression | None:
+        """What a call calls; None for any other expression."""
+        return value.func if isinstance(value, cst.Call) else None
+
+    @staticmethod
+    def _named(expression: cst.BaseExpression) -> cst.BaseExpression:
+        """What a call calls (`@tool(...)`'s `tool`), else the expression itself (`@tool`)."""
+        return expression.func if isinstance(expression, cst.Call) else expression
+
+    @staticmethod
+    def _attribute(target: cst.Attribute) -> str:
+        """`tool` of `mcp.tool`."""
+        return target.attr.value
+
+    @staticmethod
+    def _is_call(value: cst.BaseExpression) -> TypeGuard[cst.Call]:
+        return isinstance(value, cst.Call)
+
+    @staticmethod
+    def _annotation_types(annotation: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
+        return _annotation_types(annotation)
+
+    @staticmethod
+    def _base_value(base: cst.Arg) -> cst.BaseExpression:
+        return base.value
+
+    @staticmethod
+    def _base_name(base: cst.Arg) -> str | None:
+        return dotted_name(base.value.value if isinstance(base.value, cst.Subscript) else base.value)
+
+    @staticmethod
+    def _elements(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """A list's, tuple's or set's elements (a starred one's value), a dict's values (`**x`'s x)."""
+        return [element.value for element in getattr(value, "elements", ())]
+
+    @staticmethod
+    def _unwrapped(expression: cst.BaseExpression) -> tuple[list[cst.BaseExpression], cst.BaseExpression]:
+        """The callees of the calls wrapping an expression in their first argument
+        (`_as_tool_errors(function)`), outermost first, and what they wrap."""
+        wrapping: list[cst.BaseExpression] = []
+        while isinstance(expression, cst.Call) and expression.args and expression.args[0].keyword is None:
+            wrapping.append(expression.func)
+            expression = expression.args[0].value
+        return wrapping, expression
+
+    @staticmethod
+    def _names_no_function(expression: cst.BaseExpression) -> bool:
+        return isinstance(expression, (cst.Lambda, cst.SimpleString))
+
+    @staticmethod
+    def _is_reference(value: cst.BaseExpression) -> bool:
+        return isinstance(value, (cst.Name, cst.Attribute))
+
+    @staticmethod
+    def _is_attribute(value: cst.BaseExpression) -> TypeGuard[cst.Attribute]:
+        return isinstance(value, cst.Attribute)
+
+    @staticmethod
+    def _name_expression(name: str) -> cst.BaseExpression:
+        return cst.parse_expression(name)
+
+    def callees_flowing_to_return(self, info: FunctionInfo) -> set[str]:
+        return _callees_flowing_to_return(self, info)
+
+    def coalesced_callees(self, info: FunctionInfo, *, answered: bool = False) -> list[str]:
+        return _coalesced_callees(self, info, answered=answered)
+
+    def find_returned_callees(self, info: FunctionInfo) -> list[str]:
+        return _find_returned_callees(self, info)
+
     # -- what is a server ------------------------------------------------
     def server_class(self, expression: cst.BaseExpression) -> ServerBinding | None:
         if type(expression) is cst.Subscript:  # `FastMCP[State]`: a generic server class
@@ -1179,7 +1266,7 @@ class _Resolver:
                 if class_key in subclasses:
                     continue
                 for base in bases:
-                    binding = self.server_class(base.value)
+                    binding = self.server_class(self._base_value(base))
                     if binding is not None:
                         own = self._tool_override_wrappers(class_key)
                         subclasses[class_key] = replace(binding, tool_wrappers=(*binding.tool_wrappers, *own)) if own else binding
@@ -1210,7 +1297,7 @@ class _Resolver:
         """Per (scope, target): the server it holds, or None for "something else"."""
         bindings: dict[tuple[str | None, str], ServerBinding | None] = {}
         for scope, target, expression, is_annotation in self.facts.bindings:
-            candidates = _annotation_types(expression) if is_annotation else (expression,)
+            candidates = self._annotation_types(expression) if is_annotation else (expression,)
             binding = next(filter(None, map(self._server_value, candidates)), None)
             if binding is not None or (scope, target) not in bindings:
                 bindings[(scope, target)] = binding or bindings.get((scope, target))
@@ -1365,7 +1452,7 @@ class _Resolver:
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
     ) -> ServerBinding | None:
         """What server object `expression` is, where it is used (the closest binding wins)."""
-        dotted = dotted_name(expression)
+        dotted = self._dotted(expression)
         if dotted is None:
             return None
         if dotted == "self":
@@ -1396,15 +1483,15 @@ class _Resolver:
         module importing an MCP framework, is taken to be a server too. A
         parameter typed as anything else is not.
         """
-        if annotation is None or dotted_name(annotation) in ("Any", "typing.Any"):
+        if annotation is None or self._dotted(annotation) in ("Any", "typing.Any"):
             return UNTYPED_SERVER if self.imports_framework else None
-        return next(filter(None, map(self.server_class, _annotation_types(annotation))), None)
+        return next(filter(None, map(self.server_class, self._annotation_types(annotation))), None)
 
     # -- registrations -----------------------------------------------------
     def decorator_kind(
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
     ) -> str | None:
-        target = expression.func if isinstance(expression, cst.Call) else expression
+        target = self._named(expression)
         qualified = self.imports.qualified_name(target)
         if qualified in STANDALONE_DECORATORS:
             return STANDALONE_DECORATORS[qualified]
@@ -1412,16 +1499,16 @@ class _Resolver:
             return "tool"
         if qualified in self.registry_decorators_in_use:
             return self.registry_decorators_in_use[qualified]
-        local = dotted_name(target)
+        local = self._dotted(target)
         if local in self.local_registry_decorators:
             return self.local_registry_decorators[local]
         registering = self._registering_decorator(expression, context_key, context_class)
         if registering is not None:
             return registering[1][2]
-        if isinstance(target, cst.Attribute):
+        if self._is_attribute(target):
             binding = self.receiver(target.value, context_key, context_class)
             if binding is not None:
-                name = target.attr.value
+                name = self._attribute(target)
                 if binding.level != "low" and name in HIGH_LEVEL_DECORATORS:
                     return HIGH_LEVEL_DECORATORS[name]
                 if binding.level != "high":
@@ -1435,10 +1522,10 @@ class _Resolver:
         """A function used as a decorator that registers what it decorates (see
         ``registering_function``), of this module or imported: (the registering function, its
         registrar entry; an imported one's has no local key)."""
-        target = expression.func if isinstance(expression, cst.Call) else expression
-        if isinstance(target, cst.Call):
+        target = self._named(expression)
+        if self._is_call(target):
             return None
-        called = isinstance(expression, cst.Call)
+        called = self._is_call(expression)
         if self.registrars:
             for key in self.function_references(target, context_key, context_class):
                 found = self.registering_function(key, called)
@@ -1476,11 +1563,11 @@ class _Resolver:
         key or qualified name), if it is one."""
         if not (self.local_decorator_methods or self.imported_decorator_methods):
             return None
-        owner = dotted_name(target.value)
+        owner = self._dotted(target.value)
         owner_class = self.class_of(owner, context_key, context_class) if owner is not None else None
         if owner_class is None:
             return None
-        method = f"{owner_class}.{target.attr.value}"
+        method = f"{owner_class}.{self._attribute(target)}"
         return method if method in self.local_decorator_methods or method in self.imported_decorator_methods else None
 
     def decorator_methods(self) -> dict[str, str]:
@@ -1549,12 +1636,12 @@ class _Resolver:
             if not registering[0]:
                 return ()  # another module's: what it wraps in is not summarised
             return tuple(self._registrar_wrappers(registering[0]))
-        target = expression.func if isinstance(expression, cst.Call) else expression
-        if not isinstance(target, cst.Attribute):
+        target = self._named(expression)
+        if not self._is_attribute(target):
             return ()
         binding = self.receiver(target.value, context_key, context_class)
         if binding is not None:  # its `tool()` and `call_tool()` overrides wrap tools only
-            return binding.tool_wrappers if target.attr.value == "tool" else ()
+            return binding.tool_wrappers if self._attribute(target) == "tool" else ()
         method = self._decorator_method(target, context_key, context_class)
         return self.decorator_method_wrappers.get(method, ()) if method is not None else ()
 
@@ -1562,17 +1649,17 @@ class _Resolver:
         self, expression: cst.BaseExpression, context_key: str | None, context_class: str | None
     ) -> bool:
         """`@server.call_tool()` on a low-level `Server` (not a same-named high-level decorator)."""
-        target = expression.func if isinstance(expression, cst.Call) else expression
-        if not isinstance(target, cst.Attribute):
+        target = self._named(expression)
+        if not self._is_attribute(target):
             return False
         binding = self.receiver(target.value, context_key, context_class)
-        name = target.attr.value
+        name = self._attribute(target)
         if binding is None or name not in LOW_LEVEL_DECORATORS:
             return False
         return binding.level == "low" or (binding.level != "high" and name not in HIGH_LEVEL_DECORATORS)
 
     def _configured_decorator(self, target: cst.BaseExpression, qualified: str | None) -> bool:
-        names = [name for name in (qualified, dotted_name(target)) if name]
+        names = [name for name in (qualified, self._dotted(target)) if name]
         return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in self.handler_decorators)
 
     def registered_by_calls(self) -> Iterator[tuple[str, str, str]]:
@@ -1605,7 +1692,7 @@ class _Resolver:
                     call for call in self._wrapping_calls(expression, context_key, context_class) if call not in wrapping
                 )
                 yield key, kind, level
-            if found or isinstance(expression, (cst.Lambda, cst.SimpleString)):
+            if found or self._names_no_function(expression):
                 continue
             if self._registered_through(expression, kind, level, context_key, pending):
                 continue
@@ -1639,11 +1726,8 @@ class _Resolver:
     ) -> bool:
         """A registered expression that is a parameter, a loop over a list, or an import; or a
         wrapping call of one (`server.tool()(_as_tool_errors(function))`)."""
-        wrapping: list[cst.BaseExpression] = []
-        while isinstance(expression, cst.Call) and expression.args and expression.args[0].keyword is None:
-            wrapping.append(expression.func)
-            expression = expression.args[0].value
-        name = dotted_name(expression)
+        wrapping, expression = self._unwrapped(expression)
+        name = self._dotted(expression)
         if name is None:
             return False
         info = self.facts.functions.get(context_key or "")
@@ -1662,8 +1746,8 @@ class _Resolver:
             for source in sources:
                 values = [v for s in (scope, None) for v in self.facts.aliases.get((s, source), ())]
                 for value in values:
-                    for element in getattr(value, "elements", ()):
-                        pending.append((element.value, kind, level, None, None))
+                    for element in self._elements(value):
+                        pending.append((element, kind, level, None, None))
                 if not values:
                     qualified = self.imports.qualify(source)
                     if qualified is not None and not qualified.startswith("."):
@@ -1676,9 +1760,9 @@ class _Resolver:
         # `run_query = _queries.run_query` with `_queries = _Queries(...)` of another module: the
         # method of that class is what runs.
         targets = {
-            self.external_target(dotted_name(value) or "")
+            self.external_target(self._dotted(value) or "")
             for value in self._alias_values(name, context_key)
-            if isinstance(value, cst.Attribute)
+            if self._is_attribute(value)
         }
         found = sorted(target for target in targets if _is_project_name(target))
         self.outgoing_registrations.update((target, kind, level) for target in found)
@@ -1695,9 +1779,9 @@ class _Resolver:
                 pending.extend((function, kind, level, None, None) for function in functions)
             elif target.endswith("[]"):
                 for value in self.facts.aliases.get((None, name), ()):
-                    pending.extend((element.value, kind, level, None, None) for element in getattr(value, "elements", ()))
+                    pending.extend((element, kind, level, None, None) for element in self._elements(value))
             else:
-                pending.append((cst.parse_expression(name), kind, level, None, None))
+                pending.append((self._name_expression(name), kind, level, None, None))
         imported = {
             name: (int(slot), parameter, kind, level)
             for name, slot, parameter, kind, level in self.project.imported_registrars
@@ -1709,7 +1793,7 @@ class _Resolver:
                 found = imported.get(self.imports.qualified_name(call.func) or "")
                 if found is not None:
                     slot, parameter, kind, level = found
-                    argument = call_argument(call, slot, parameter)
+                    argument = self._call_argument(call, slot, parameter)
                     if argument is not None:
                         pending.append((argument, kind, level, registration.context_key, registration.context_class))
         return pending
@@ -1728,7 +1812,7 @@ class _Resolver:
                 found.append(key)
         # `tool = partial(generic_tool, name_enum=ToolName)`: the alias decorates the same way.
         for (scope, name), values in self.facts.aliases.items():
-            if scope is None and any(_partial_of(value) in found for value in values):
+            if scope is None and any(self._partial_of(value) in found for value in values):
                 found.append(name)
         return found
 
@@ -1773,7 +1857,7 @@ class _Resolver:
 
     def _bound_method(self, name: str, context_key: str | None) -> cst.Attribute | None:
         """The method a local alias holds (`add = self.server.add_request_handler`)."""
-        return next((value for value in self._alias_values(name, context_key) if isinstance(value, cst.Attribute)), None)
+        return next((value for value in self._alias_values(name, context_key) if self._is_attribute(value)), None)
 
     # -- functions by name -------------------------------------------------
     def function_references(
@@ -1811,8 +1895,9 @@ class _Resolver:
         if qualified is None:
             root, _, rest = dotted.partition(".")
             for value in self.facts.aliases.get((None, root), ()):
-                if rest and isinstance(value, cst.Call):
-                    owner = self.imports.qualified_name(value.func)
+                called = self._called(value)
+                if rest and called is not None:
+                    owner = self.imports.qualified_name(called)
                     if owner is not None:
                         # `svc = Service()`: Service's method; `db = get_db_client()`: a method of
                         # what the factory returns, which its module knows (`_returned_class`).
@@ -1850,7 +1935,7 @@ class _Resolver:
             return list(dict.fromkeys(looked_up))
         table, brackets, method = dotted.partition("[]")
         if not brackets and "." not in dotted:  # `serialize = serialize_fast`: a plain alias
-            aliased = [value for value in self._alias_values(dotted, context_key) if isinstance(value, (cst.Name, cst.Attribute))]
+            aliased = [value for value in self._alias_values(dotted, context_key) if self._is_reference(value)]
             found = [key for value in aliased for key in self.function_references(value, context_key, context_class)]
             if found:
                 return list(dict.fromkeys(found))
@@ -1869,7 +1954,8 @@ class _Resolver:
             )
         targets: list[str] = []  # HANDLERS[name].run(...): the method of each entry's class
         for value, *_ in entries:
-            class_name = dotted_name(value.func if isinstance(value, cst.Call) else value)
+            called = self._called(value)
+            class_name = self._dotted(value if called is None else called)
             method_key = self._method(class_name, method[1:]) if class_name in self.facts.class_bases else None
             if method_key is not None:
                 targets.append(method_key)
@@ -1921,13 +2007,13 @@ class _Resolver:
             position = names.index(parameter)
             found = []
             for registration in self._calls_named(function.rpartition(".")[2]):
-                callee = dotted_name(registration.call.func)
+                callee = self._dotted(registration.call.func)
                 if callee is None:
                     continue
                 if self.resolve_function(callee, registration.context_key, registration.context_class) != function:
                     continue
                 skip = 1 if names[:1] in (["self"], ["cls"]) and "." in callee else 0  # a bound method's call
-                argument = call_argument(registration.call, position - skip, parameter)
+                argument = self._call_argument(registration.call, position - skip, parameter)
                 if argument is not None:
                     found.append((argument, registration.context_key, registration.context_class))
             self._arguments[key] = found
@@ -2036,7 +2122,8 @@ class _Resolver:
             if owner in self.facts.class_bases:
                 return self._method(owner, method)
             for value in self.facts.aliases.get((None, owner), ()):  # `svc = Store()` at module level
-                class_name = dotted_name(value.func) if isinstance(value, cst.Call) else None
+                called = self._called(value)
+                class_name = self._dotted(called) if called is not None else None
                 if class_name in self.facts.class_bases:
                     return self._method(class_name, method)
         if len(parts) >= 2 and self._typing_depth < 3:
@@ -2338,7 +2425,7 @@ class _Resolver:
         self, func: cst.BaseExpression, context_key: str | None, context_class: str | None, depth: int
     ) -> str | None:
         """What calling `func` makes: an instance of the class it names, or what it returns."""
-        dotted = dotted_name(func)
+        dotted = self._dotted(func)
         if dotted is None:
             return None
         if dotted in self.facts.class_bases:
@@ -2443,7 +2530,7 @@ class _Resolver:
             return []
         found: list[str] = []
         for base in self.facts.class_bases.get(class_key, ()):
-            base_name = dotted_name(base.value.value if isinstance(base.value, cst.Subscript) else base.value)
+            base_name = self._base_name(base)
             if base_name is None:
                 continue
             if base_name in self.facts.class_bases:
@@ -2501,7 +2588,12 @@ def resolve_local_scope(
     project: ProjectContext = NO_PROJECT,
 ) -> LocalScope:
     """The module's own handlers and their reach: ``project``'s entry points are not read."""
-    resolver = _Resolver(facts, imports, handler_decorators, handler_functions, project)
+    return local_scope(_Resolver(facts, imports, handler_decorators, handler_functions, project))
+
+
+def local_scope(resolver: _Resolver) -> LocalScope:
+    """``resolve_local_scope`` with its resolver made (the `ast` twin makes its own)."""
+    facts, handler_functions = resolver.facts, resolver.handler_functions
     scope = HandlerScope()
     registered = list(resolver.registered_by_calls())
     resolver.local_decorator_methods = resolver.decorator_methods()
@@ -2527,7 +2619,7 @@ def resolve_local_scope(
 
     for info in facts.functions.values():
         for index, decorator in enumerate(info.decorators):
-            context = (decorator.decorator, parent_function(info.key), info.class_key)
+            context = (resolver.decorator_expression(decorator), parent_function(info.key), info.class_key)
             decorated_kind = resolver.decorator_kind(*context)
             if decorated_kind is not None:
                 below = info.decorators[index + 1 :]
@@ -3033,8 +3125,7 @@ def _common_guard(guards_list: Sequence[str]) -> frozenset[str]:
 def _imported_decorators(resolver: _Resolver, decorators: Sequence[cst.Decorator]) -> list[str]:
     found = []
     for decorator in decorators:
-        expression = decorator.decorator
-        target = expression.func if isinstance(expression, cst.Call) else expression
+        target = resolver.decorator_target(decorator)
         qualified = resolver.imports.qualified_name(target)
         if qualified is not None and not qualified.startswith("."):
             found.append(qualified)
@@ -3045,8 +3136,7 @@ def _wrappers(resolver: _Resolver, decorators: Sequence[cst.Decorator], info: Fu
     """The inner functions of same-module decorators stacked under the registration."""
     found: list[str] = []
     for decorator in decorators:
-        expression = decorator.decorator
-        target = expression.func if isinstance(expression, cst.Call) else expression
+        target = resolver.decorator_target(decorator)
         for key in resolver.function_references(target, parent_function(info.key), info.class_key):
             found.extend(inner_functions(resolver.facts.functions, key))
     return found
@@ -3079,8 +3169,7 @@ def _wrapper_guards(resolver: _Resolver, decorators: Sequence[cst.Decorator], in
     from its inner functions, an imported one's from the run's join."""
     states: set[PathState] = {frozenset()}
     for decorator in decorators:
-        expression = decorator.decorator
-        target = expression.func if isinstance(expression, cst.Call) else expression
+        target = resolver.decorator_target(decorator)
         for _, guards in resolver.wrappers_of(target, parent_function(info.key), info.class_key):
             states = _with_layer(states, guards)
     return states
@@ -3137,7 +3226,7 @@ def _returned_callees(resolver: _Resolver, info: FunctionInfo) -> list[str]:
     """Callees whose result `info` returns, directly or through a local."""
     found = resolver.returned_callees.get(info.key)
     if found is None:
-        found = resolver.returned_callees[info.key] = _find_returned_callees(resolver, info)
+        found = resolver.returned_callees[info.key] = resolver.find_returned_callees(info)
     return found
 
 

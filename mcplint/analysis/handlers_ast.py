@@ -1,5 +1,7 @@
-"""The raw facts of handler detection read from CPython's `ast` (the port's twin of
-``handlers.py``'s ``HandlerFactsCollector`` and of the helpers that read tree nodes there).
+"""Handler detection and handler scope read from CPython's `ast` (the port's twin of
+``handlers.py``): the raw facts (``AstHandlerFactsCollector``, the twin of
+``HandlerFactsCollector``) and the resolver that reads them (``_AstResolver``, entered by
+``resolve_local_scope_ast``; ``handlers.scope_in_project`` takes its local scope on).
 
 ``AstHandlerFactsCollector`` fills the tables ``HandlerFactsCollector`` fills, with the same
 keys and strings, holding `ast` nodes where the original holds LibCST's. Two of its tables hold
@@ -11,214 +13,79 @@ what LibCST wraps and `ast` has no node for:
   ``Arg.value``, all the resolver reads of it; keywords such as ``metaclass=`` are not bases
   there either).
 
+``_AstResolver`` is ``handlers._Resolver`` with the steps that read those nodes, and the
+methods that read nodes throughout, reading `ast`'s; the rest of the resolution (the reach,
+the tables for the run's join) is the original's, unchanged.
+
 Where the trees differ in shape, the answers follow LibCST's:
 
 - ``True``, ``False`` and ``None`` are names there: ``_name_of`` and ``_dotted_name`` give
   them as names (``f(None)`` calls ``None`` as the original lists it).
 - A string literal is one token there (``SimpleString``) or a concatenation of several, and
   a statement after a colon is a suite, not a block: `ast` tells neither, so the collector
-  reads them in the module's text (``SourceText``), as ``ast_cst`` built the original's tree.
+  reads them in the module's text (``SourceText``), as ``ast_cst`` built the original's tree;
+  the resolver reads the mark ``source_text.mark_concatenated_strings`` leaves on the tree.
 - A call's arguments are in written order there, keywords and starred ones among them
   (``_arguments``); a subscript's indexes are a list (``_subscript_elements``).
-
-``empty_values``, ``error_payloads`` and ``catching`` have twins of their own in the making:
-the few of their functions the collector calls are here, private, until those land.
+- An attribute's name, a keyword argument's and a parameter's are ``Name`` nodes there: a walk
+  over an expression's nodes meets them as names (``_callees_flowing_to_return``).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 import sys
-from ast import literal_eval
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 from mcplint.analysis.catching import Guards, encode
-from mcplint.analysis.empty_values import EMPTY_CONSTRUCTORS, EMPTY_TEXTS, JSON_SERIALISERS, RESULT_SUFFIXES
-from mcplint.analysis.error_payloads import ERROR_KEYS, ERROR_TEXT, FAILURE_FLAG_KEYS, _names_errors
+from mcplint.analysis.catching_ast import translator_called
+from mcplint.analysis.empty_values_ast import emptiness_tested, is_empty_value
+from mcplint.analysis.error_payloads_ast import (
+    answer_checked,
+    call_argument,
+    is_error_text,
+    is_failure_answer,
+    string_value,
+)
 from mcplint.analysis.handlers import (
     _COLLECTORS,
     _MESSAGE_NAME,
+    _NOT_PASSING,
     _RUNNERS,
     _SENDS,
     CONTAINER_ADDERS,
     HELD,
+    HIGH_LEVEL_ADDERS,
     HIGH_LEVEL_DECORATORS,
+    LOW_LEVEL_2,
+    LOW_LEVEL_KEYWORDS,
     REGISTRY_FUNCTION_KEYS,
+    REQUEST_METHODS,
+    SERVER_CLASS_FACTORIES,
+    SERVER_CLASSES,
     SERVER_DISPATCH_METHODS,
+    TOOL_FACTORIES,
+    UNTYPED_SERVER,
     FunctionInfo,
+    LocalScope,
+    ServerBinding,
+    _call_externals,
+    _is_project_name,
     _nearest_class,
     _Registration,
+    _renders,
+    _Resolver,
+    local_scope,
 )
+from mcplint.analysis.imports_ast import AstImportTable
 from mcplint.analysis.leads_to import leads_to
-from mcplint.analysis.scopes import Frames
+from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.analysis.scopes import Frames, enclosing_function_keys
+from mcplint.analysis.source_text import SourceText, is_one_token
 from mcplint.analysis.walk_ast import children, own_nodes
 
 T = TypeVar("T")
-
-
-# -- the module's text: what `ast` does not tell -------------------------------------------
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-class SourceText:
-    """The module's text, read where LibCST's tree tells what `ast`'s does not: whether a
-    string literal is one token, a block's statements follow its colon, a tuple is
-    parenthesised (by a node's `ast` position: its line and UTF-8 byte column)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._ascii = text.isascii()
-        self._starts: list[int] | None = None
-        self._encoded: dict[int, bytes] = {}  # per line of a text not all ASCII: b"" if the line is
-
-    def _line_starts(self) -> list[int]:
-        starts = self._starts
-        if starts is None:  # listed on first use; `ast` ends a line at "\r\n", "\r" and "\n"
-            starts = self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
-        return starts
-
-    def offset(self, line: int, column: int) -> int:
-        """``ast``'s (line, UTF-8 byte column) as an index in ``text``."""
-        starts = self._line_starts()
-        start = starts[line - 1]
-        if self._ascii:
-            return start + column
-        encoded = self._encoded.get(line)
-        if encoded is None:
-            chars = self.text[start : starts[line] if line < len(starts) else len(self.text)]
-            encoded = self._encoded[line] = b"" if chars.isascii() else chars.encode("utf-8")
-        if not encoded:
-            return start + column
-        return start + len(encoded[:column].decode("utf-8", "replace"))
-
-    def start(self, node: ast.expr | ast.stmt) -> int:
-        return self.offset(node.lineno, node.col_offset)
-
-    def end(self, node: ast.expr | ast.stmt) -> int:
-        return self.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
-
-    def one_token(self, node: ast.Constant | ast.JoinedStr) -> bool:
-        """Whether a string literal is one token (LibCST's ``SimpleString`` or
-        ``FormattedString``), not an implicit concatenation (``ConcatenatedString``)."""
-        return _token_end(self.text, self.start(node)) == self.end(node)
-
-    def leading_text(self, node: ast.Constant | ast.JoinedStr) -> str | None:
-        """``leading_text`` of the literal's first token: a plain string's text, an f-string's
-        source up to its first field (LibCST's ``FormattedStringText``, escapes as written)."""
-        text = self.text
-        start = self.start(node)
-        quote_at, quote = _quote_at(text, start)
-        if "f" not in text[start:quote_at].lower():
-            value = literal_eval(text[start : _token_end(text, start)])
-            return value if isinstance(value, str) else None
-        body = quote_at + len(quote)
-        close = _closing_quote(text, quote, body)
-        index = body
-        while True:
-            brace = text.find("{", index, close)
-            if brace == -1 or not text.startswith("{{", brace):
-                break
-            index = brace + 2
-        raw = text[body : close if brace == -1 else brace]
-        return raw or None
-
-    def after_colon(self, statements: Sequence[ast.stmt]) -> bool:
-        """Whether a block's statements follow its colon on its line (LibCST's
-        ``SimpleStatementSuite``, not an ``IndentedBlock``)."""
-        text = self.text
-        index = self.start(statements[0]) - 1
-        while index >= 0 and text[index] in " \t\f":
-            index -= 1
-        return index >= 0 and text[index] == ":"
-
-    def is_zero_literal(self, node: ast.Constant) -> bool:
-        """The literal written `0` (LibCST's ``Integer`` whose value is "0")."""
-        return (
-            type(node.value) is int
-            and node.value == 0
-            and node.lineno == node.end_lineno
-            and node.end_col_offset == node.col_offset + 1
-        )
-
-    def parenthesized(self, node: ast.Tuple) -> bool:
-        """Whether a tuple has parentheses of its own (`x[(a, b)]`, not `x[a, b]` nor
-        `x[(a), b]`): its first element's opening parentheses outnumber their closing ones."""
-        text = self.text
-        start = self.start(node)
-        if text[start] != "(":
-            return False
-        if not node.elts:
-            return True
-        first = node.elts[0]
-        first_start = self.start(first)
-        if first_start == start:
-            return False
-        opened = _code(text, start, first_start).count("(")
-        index = self.end(first)
-        closed = 0
-        while index < len(text):
-            char = text[index]
-            if char == ")":
-                closed += 1
-            elif char == "#":
-                index = _line_end(text, index)
-                continue
-            elif char not in " \t\f\r\n\\":
-                break
-            index += 1
-        return closed < opened
-
-
-def _line_end(text: str, index: int) -> int:
-    found = _LINE_BREAK.search(text, index)
-    return found.start() if found is not None else len(text)
-
-
-def _code(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` without its comments (a stretch holding no string)."""
-    found: list[str] = []
-    index = start
-    while index < end:
-        comment = text.find("#", index, end)
-        if comment == -1:
-            found.append(text[index:end])
-            break
-        found.append(text[index:comment])
-        index = _line_end(text, comment)
-    return "".join(found)
-
-
-def _quote_at(text: str, start: int) -> tuple[int, str]:
-    """Where a string token starting at ``start`` opens its quote (after its prefix), and the quote."""
-    index = start
-    while text[index] not in "'\"":
-        index += 1
-    triple = text[index] * 3
-    return index, triple if text.startswith(triple, index) else text[index]
-
-
-def _closing_quote(text: str, quote: str, body: int) -> int:
-    """Where the string whose body starts at ``body`` ends: the first ``quote`` after an even
-    run of backslashes (as ``ast_cst`` reads a token, the tokenizer's rule before Python 3.12)."""
-    index = body
-    while True:
-        found = text.find(quote, index)
-        if found == -1:  # `ast` parsed the text: not reached
-            return len(text)
-        backslash = found - 1
-        while backslash >= body and text[backslash] == "\\":
-            backslash -= 1
-        if (found - 1 - backslash) % 2 == 0:
-            return found
-        index = found + 1
-
-
-def _token_end(text: str, start: int) -> int:
-    """Where the string token starting at ``start`` ends."""
-    quote_at, quote = _quote_at(text, start)
-    return _closing_quote(text, quote, quote_at + len(quote)) + len(quote)
 
 
 # -- LibCST's view of `ast`'s nodes ---------------------------------------------------------
@@ -251,11 +118,6 @@ def _dotted_name(node: ast.AST) -> str | None:
 def _is_string_token(node: ast.AST, source: SourceText) -> bool:
     """LibCST's ``SimpleString``: a text or bytes literal of one token."""
     return type(node) is ast.Constant and type(node.value) in (str, bytes) and source.one_token(node)
-
-
-def _is_integer(node: ast.AST) -> bool:
-    """LibCST's ``Integer`` (`True` and `False` are names there)."""
-    return type(node) is ast.Constant and type(node.value) is int
 
 
 def _unstarred(node: ast.expr | ast.keyword) -> ast.expr:
@@ -301,205 +163,6 @@ def _subscript_elements(node: ast.Subscript, source: SourceText) -> list[ast.exp
     if type(index) is ast.Tuple and index.elts and not source.parenthesized(index):
         return [element.value if type(element) is ast.Starred else element for element in index.elts]
     return [index]
-
-
-# -- until empty_values_ast / error_payloads_ast / catching_ast land -----------------------
-def _is_empty_value(expression: ast.expr, source: SourceText) -> bool:
-    """``empty_values.is_empty_value`` with no locals and nothing known (as the collector asks)."""
-    if type(expression) is ast.Constant:
-        value = expression.value
-        if value is None or value is False:
-            return True
-        if value is True:
-            return False
-        if type(value) is int or type(value) is float:
-            return bool(value == 0)
-        return type(value) is str and value in EMPTY_TEXTS
-    if type(expression) is ast.List or type(expression) is ast.Set:
-        return not expression.elts
-    if type(expression) is ast.Tuple:
-        parts = [_unstarred(element) for element in expression.elts]
-        return not parts or (
-            all(_is_empty_value(part, source) for part in parts)
-            and any(type(part) in (ast.List, ast.Dict, ast.Set) or _is_string_token(part, source) for part in parts)
-        )
-    if type(expression) is ast.Dict:
-        if any(key is None for key in expression.keys):
-            return False  # `**other`
-        return all(_is_empty_value(value, source) for value in expression.values)
-    if type(expression) is ast.Call:
-        return _is_empty_call(expression, source)
-    return False
-
-
-def _is_empty_call(call: ast.Call, source: SourceText) -> bool:
-    name = _dotted_name(call.func) or ""
-    arguments = _arguments(call)
-    if any(_is_starred(argument) for argument in arguments):
-        return False
-    if name in EMPTY_CONSTRUCTORS:
-        return not arguments
-    if name == "len" and len(arguments) == 1:  # `len(results)` of an empty local
-        value = _unstarred(arguments[0])
-        return _is_empty_value(value, source) and _name_of(value) is not None
-    if name in JSON_SERIALISERS and arguments:
-        return _is_empty_value(_unstarred(arguments[0]), source)
-    tail = name.rpartition(".")[2]
-    if not tail[:1].isupper() or tail.endswith(("Error", "Exception")):
-        return False
-    if not arguments:
-        return tail.endswith(RESULT_SUFFIXES)
-    return all(
-        _keyword_of(argument) is not None and _is_empty_value(_unstarred(argument), source) for argument in arguments
-    )
-
-
-def _emptiness_tested(test: ast.expr, source: SourceText) -> str | None:
-    """``empty_values.emptiness_tested``."""
-    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        inner = test.operand
-        if type(inner) is ast.Call and _dotted_name(inner.func) == "len" and _argument_count(inner) == 1:
-            inner = _argument_values(inner)[0]
-        return _name_of(inner)
-    if type(test) is ast.Compare and len(test.ops) == 1:
-        left, comparator = test.left, test.comparators[0]
-        if type(left) is ast.Call and _dotted_name(left.func) == "len" and _argument_count(left) == 1:
-            left = _argument_values(left)[0]
-            empty = type(comparator) is ast.Constant and source.is_zero_literal(comparator)
-        else:
-            empty = _is_empty_value(comparator, source) and not _is_integer(comparator)
-        name = _name_of(left)
-        if name is not None and type(test.ops[0]) in (ast.Is, ast.Eq) and empty:
-            return name
-    return None
-
-
-def _string_value(node: ast.AST | None, source: SourceText) -> str | None:
-    """``error_payloads.string_value``: the text of a one-token string literal."""
-    if node is not None and type(node) is ast.Constant and type(node.value) is str and source.one_token(node):
-        return node.value
-    return None
-
-
-def _leading_text(expression: ast.expr, source: SourceText) -> str | None:
-    """``error_payloads.leading_text``."""
-    if type(expression) is ast.Constant:
-        value = expression.value
-        if type(value) is not str:
-            return None
-        return value if source.one_token(expression) else source.leading_text(expression)
-    if type(expression) is ast.JoinedStr:
-        return source.leading_text(expression)
-    if type(expression) is ast.BinOp and type(expression.op) in (ast.Add, ast.Mod):
-        return _leading_text(expression.left, source)
-    if type(expression) is ast.Call and type(expression.func) is ast.Attribute and expression.func.attr == "format":
-        return _leading_text(expression.func.value, source)
-    return None
-
-
-def _is_error_text(expression: ast.expr, source: SourceText) -> bool:
-    text = _leading_text(expression, source)
-    return text is not None and ERROR_TEXT.match(text) is not None
-
-
-def _builds_error(expression: ast.expr) -> bool:
-    call = expression.value if type(expression) is ast.Await else expression
-    while type(call) is ast.Call and type(call.func) is ast.Attribute and type(call.func.value) is ast.Call:
-        call = call.func.value
-    if type(call) is not ast.Call:
-        return False
-    return "error" in (_dotted_name(call.func) or "").rpartition(".")[2].lower()
-
-
-def _is_error_dict(node: ast.Dict, source: SourceText) -> bool:
-    return any(
-        key is not None and _marks_an_error(_string_value(key, source), value, source)
-        for key, value in zip(node.keys, node.values, strict=True)
-    )
-
-
-def _marks_an_error(key: str | None, value: ast.expr, source: SourceText) -> bool:
-    if key in ERROR_KEYS and not _is_empty(value, source):
-        return True
-    if key == "status" and (_string_value(value, source) or "").lower() == "error":
-        return True
-    return key in FAILURE_FLAG_KEYS and _name_of(value) == "False"
-
-
-def _is_empty(node: ast.expr, source: SourceText) -> bool:
-    """``error_payloads._is_empty``: an error key's value that says "no error"."""
-    if type(node) is ast.Constant:
-        value = node.value
-        if value is None or value is False:
-            return True
-        if value is True:
-            return False
-        if type(value) is int:
-            return bool(value == 0)
-    elif type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
-        return not node.elts
-    elif type(node) is ast.Dict:
-        return not node.keys
-    return _string_value(node, source) == ""
-
-
-def _is_failure_answer(value: ast.expr, source: SourceText) -> bool:
-    return (
-        _is_error_text(value, source)
-        or _builds_error(value)
-        or (type(value) is ast.Dict and _is_error_dict(value, source))
-    )
-
-
-def _error_tested(test: ast.expr, source: SourceText) -> set[str]:
-    """``error_payloads.error_tested``."""
-    if type(test) is ast.BoolOp and type(test.op) is ast.And:
-        found: set[str] = set()
-        for value in test.values:
-            found |= _error_tested(value, source)
-        return found
-    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.In:
-        left, comparator = test.left, test.comparators[0]
-        name = _name_of(comparator)
-        if name is not None and _string_value(left, source) in ERROR_KEYS:
-            return {name}
-        return set()
-    key: ast.expr | None
-    if type(test) is ast.Call and type(test.func) is ast.Attribute and test.func.attr == "get":
-        holder = test.func.value
-        key = _unstarred(_arguments(test)[0]) if _argument_count(test) else None
-    elif type(test) is ast.Subscript:
-        elements = _subscript_elements(test, source)
-        if len(elements) != 1 or type(elements[0]) is ast.Slice:
-            return set()
-        holder, key = test.value, elements[0]
-    else:
-        return set()
-    name = _name_of(holder)
-    if name is not None and _string_value(key, source) in ERROR_KEYS:
-        return {name}
-    return set()
-
-
-def _answer_checked(test: ast.expr, source: SourceText) -> set[str]:
-    """``error_payloads.answer_checked``."""
-    if type(test) is ast.NamedExpr:
-        test = test.value
-    names = _error_tested(test, source)
-    if type(test) is ast.Call and _names_errors(_dotted_name(test.func)):
-        for argument in _arguments(test):
-            if _keyword_of(argument) is None:  # positional, `*x` and `**x`
-                name = _name_of(_unstarred(argument))
-                if name is not None:
-                    names.add(name)
-    return names
-
-
-def _translator_called(expression: ast.expr, translators: Mapping[str, object]) -> str | None:
-    """``catching.translator_called``."""
-    if type(expression) is ast.Call and type(expression.func) is ast.Name and expression.func.id in translators:
-        return expression.func.id
-    return None
 
 
 def _block_own_nodes(statements: Sequence[ast.stmt]) -> Iterator[ast.AST]:
@@ -732,11 +395,11 @@ class AstHandlerFactsCollector:
         source = self.source
         info = self.functions.get(self._scopes.current_function or "")
         if info is not None:
-            tested = _answer_checked(node.test, source)
+            tested = answer_checked(node.test, source)
             info.error_tested.update(tested)
             if _raises(node.body, source):
                 info.checked_answers.update(tested)
-        name = _emptiness_tested(node.test, source)
+        name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body, source):
             info.answered_empties.append(name)
         message = _message_tested(node.test, source)
@@ -791,7 +454,7 @@ class AstHandlerFactsCollector:
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         translating = bool(self._translators) and any(
-            _translator_called(item.context_expr, self._translators) is not None for item in node.items
+            translator_called(item.context_expr, self._translators) is not None for item in node.items
         )
         self._translating_withs.append(translating)
         self._open_trys += translating
@@ -940,9 +603,9 @@ def _answers(body: Sequence[ast.stmt], source: SourceText) -> bool:
     value = first.value
     if type(value) is ast.Tuple:  # `return False, "No header found and creation failed"`
         parts = [_unstarred(element) for element in value.elts]
-        if any(_name_of(part) == "False" or _is_error_text(part, source) for part in parts):
+        if any(_name_of(part) == "False" or is_error_text(part, source) for part in parts):
             return False
-    return not (_is_empty_value(value, source) or _is_failure_answer(value, source))
+    return not (is_empty_value(value) or is_failure_answer(value, source))
 
 
 def _raises(body: Sequence[ast.stmt], source: SourceText) -> bool:
@@ -1031,7 +694,7 @@ def _all_slices(node: ast.Subscript) -> bool:
 
 def _message_name(literal: ast.Constant, source: SourceText) -> str | None:
     """The literal's text when it can name a message."""
-    text = _string_value(literal, source)
+    text = string_value(literal, source)
     return text if text is not None and _MESSAGE_NAME.fullmatch(text) else None
 
 
@@ -1064,7 +727,7 @@ def _is_empty_literal(expression: ast.expr, source: SourceText) -> bool:
     """`{}`, `[]`, `""`, `0`, `dict()`: an empty value written out (not `None`, which is no value)."""
     if _name_of(expression) is not None:
         return False
-    return _is_empty_value(expression, source)
+    return is_empty_value(expression)
 
 
 def _callee(expression: ast.expr) -> str | None:
@@ -1135,3 +798,544 @@ def module_aliases(aliases: dict[tuple[str | None, str], list[ast.expr]], summar
                 found[name] = summaries[target]
                 break
     return found
+
+
+# -- the resolver -----------------------------------------------------------------------------
+def _first_positional(call: ast.Call) -> ast.expr | None:
+    """LibCST's first argument that is neither a keyword nor starred (`ast` lists the positional
+    ones first: none is written after a keyword)."""
+    return next((argument for argument in call.args if type(argument) is not ast.Starred), None)
+
+
+class _AstResolver(_Resolver):
+    """``_Resolver`` over ``AstHandlerFactsCollector``'s facts, with an ``AstImportTable``: the
+    methods that read a node the facts hold read `ast`'s, as the original reads LibCST's (its
+    steps that read nodes, ``_dotted`` and the like, and the methods that read little else)."""
+
+    # The tables the original's say hold LibCST's nodes hold `ast`'s.
+    facts: AstHandlerFactsCollector  # type: ignore[assignment]
+    _bindings_at: dict[tuple[str | None, str], list[tuple[ast.expr, bool]]]  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        facts: AstHandlerFactsCollector,
+        imports: AstImportTable,
+        handler_decorators: Sequence[str],
+        handler_functions: Sequence[str],
+        project: ProjectContext,
+    ) -> None:
+        self.source = facts.source  # read while the constructor binds the servers
+        super().__init__(facts, imports, handler_decorators, handler_functions, project)  # type: ignore[arg-type]
+
+    # -- the facts' nodes: the original's steps ------------------------------------------------
+    _dotted = staticmethod(_dotted_name)  # type: ignore[assignment]
+    _call_argument = staticmethod(call_argument)  # type: ignore[assignment]
+    _partial_of = staticmethod(_partial_of)  # type: ignore[assignment]
+
+    @staticmethod
+    def decorator_expression(decorator: ast.expr) -> ast.expr:  # type: ignore[override]
+        return decorator  # the facts keep a decorator's expression
+
+    @staticmethod
+    def _called(value: ast.expr) -> ast.expr | None:  # type: ignore[override]
+        return value.func if type(value) is ast.Call else None
+
+    @staticmethod
+    def _named(expression: ast.expr) -> ast.expr:  # type: ignore[override]
+        return expression.func if type(expression) is ast.Call else expression
+
+    @staticmethod
+    def _attribute(target: ast.Attribute) -> str:  # type: ignore[override]
+        return target.attr
+
+    @staticmethod
+    def _is_call(value: ast.expr) -> TypeGuard[ast.Call]:  # type: ignore[override]
+        return type(value) is ast.Call
+
+    def _annotation_types(self, annotation: ast.expr) -> Iterable[ast.expr]:  # type: ignore[override]
+        return _annotation_types(annotation, self.source)
+
+    @staticmethod
+    def _base_value(base: ast.expr) -> ast.expr:  # type: ignore[override]
+        return base  # the facts keep a base's expression
+
+    @staticmethod
+    def _base_name(base: ast.expr) -> str | None:  # type: ignore[override]
+        return _dotted_name(base.value if type(base) is ast.Subscript else base)
+
+    @staticmethod
+    def _elements(value: ast.expr) -> list[ast.expr]:  # type: ignore[override]
+        """LibCST's ``elements`` of a list, tuple, set or dict: their values."""
+        if type(value) is ast.List or type(value) is ast.Tuple or type(value) is ast.Set:
+            return [_unstarred(element) for element in value.elts]
+        if type(value) is ast.Dict:
+            return list(value.values)  # `**x`'s too (its key is None)
+        return []
+
+    @staticmethod
+    def _unwrapped(expression: ast.expr) -> tuple[list[ast.expr], ast.expr]:  # type: ignore[override]
+        wrapping: list[ast.expr] = []
+        # LibCST's first argument as written, unless a keyword one (`*x` and `**x` are not)
+        while type(expression) is ast.Call and (expression.args or expression.keywords):
+            first = _arguments(expression)[0]
+            if _keyword_of(first) is not None:
+                break
+            wrapping.append(expression.func)
+            expression = _unstarred(first)
+        return wrapping, expression
+
+    @staticmethod
+    def _names_no_function(expression: ast.expr) -> bool:  # type: ignore[override]
+        return type(expression) is ast.Lambda or is_one_token(expression)  # LibCST's `SimpleString`
+
+    @staticmethod
+    def _is_reference(value: ast.expr) -> bool:  # type: ignore[override]
+        return type(value) is ast.Attribute or _name_of(value) is not None
+
+    @staticmethod
+    def _is_attribute(value: ast.expr) -> TypeGuard[ast.Attribute]:  # type: ignore[override]
+        return type(value) is ast.Attribute
+
+    @staticmethod
+    def _name_expression(name: str) -> ast.expr:  # type: ignore[override]
+        return ast.parse(name, mode="eval").body
+
+    def callees_flowing_to_return(self, info: FunctionInfo) -> set[str]:
+        return _callees_flowing_to_return(self, info)
+
+    def coalesced_callees(self, info: FunctionInfo, *, answered: bool = False) -> list[str]:
+        return _coalesced_callees(self, info, answered=answered)
+
+    def find_returned_callees(self, info: FunctionInfo) -> list[str]:
+        return _find_returned_callees(self, info)
+
+    # -- the methods that read nodes throughout --------------------------------------------------
+    def server_class(self, expression: ast.expr) -> ServerBinding | None:  # type: ignore[override]
+        if type(expression) is ast.Subscript:  # `FastMCP[State]`: a generic server class
+            expression = expression.value
+        dotted = _dotted_name(expression)
+        if dotted is None:
+            if type(expression) is ast.Constant and type(expression.value) is str and is_one_token(expression):
+                dotted = expression.value.strip()
+            else:
+                return None
+        if dotted in self.server_subclasses:
+            return self.server_subclasses[dotted]
+        qualified = self.imports.qualify(dotted)
+        if qualified in SERVER_CLASSES:
+            return ServerBinding.read(*SERVER_CLASSES[qualified])
+        return self.imported_server_classes.get(qualified or "")
+
+    def _server_value(self, expression: ast.expr) -> ServerBinding | None:  # type: ignore[override]
+        if type(expression) is ast.Attribute and expression.attr in SERVER_CLASS_FACTORIES:
+            expression = expression.value  # `FastMCP.from_openapi(spec, client)`: a server of that class
+        binding = self.server_class(expression)
+        if binding is None:
+            dotted = _dotted_name(expression) or ""
+            binding = self.factory_binding(dotted) if dotted in self.facts.functions else None
+            if binding is None:
+                binding = self.imported_server_factories.get(self.imports.qualify(dotted) or "")
+        return binding
+
+    def factory_binding(self, key: str, depth: int = 0) -> ServerBinding | None:
+        factory = self.facts.functions.get(key)
+        if factory is None or depth > 3:
+            return None
+        if factory.returns is not None:
+            returns: ast.expr = factory.returns  # type: ignore[assignment]  # `ast`'s
+            return next(filter(None, map(self.server_class, _annotation_types(returns, self.source))), None)
+        returned: list[ast.expr] = factory.returned_values  # type: ignore[assignment]  # `ast`'s
+        for value in returned:
+            if type(value) is ast.Call:  # `return FastMCP(name=..., instructions=...)`
+                callee = value.func
+                if type(callee) is ast.Attribute and callee.attr in SERVER_CLASS_FACTORIES:
+                    callee = callee.value  # `return FastMCP.from_openapi(spec, client)`
+                binding = self.server_class(callee)
+                if binding is None and _dotted_name(callee) in self.facts.functions:
+                    binding = self.factory_binding(_dotted_name(callee) or "", depth + 1)
+                if binding is not None:
+                    return binding
+        for name in factory.returned_names:
+            for expression, is_annotation in self._bindings_at.get((key, name), ()):
+                if not is_annotation:
+                    binding = self.server_class(expression)
+                    if binding is None and _dotted_name(expression) in self.facts.functions:
+                        binding = self.factory_binding(_dotted_name(expression) or "", depth + 1)
+                    if binding is not None:
+                        return binding
+        return None
+
+    def _passed_servers(self) -> Iterator[tuple[str, str, ServerBinding]]:
+        for registration in self.facts.registrations:
+            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
+            callee = _dotted_name(call.func)
+            if callee is None:
+                continue
+            for position, argument in enumerate(_arguments(call)):
+                if _is_starred(argument):
+                    break
+                keyword = _keyword_of(argument)
+                slot = keyword if keyword is not None else str(position)
+                value = _unstarred(argument)
+                binding = self.receiver(value, registration.context_key, registration.context_class)  # type: ignore[arg-type]
+                if binding is not None and binding is not UNTYPED_SERVER:
+                    yield callee, slot, binding
+                elif _dotted_name(value) == "self" and registration.context_class is not None:
+                    for attribute, held in self._held_servers(registration.context_class):
+                        yield callee, f"{slot}{HELD}{attribute}", held
+
+    def _wrapping_calls(  # type: ignore[override]
+        self, expression: ast.expr, context_key: str | None, context_class: str | None, depth: int = 0
+    ) -> Iterator[tuple[ast.expr, str | None, str | None]]:
+        if depth > 4:
+            return
+        if type(expression) is ast.Call:
+            yield expression.func, context_key, context_class
+            first = _first_positional(expression)
+            if first is not None:
+                yield from self._wrapping_calls(first, context_key, context_class, depth + 1)
+            return
+        name = _name_of(expression)
+        if name is not None:
+            for value in self._alias_values(name, context_key):
+                if value is not expression:  # type: ignore[comparison-overlap]  # `ast`'s, the facts' aliases
+                    yield from self._wrapping_calls(value, context_key, context_class, depth + 1)  # type: ignore[arg-type]
+
+    def _registered_arguments(self, registration: _Registration) -> Iterator[tuple[ast.expr, str, str]]:  # type: ignore[override]
+        call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
+        context_key, context_class = registration.context_key, registration.context_class
+        positional = [argument for argument in call.args if type(argument) is not ast.Starred]
+        if not positional:  # X.add_tool(fn=f)
+            positional = [keyword.value for keyword in call.keywords if keyword.arg in ("fn", "func")]
+        func = call.func
+        # X.tool(...)(fn) and tool(...)(fn)
+        if type(func) is ast.Call and positional:
+            kind = self.decorator_kind(func, context_key, context_class)  # type: ignore[arg-type]
+            if kind is not None:
+                low = self.is_low_level_decorator(func, context_key, context_class)  # type: ignore[arg-type]
+                yield positional[0], kind, "low" if low else "high"
+            return
+        qualified = self.imports.qualified_name(func)  # type: ignore[arg-type]
+        if qualified in TOOL_FACTORIES and positional:
+            yield positional[0], "tool", "high"
+            return
+        binding = self.server_class(func)
+        if binding is not None and binding.level == "low":
+            for keyword in call.keywords:
+                if keyword.arg is not None and keyword.arg.startswith("on_"):
+                    yield keyword.value, LOW_LEVEL_KEYWORDS.get(keyword.arg, "other"), LOW_LEVEL_2
+            return
+        if type(func) is ast.Name:  # `add = server.add_request_handler; add("tools/call", ...)`
+            func = self._bound_method(func.id, context_key) or func  # type: ignore[assignment]
+        if type(func) is not ast.Attribute or not positional:
+            return
+        receiver = self.receiver(func.value, context_key, context_class)  # type: ignore[arg-type]
+        if receiver is None:
+            return
+        method = func.attr
+        if receiver.level != "high" and method == "add_request_handler" and len(positional) >= 3:
+            request = positional[0]
+            if type(request) is ast.Constant and type(request.value) is str and is_one_token(request):
+                yield positional[2], REQUEST_METHODS.get(request.value, "other"), LOW_LEVEL_2
+        elif receiver.level != "low":
+            kind = HIGH_LEVEL_ADDERS.get(method) or HIGH_LEVEL_DECORATORS.get(method)
+            if kind is not None:  # X.add_tool(fn), or X.tool(fn) on fastmcp
+                yield positional[0], kind, "high"
+
+    def function_references(  # type: ignore[override]
+        self, expression: ast.expr, context_key: str | None, context_class: str | None, depth: int = 0
+    ) -> Iterator[str]:
+        if depth > 4:
+            return
+        if type(expression) is ast.Call:
+            # wraps(fn, ...), partial(fn, ...): the wrapped function is what runs.
+            first = _first_positional(expression)
+            if first is not None:
+                yield from self.function_references(first, context_key, context_class, depth + 1)
+            return
+        dotted = _callee(expression)
+        if dotted is None:
+            return
+        found = self.resolve_function(dotted, context_key, context_class)
+        if found is not None:
+            yield found
+        elif "." not in dotted:
+            for value in self.facts.aliases.get((context_key, dotted), ()):
+                yield from self.function_references(value, context_key, context_class, depth + 1)
+
+    def _table_entries(  # type: ignore[override]
+        self, table: str, context_key: str | None, context_class: str | None, depth: int = 0
+    ) -> Iterator[tuple[ast.expr, str | None, str | None]]:
+        if depth > 4 or "." in table:
+            return
+        scopes = (*enclosing_function_keys(context_key), None)
+        for scope in scopes:
+            for value in self.facts.aliases.get((scope, f"{table}[]"), ()):
+                yield value, context_key, context_class
+        for scope in scopes:
+            for value in self.facts.aliases.get((scope, table), ()):
+                if type(value) is ast.Await:
+                    value = value.value
+                builder = _dotted_name(value.func) if type(value) is ast.Call else None
+                found = self.resolve_function(builder, context_key, context_class) if builder else None
+                if found is not None:
+                    yield from self._returned_entries(found, depth)  # type: ignore[misc]
+            info = self.facts.functions.get(scope or "")
+            if info is not None and table in info.parameters:
+                passed: list[tuple[ast.expr, str | None, str | None]] = self._arguments_for(info.key, table)  # type: ignore[assignment]
+                for argument, caller, caller_class in passed:
+                    name = _name_of(argument)
+                    if name is not None:
+                        yield from self._table_entries(name, caller, caller_class, depth + 1)
+                    elif type(argument) is ast.Dict or type(argument) is ast.DictComp:
+                        yield argument, caller, caller_class
+                break  # the parameter shadows what outer scopes call the name
+
+    def _calls_named(self, name: str) -> list[_Registration]:
+        if self._calls_by_name is None:
+            self._calls_by_name = {}
+            for registration in self.facts.registrations:
+                callee: ast.expr = registration.call.func  # type: ignore[assignment]  # `ast`'s
+                # LibCST's also lists a literal's call by its token (`"a"(...)`): no function's name.
+                tail = callee.attr if type(callee) is ast.Attribute else _name_of(callee)
+                if tail is not None:
+                    self._calls_by_name.setdefault(tail, []).append(registration)
+        return self._calls_by_name.get(name, [])
+
+    def _entry_functions(  # type: ignore[override]
+        self, value: ast.expr, context_key: str | None, context_class: str | None
+    ) -> Iterator[str]:
+        if type(value) is ast.Dict:
+            for item in _table_values(value):
+                yield from self.function_references(item, context_key, context_class)
+        elif type(value) is ast.DictComp:
+            yield from self._named_methods(value, context_key, context_class)  # type: ignore[arg-type]
+        else:
+            yield from self.function_references(value, context_key, context_class)
+
+    def _named_attributes(self, table: ast.DictComp, context_key: str | None) -> list[str]:  # type: ignore[override]
+        value, loop = table.value, table.generators[0]
+        if type(value) is not ast.Call or _dotted_name(value.func) != "getattr" or _argument_count(value) < 2:
+            return []
+        target = _name_of(loop.target)
+        arguments = _arguments(value)
+        if target is None or _name_of(_unstarred(arguments[1])) != target:
+            return []
+        owner = _dotted_name(_unstarred(arguments[0]))
+        if owner is None:
+            return []
+        return [f"{owner}.{name}" for name in self._literal_strings(loop.iter, context_key)]
+
+    def table_externals(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
+        table, brackets, method = dotted.partition("[]")
+        if not brackets or method:
+            return []
+        found: list[str] = []
+        for value, key, class_key in self._table_entries(table, context_key, context_class):
+            if type(value) is ast.DictComp:
+                callees = self._named_attributes(value, key)
+            else:
+                items = _table_values(value) if type(value) is ast.Dict else [value]
+                callees = [name for name in map(_dotted_name, items) if name is not None]
+            for callee in callees:
+                if self.resolve_function(callee, key, class_key) is None:
+                    found.extend(_call_externals(self, callee, key, class_key))
+        return list(dict.fromkeys(found))
+
+    def _literal_strings(self, expression: ast.expr, context_key: str | None) -> list[str]:  # type: ignore[override]
+        name = _name_of(expression)
+        if name is not None:
+            sequence = next((v for v in self._alias_values(name, context_key) if type(v) in _SEQUENCES), None)
+            return self._literal_strings(sequence, None) if sequence is not None else []  # type: ignore[arg-type]
+        if type(expression) not in _SEQUENCES:
+            return []
+        return [
+            element.value
+            for element in map(_unstarred, expression.elts)  # type: ignore[attr-defined]
+            if type(element) is ast.Constant and type(element.value) is str and is_one_token(element)
+        ]
+
+    def checks_answers(self, key: str, depth: int = 0) -> bool:
+        info = self.facts.functions.get(key)
+        if info is None or not info.returned_values or depth > 3:
+            return False
+        for returned in info.returned_values:
+            value: ast.expr = returned  # type: ignore[assignment]  # `ast`'s
+            if type(value) is ast.Await:
+                value = value.value
+            name = _name_of(value)
+            if name is not None and name in info.checked_answers:
+                continue
+            if _marks_errors(value):
+                continue
+            callee = _dotted_name(value.func) if type(value) is ast.Call else None
+            function = self.resolve_function(callee, key, info.class_key) if callee is not None else None
+            if function is None or function == key or not self.checks_answers(function, depth + 1):
+                return False
+        return True
+
+    def _instances_passed(self) -> Iterator[tuple[str, str, str | None]]:
+        for registration in self.facts.registrations:
+            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
+            callee = _dotted_name(call.func)
+            arguments = _arguments(call)
+            first = _unstarred(arguments[0]) if arguments and _keyword_of(arguments[0]) is None else None
+            if callee is None or type(first) is not ast.Call:
+                continue
+            found = self._callable_class(first.func, registration.context_key, registration.context_class, 1)  # type: ignore[arg-type]
+            if found is not None and not found.endswith("()"):
+                yield callee, found, registration.context_key
+
+    def _passed_arguments(self) -> Iterator[tuple[str, str, str]]:
+        if self._parameter_classes is None:
+            self._parameter_classes = {}  # what is passed is not judged by what is passed
+        for registration in self.facts.registrations:
+            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
+            callee = _dotted_name(call.func)
+            if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
+                continue
+            for position, argument in enumerate(_arguments(call)):
+                if _is_starred(argument):
+                    break
+                found = self._argument_class(_unstarred(argument), registration.context_key, registration.context_class)
+                if found is not None and not found.endswith("()"):
+                    keyword = _keyword_of(argument)
+                    yield callee, keyword if keyword is not None else str(position), found
+
+    def _argument_class(  # type: ignore[override]
+        self, value: ast.expr, context_key: str | None, context_class: str | None
+    ) -> str | None:
+        if type(value) is ast.Await:
+            value = value.value
+        if type(value) is ast.Call:
+            return self._callable_class(value.func, context_key, context_class, 1)  # type: ignore[arg-type]
+        dotted = _dotted_name(value)
+        if dotted is None:
+            return None
+        if dotted in self.facts.class_bases:
+            return dotted
+        if dotted == "self" and context_class is not None:
+            return context_class  # `FileManager(self)`: the object hands itself over
+        found = self.class_of(dotted, context_key, context_class)
+        if found is None and dotted.rpartition(".")[2][:1].isupper():  # a class passed as a value
+            qualified = self.imports.qualify(dotted)
+            if _is_project_name(qualified):
+                found = qualified
+        return found
+
+    def _value_class(self, value: ast.expr, scope: str | None, depth: int) -> str | None:  # type: ignore[override]
+        if type(value) is ast.Await:
+            value = value.value
+        if type(value) is ast.Call:
+            return self._callable_class(value.func, scope, None, depth)  # type: ignore[arg-type]
+        dotted = _dotted_name(value)
+        return self.class_of(dotted, scope, None, depth + 1) if dotted else None
+
+    def _annotation_class(self, annotation: ast.expr) -> str | None:  # type: ignore[override]
+        for candidate in _annotation_types(annotation, self.source):
+            if type(candidate) is ast.Constant and type(candidate.value) is str and is_one_token(candidate):
+                dotted: str | None = candidate.value.strip()
+            else:
+                dotted = _dotted_name(candidate)
+            if dotted is None or dotted in ("None", "Any", "typing.Any"):
+                continue
+            if dotted in self.facts.class_bases:
+                return dotted
+            qualified = self.imports.qualify(dotted)
+            if _is_project_name(qualified):
+                return qualified
+        return None
+
+
+def _callees_flowing_to_return(resolver: _AstResolver, info: FunctionInfo) -> set[str]:
+    """``handlers._callees_flowing_to_return``: LibCST's names there are also an attribute's
+    (`x.name`), a keyword argument's and a lambda parameter's, which `ast` keeps as text."""
+    facts = resolver.facts
+    callees = set(info.returned_calls)
+    pending, seen = list(info.returned_names), set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        key = (info.key, name)
+        for value in (*facts.aliases.get(key, ()), *facts.contents.get(key, ())):
+            for node in own_nodes(value):
+                kind = type(node)
+                if kind is ast.Name:
+                    pending.append(node.id)  # type: ignore[attr-defined]
+                elif kind is ast.Call:
+                    callee = _callee(node.func)  # type: ignore[attr-defined]
+                    if callee is not None:
+                        callees.add(callee)
+                elif kind is ast.Attribute:
+                    pending.append(node.attr)  # type: ignore[attr-defined]
+                elif kind is ast.keyword or kind is ast.arg:
+                    if node.arg is not None:  # type: ignore[attr-defined]  # None: `**x`
+                        pending.append(node.arg)  # type: ignore[attr-defined]
+                elif kind is ast.Constant:
+                    constant = _name_of(node)  # `None`, `True`, `False`
+                    if constant is not None:
+                        pending.append(constant)
+    return callees
+
+
+def _coalesced_callees(resolver: _AstResolver, info: FunctionInfo, *, answered: bool = False) -> list[str]:
+    """``handlers._coalesced_callees``."""
+    callees = list(info.coalesced_calls)
+    for name in [*info.coalesced_names, *(info.answered_empties if answered else ())]:
+        for value in resolver.facts.aliases.get((info.key, name), ()):
+            if type(value) is ast.Call:
+                callee = _callee(value.func)
+                if callee is not None:
+                    callees.append(callee)
+    return callees
+
+
+def _find_returned_callees(resolver: _AstResolver, info: FunctionInfo) -> list[str]:
+    """``handlers._find_returned_callees``."""
+    source, facts = resolver.source, resolver.facts
+    callees = [*info.returned_calls, *_coalesced_callees(resolver, info)]
+    aliases, collected = facts.aliases, facts.collected
+    rendered = [callee.partition(".")[0] for callee in info.returned_calls if _renders(callee)]
+    names = [*info.returned_names, *rendered]
+    for name in names:
+        for built in (*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())):
+            # LibCST's `FormattedString`, `ConcatenatedString` and `BinaryOperation`: a
+            # concatenation of plain literals (one constant here) carries no local.
+            if type(built) is ast.JoinedStr or type(built) is ast.BinOp:
+                names.extend(part for part in _carried_values(built)[1] if part not in names)
+        for value in aliases.get((info.key, name), ()):
+            read_from = _rows_of(value, source)
+            if read_from is not None and read_from not in names and read_from not in info.error_tested:
+                names.append(read_from)
+            kind = type(value)
+            if kind is ast.Call or kind is ast.Await or kind in _COMPREHENSIONS:
+                callees.extend(_carried_values(value)[0])
+            if kind in _COMPREHENSIONS:
+                iterated = _name_of(value.generators[0].iter)  # type: ignore[attr-defined]
+                for built_from in aliases.get((info.key, iterated), ()) if iterated is not None else ():
+                    if type(built_from) is ast.Call or type(built_from) is ast.Await:
+                        callees.extend(_carried_values(built_from)[0])
+    for name in info.answered_empties:
+        sources = [*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())]
+        for filled_from in list(sources):
+            local = _name_of(filled_from)
+            if local is not None:
+                sources.extend(aliases.get((info.key, local), ()))
+        for value in sources:
+            if type(value) is ast.Call or type(value) is ast.Await:
+                callees.extend(_carried_values(value)[0])
+    return callees
+
+
+def resolve_local_scope_ast(
+    facts: AstHandlerFactsCollector,
+    imports: AstImportTable,
+    *,
+    handler_decorators: Sequence[str] = (),
+    handler_functions: Sequence[str] = (),
+    project: ProjectContext = NO_PROJECT,
+) -> LocalScope:
+    """``handlers.resolve_local_scope`` of the `ast` facts (``scope_in_project`` takes it on)."""
+    return local_scope(_AstResolver(facts, imports, handler_decorators, handler_functions, project))

@@ -1,11 +1,13 @@
 """The module's text where CPython's tree does not tell what LibCST's does: whether a string
-literal is one token (`"a" "b"` is one ``ast.Constant``), what a literal's token says as written.
+literal is one token (`"a" "b"` is one ``ast.Constant``), what a literal's token says as written,
+whether a block's statements follow its colon, whether a tuple has parentheses of its own.
 For the `ast` twins of the port (issue 11; docs/architecture.md)."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 
 from mcplint.analysis.walk_ast import constants
 
@@ -42,18 +44,75 @@ class SourceText:
             return start + column
         return start + len(encoded[:column].decode("utf-8", "replace"))
 
-    def start(self, node: ast.expr) -> int:
+    def start(self, node: ast.expr | ast.stmt) -> int:
         return self.offset(node.lineno, node.col_offset)
 
-    def end(self, node: ast.expr) -> int:
+    def end(self, node: ast.expr | ast.stmt) -> int:
         return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
 
     def one_token(self, node: ast.expr) -> bool:
-        """Whether a plain string literal is a single token (not `"a" "b"`)."""
+        """Whether a plain string literal is a single token (not `"a" "b"`), or an f-string one
+        (LibCST's ``FormattedString``, not a ``ConcatenatedString``)."""
         return token_end(self.text, self.start(node)) == self.end(node)
+
+    def after_colon(self, statements: Sequence[ast.stmt]) -> bool:
+        """Whether a block's statements follow its colon on its line (LibCST's
+        ``SimpleStatementSuite``, not an ``IndentedBlock``)."""
+        text = self.text
+        index = self.start(statements[0]) - 1
+        while index >= 0 and text[index] in " \t\f":
+            index -= 1
+        return index >= 0 and text[index] == ":"
+
+    def parenthesized(self, node: ast.Tuple) -> bool:
+        """Whether a tuple has parentheses of its own (`x[(a, b)]`, not `x[a, b]` nor
+        `x[(a), b]`): its first element's opening parentheses outnumber their closing ones."""
+        text = self.text
+        start = self.start(node)
+        if text[start] != "(":
+            return False
+        if not node.elts:
+            return True
+        first = node.elts[0]
+        first_start = self.start(first)
+        if first_start == start:
+            return False
+        opened = _code(text, start, first_start).count("(")
+        index = self.end(first)
+        closed = 0
+        while index < len(text):
+            char = text[index]
+            if char == ")":
+                closed += 1
+            elif char == "#":
+                index = _line_end(text, index)
+                continue
+            elif char not in " \t\f\r\n\\":
+                break
+            index += 1
+        return closed < opened
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _line_end(text: str, index: int) -> int:
+    found = _LINE_BREAK.search(text, index)
+    return found.start() if found is not None else len(text)
+
+
+def _code(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` without its comments (a stretch holding no string)."""
+    found: list[str] = []
+    index = start
+    while index < end:
+        comment = text.find("#", index, end)
+        if comment == -1:
+            found.append(text[index:end])
+            break
+        found.append(text[index:comment])
+        index = _line_end(text, comment)
+    return "".join(found)
 
 
 def opening_quote(text: str, start: int) -> tuple[int, str]:
@@ -81,8 +140,6 @@ def token_end(text: str, start: int) -> int:
         if (found - 1 - backslash) % 2 == 0:
             return found + len(quote)
         index = found + 1
-
-
 
 
 def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:

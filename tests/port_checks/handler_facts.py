@@ -25,11 +25,11 @@ from typing import Any
 import libcst as cst
 
 from mcplint.analysis import handlers, handlers_ast
-from mcplint.analysis.catching import Guards, translator_called
-from mcplint.analysis.empty_values import emptiness_tested, is_empty_value
-from mcplint.analysis.error_payloads import answer_checked, is_error_text, is_failure_answer, leading_text, string_value
-from mcplint.analysis.imports import dotted_name
+from mcplint.analysis.catching import Guards
+from mcplint.analysis.imports import ImportTable, dotted_name
+from mcplint.analysis.imports_ast import AstImportTable
 from mcplint.analysis.scopes_ast import AstScopeTracker
+from mcplint.analysis.source_text import SourceText
 from mcplint.analysis.walk import Walker
 from mcplint.analysis.walk_ast import AstWalker
 from mcplint.engine.ast_pairs import PairedTree
@@ -108,11 +108,20 @@ def _ast_nodes(value: Any) -> _Node | None:
     return _Node(value) if isinstance(value, ast.AST) else None
 
 
-def _walked(
-    paired: PairedTree,
-) -> tuple[handlers.HandlerFactsCollector, handlers_ast.AstHandlerFactsCollector, list[str]]:
-    """Both collectors after their walks, and what went wrong asking for guards."""
-    context = RuleContext([])
+@dataclasses.dataclass
+class Walked:
+    """Both sides' facts and import tables after their walks."""
+
+    facts: handlers.HandlerFactsCollector
+    imports: ImportTable
+    twin: handlers_ast.AstHandlerFactsCollector
+    twin_imports: AstImportTable
+    problems: list[str]  # what went wrong asking for guards
+
+
+def walked(paired: PairedTree, package: str | None = None) -> Walked:
+    """Both collectors after their walks (with ``package``'s import tables)."""
+    context = RuleContext([], package=package)
     guards: dict[int, Guards] = {}
 
     class GuardRecorder:
@@ -135,15 +144,17 @@ def _walked(
         return found
 
     tracker = AstScopeTracker()
+    imports = AstImportTable(package)
     twin = handlers_ast.AstHandlerFactsCollector(tracker, guards_of, context.translators, text=paired.text)
-    AstWalker([tracker, twin]).walk(paired.tree)
-    return context.facts, twin, problems
+    AstWalker([tracker, imports, twin]).walk(paired.tree)
+    return Walked(context.facts, context.imports, twin, imports, problems)
 
 
 def facts_tables(paired: PairedTree) -> list[str]:
     """Every table of the collector (its public attributes) holds the same after the walk;
     each function's ``FunctionInfo`` field by field; and ``module_aliases`` over them."""
-    original, twin, problems = _walked(paired)
+    both = walked(paired)
+    original, twin, problems = both.facts, both.twin, both.problems
     libcst_node = _libcst_nodes(paired)
     for name in vars(original):
         if name.startswith("_"):
@@ -203,11 +214,11 @@ def _suites(node: cst.CSTNode, made_from: ast.AST) -> list[tuple[cst.BaseSuite, 
 
 def helpers_on_every_node(paired: PairedTree) -> list[str]:
     """The helpers that read nodes answer the same on every expression, call, dict, subscript
-    and block (nodes compared through ``paired.pairs``), with every name of the module a
-    translator."""
-    source = handlers_ast.SourceText(paired.text)
+    and block (nodes compared through ``paired.pairs``). (The functions of empty_values,
+    error_payloads and catching the collector calls are their twins', checked by their own
+    checks.)"""
+    source = SourceText(paired.text)
     node_of = _libcst_nodes(paired)
-    translators = {node.id: () for node in ast.walk(paired.tree) if isinstance(node, ast.Name)}
     problems: list[str] = []
 
     def compare(what: str, made_from: ast.AST, expected: Any, found: Any) -> None:
@@ -248,13 +259,6 @@ def helpers_on_every_node(paired: PairedTree) -> list[str]:
         compare("_cst_parts", made_from, handlers._cst_parts(node), twin._cst_parts(expression))
         compare("_message_tested", made_from, handlers._message_tested(node), twin._message_tested(expression, source))
         compare("_rows_of", made_from, handlers._rows_of(node), twin._rows_of(expression, source))
-        compare("emptiness_tested", made_from, emptiness_tested(node), twin._emptiness_tested(expression, source))
-        compare("answer_checked", made_from, answer_checked(node), twin._answer_checked(expression, source))
-        compare("is_empty_value", made_from, is_empty_value(node), twin._is_empty_value(expression, source))
-        compare("is_failure_answer", made_from, is_failure_answer(node), twin._is_failure_answer(expression, source))
-        compare("is_error_text", made_from, is_error_text(node), twin._is_error_text(expression, source))
-        compare("leading_text", made_from, leading_text(node), twin._leading_text(expression, source))
-        compare("string_value", made_from, string_value(node), twin._string_value(expression, source))
         kind = type(node)
         if kind is cst.Call:
             compare("_message_sent", made_from, handlers._message_sent(node), twin._message_sent(expression, source))
@@ -271,12 +275,6 @@ def helpers_on_every_node(paired: PairedTree) -> list[str]:
                 twin._is_super_call(expression, handlers.SERVER_DISPATCH_METHODS),
             )
             compare("_tool_wrapped", made_from, handlers._tool_wrapped(node), twin._tool_wrapped(expression))
-            compare(
-                "translator_called",
-                made_from,
-                translator_called(node, translators),
-                twin._translator_called(expression, translators),
-            )
         elif kind is cst.Dict:
             compare(
                 "_table_values", made_from, list(handlers._table_values(node)), list(twin._table_values(expression))
