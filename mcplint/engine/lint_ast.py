@@ -146,5 +146,5 @@ def resolve_local_scope(*args: Any, **kwargs: Any) -> LocalScope:
     """The handler scope resolved from the `ast` handler facts (``handlers_ast``)."""
     from mcplint.analysis import handlers_ast
 
-    local: LocalScope = handlers_ast.resolve_local_scope_ast(*args, **kwargs)  # type: ignore[attr-defined]
+    local: LocalScope = handlers_ast.resolve_local_scope_ast(*args, **kwargs)
     return local

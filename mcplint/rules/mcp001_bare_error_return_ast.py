@@ -646,7 +646,7 @@ def _after_colon(source: SourceText, block: Sequence[ast.stmt]) -> bool:
     """Whether a block's statements follow its colon on its line (LibCST's
     ``SimpleStatementSuite``, not an ``IndentedBlock``)."""
     text = source.text
-    index = source.start(block[0]) - 1  # type: ignore[arg-type]
+    index = source.start(block[0]) - 1
     while index >= 0 and text[index] in " \t\f":
         index -= 1
     return index >= 0 and text[index] == ":"
@@ -657,7 +657,7 @@ def _line_start(source: SourceText, block: Sequence[ast.stmt], index: int) -> in
     ``SimpleStatementLine``) that ``block[index]`` is on: `;` joins simple statements."""
     text = source.text
     while index > 0 and type(block[index]) in _SMALL and type(block[index - 1]) in _SMALL:
-        after = source.end(block[index - 1])  # type: ignore[arg-type]
+        after = source.end(block[index - 1])
         while after < len(text) and text[after] in " \t\f":
             after += 1
         if after >= len(text) or text[after] != ";":

@@ -18,8 +18,8 @@ import libcst as cst
 from mcplint.analysis.catching import stops
 from mcplint.analysis.empty_values_ast import is_none_literal
 from mcplint.analysis.exception_flow_ast import bound_name
-from mcplint.analysis.handlers_ast import SourceText
 from mcplint.analysis.imports_ast import dotted_name, name_text
+from mcplint.analysis.source_text import SourceText
 from mcplint.analysis.walk_ast import body_nodes, own_nodes
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
