@@ -306,12 +306,13 @@ def _rule_findings(
         walked = _remember_walk(key, walked)
     else:
         _WALKED.move_to_end(key)
-    candidates, scope, context = _resolve(walked, settings, project)
     try:
+        candidates, scope, context = _resolve(walked, settings, project)
         findings = _findings(walked, text, candidates, scope, display)
-    except NeedsLibCST:
-        # A finding this tree cannot place or a fix it cannot print: the module is parsed by
-        # LibCST and judged again (the same judgement, on the source's own tree).
+    except (NeedsLibCST, Unsupported):
+        # A finding this tree cannot place or a fix it cannot print (or, on the `ast` pipeline, a
+        # fix whose LibCST node the builder does not make): the module is parsed by LibCST and
+        # judged again (the same judgement, on the source's own tree).
         walked = _remember_walk(key, _walk(_parse(text), None, rules, settings, project))
         candidates, scope, context = _resolve(walked, settings, project)
         findings = _findings(walked, text, candidates, scope, display)
@@ -567,16 +568,19 @@ def _walk_ast(
     from mcplint.engine import lint_ast
 
     twins = lint_ast.twins_of(rules)
-    if twins is None:
+    if twins is None or "\r" in text:  # the builder places no node of a text with carriage returns
         return None
     try:
         tree, _ = lint_ast.analysis_tree(text)
     except (SyntaxError, ValueError):
         return None
-    context, instances, bridge = lint_ast.walk(
-        tree, text, twins, settings.rule_options, registry_path=settings.registry, package=project.package,
-        default_symbol=settings.default_symbol, assigned_codes=settings.assigned_codes,
-    )  # fmt: skip
+    try:
+        context, instances, bridge = lint_ast.walk(
+            tree, text, twins, settings.rule_options, registry_path=settings.registry, package=project.package,
+            default_symbol=settings.default_symbol, assigned_codes=settings.assigned_codes,
+        )  # fmt: skip
+    except Unsupported:  # a fix's LibCST node the builder does not make: LibCST's pipeline then
+        return None
     walked = _Walked(None, None, context, instances, list(context.candidates))
     walked.tree, walked.node_spans, walked.bridge = tree, NodeSpans(text, tree), bridge
     return walked
