@@ -29,7 +29,7 @@ from mcplint.analysis.error_payloads import (
     passed_through,
     through_kind,
 )
-from mcplint.analysis.imports_ast import AstImportTable, dotted_name
+from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.source_text import SourceText, opening_quote, token_end
 from mcplint.analysis.walk_ast import own_nodes
 
@@ -72,18 +72,6 @@ LocalValues = Callable[[str], Sequence[ast.expr]]
 #: The payload kind a call to a known error helper returns (`tool_error(e)`), PASS_THROUGH for
 #: a function that returns its first argument serialised (`dump_json(payload)`), or None.
 HelperKind = Callable[[ast.Call], "str | None"]
-
-
-def _name_of(node: ast.AST | None) -> str | None:
-    """A name's, and `None`, `True` or `False` (names in LibCST's tree: a test of `None["error"]`
-    finds an error in "None" there)."""
-    if type(node) is ast.Name:
-        return node.id
-    if type(node) is ast.Constant:
-        value = node.value
-        if value is None or value is True or value is False:
-            return repr(value)
-    return None
 
 
 def _is_false(node: ast.AST | None) -> bool:
@@ -522,7 +510,7 @@ def error_tested(test: ast.expr, source: SourceText) -> set[str]:
         return names
     if type(test) is ast.Compare:
         if len(test.ops) == 1 and type(test.ops[0]) is ast.In and _is_error_key(test.left, source):
-            name = _name_of(test.comparators[0])
+            name = name_text(test.comparators[0])
             if name is not None:
                 return {name}
     key: ast.expr | None
@@ -532,7 +520,7 @@ def error_tested(test: ast.expr, source: SourceText) -> set[str]:
         holder, key = test.value, _single_index(test, source)
     else:
         return set()
-    name = _name_of(holder)
+    name = name_text(holder)
     if name is not None and _is_error_key(key, source):
         return {name}
     return set()
@@ -552,11 +540,11 @@ def answer_checked(test: ast.expr, source: SourceText) -> set[str]:
     if type(test) is ast.Call and _names_errors(dotted_name(test.func)):
         # Every argument but a keyword one: `is_error(*results)`, `is_error(**kw)` too.
         for argument in test.args:
-            name = _name_of(argument.value if type(argument) is ast.Starred else argument)
+            name = name_text(argument.value if type(argument) is ast.Starred else argument)
             if name is not None:
                 names.add(name)
         for keyword in test.keywords:
-            name = _name_of(keyword.value) if keyword.arg is None else None
+            name = name_text(keyword.value) if keyword.arg is None else None
             if name is not None:
                 names.add(name)
     return names
@@ -567,7 +555,7 @@ def error_item_set(target: ast.expr, value: ast.expr, source: SourceText) -> str
     `result["success"] = False`, `result["status"] = "error"`), or None."""
     if type(target) is not ast.Subscript:
         return None
-    name = _name_of(target.value)
+    name = name_text(target.value)
     index = _single_index(target, source) if name is not None else None
     if index is None:
         return None

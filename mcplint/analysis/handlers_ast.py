@@ -19,7 +19,7 @@ the tables for the run's join) is the original's, unchanged.
 
 Where the trees differ in shape, the answers follow LibCST's:
 
-- ``True``, ``False`` and ``None`` are names there: ``_name_of`` and ``_dotted_name`` give
+- ``True``, ``False`` and ``None`` are names there: ``imports_ast.name_text`` and ``dotted_name`` give
   them as names (``f(None)`` calls ``None`` as the original lists it).
 - A string literal is one token there (``SimpleString``) or a concatenation of several, and
   a statement after a colon is a suite, not a block: `ast` tells neither, so the collector
@@ -78,68 +78,20 @@ from mcplint.analysis.handlers import (
     _Resolver,
     local_scope,
 )
-from mcplint.analysis.imports_ast import AstImportTable
+from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.leads_to import leads_to
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import Frames, enclosing_function_keys
 from mcplint.analysis.source_text import SourceText, is_one_token
-from mcplint.analysis.walk_ast import children, own_nodes
+from mcplint.analysis.walk_ast import argument_value, argument_values, children, own_nodes, written_arguments
 
 T = TypeVar("T")
 
 
 # -- LibCST's view of `ast`'s nodes ---------------------------------------------------------
-def _name_of(node: ast.AST) -> str | None:
-    """The name LibCST's ``Name`` node would hold: `True`, `False` and `None` are names there."""
-    if type(node) is ast.Name:
-        return node.id
-    if type(node) is ast.Constant:
-        value = node.value
-        if value is None or value is True or value is False:
-            return repr(value)
-    return None
-
-
-def _dotted_name(node: ast.AST) -> str | None:
-    """``imports.dotted_name`` as LibCST's tree answers it (`None.x` is a dotted name there)."""
-    if type(node) is ast.Name:
-        return node.id
-    parts: list[str] = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    root = _name_of(node)
-    if root is None:
-        return None
-    parts.append(root)
-    return ".".join(reversed(parts))
-
-
 def _is_string_token(node: ast.AST, source: SourceText) -> bool:
     """LibCST's ``SimpleString``: a text or bytes literal of one token."""
     return type(node) is ast.Constant and type(node.value) in (str, bytes) and source.one_token(node)
-
-
-def _unstarred(node: ast.expr | ast.keyword) -> ast.expr:
-    """LibCST's ``Arg.value`` / ``StarredElement.value`` of `*x`, `**x`, `key=x`."""
-    return node.value if type(node) is ast.Starred or type(node) is ast.keyword else node  # type: ignore[return-value]
-
-
-def _arguments(call: ast.Call) -> Sequence[ast.expr | ast.keyword]:
-    """A call's arguments as LibCST's ``Call.args`` lists them: in written order, keywords and
-    starred ones among them (``walk_ast.children`` has them so, after the callee)."""
-    if not call.keywords:
-        return call.args
-    if not call.args:
-        return call.keywords
-    return children(call)[1:]  # type: ignore[return-value]  # arguments, after the callee
-
-
-def _argument_values(call: ast.Call) -> list[ast.expr]:
-    """``[arg.value for arg in call.args]`` of LibCST's call."""
-    if not call.keywords and not any(type(argument) is ast.Starred for argument in call.args):
-        return call.args
-    return [_unstarred(argument) for argument in _arguments(call)]
 
 
 def _argument_count(call: ast.Call) -> int:
@@ -253,7 +205,7 @@ class AstHandlerFactsCollector:
             self._assigned(target, node.value)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        name = _dotted_name(node.target)
+        name = dotted_name(node.target)
         if name is None:
             return
         if node.value is not None:
@@ -275,20 +227,20 @@ class AstHandlerFactsCollector:
             # `ok, message = check(path)`: each name carries part of what the call returns.
             call = value.value if type(value) is ast.Await else value
             for element in target.elts:
-                element_name = _name_of(_unstarred(element))  # `*rest`: LibCST's element holds the name
+                element_name = name_text(argument_value(element))  # `*rest`: LibCST's element holds the name
                 if element_name is not None and type(call) is ast.Call:
                     self.aliases.setdefault((function, element_name), []).append(call)
             return
         if type(target) is ast.Subscript:
-            self._stores_first_parameter([value], _dotted_name(_table_of(target)))
-            held = _name_of(target.value)
+            self._stores_first_parameter([value], dotted_name(_table_of(target)))
+            held = name_text(target.value)
             if held is not None:  # `payload["mata"] = await session.call(...)`
                 self.contents.setdefault((function, held), []).append(value)
         elif type(target) is ast.Name and type(value) is ast.Dict:
             self.contents.setdefault((function, target.id), []).append(value)
-        elif type(target) is ast.Attribute and _name_of(target.value) is not None:
+        elif type(target) is ast.Attribute and name_text(target.value) is not None:
             self._stores_first_parameter([target.value])  # `function.__tool__ = ...`
-        name = _dotted_name(target)
+        name = dotted_name(target)
         if name is None:
             return
         if type(value) is ast.Await:
@@ -298,17 +250,17 @@ class AstHandlerFactsCollector:
             or (type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr == "get")
         ):
             self.looked_up.add((function, name))
-            container = _dotted_name(_table_of(value) if type(value) is ast.Subscript else value.func.value)  # type: ignore[union-attr]
+            container = dotted_name(_table_of(value) if type(value) is ast.Subscript else value.func.value)  # type: ignore[union-attr]
             if container is not None:
                 self.table_lookups.setdefault((function, name), []).append(container)
         if type(value) is ast.Call:
             self.bindings.append((*self._binding_scope(name), value.func, False))
-        value_name = _name_of(value)
+        value_name = name_text(value)
         if name.startswith("self.") and value_name is not None and function in self.functions:
             if value_name in self.functions[function].parameters:
                 self.attribute_parameters.append((_nearest_class(self._scopes), name, value_name, function))
         elif name.startswith("self.") and type(value) is ast.Attribute and function in self.functions:
-            holder = _name_of(value.value)
+            holder = name_text(value.value)
             if holder is not None and holder in self.functions[function].parameters:
                 # `self.mcp = server.mcp`: what the object the parameter holds keeps there
                 held = f"{holder}{HELD}{value.attr}"
@@ -339,9 +291,9 @@ class AstHandlerFactsCollector:
         key = (self._scopes.current_function, target.id)
         if type(iterated) is ast.List or type(iterated) is ast.Tuple or type(iterated) is ast.Set:
             # `for fn in (a, b): X.add_tool(fn)`: the loop variable stands for each element.
-            self.aliases.setdefault(key, []).extend(_unstarred(element) for element in iterated.elts)
+            self.aliases.setdefault(key, []).extend(argument_value(element) for element in iterated.elts)
         else:
-            source = _dotted_name(iterated)
+            source = dotted_name(iterated)
             if source is not None:  # `for tool in read_tools:`: an element of that list
                 self.loop_sources.setdefault(key, []).append(source)
 
@@ -357,18 +309,18 @@ class AstHandlerFactsCollector:
         # `return TOOLS[name]`, `return TOOLS.get(name)`: an item of a registry
         table = None
         if type(item) is ast.Subscript:
-            table = _dotted_name(_table_of(item))
+            table = dotted_name(_table_of(item))
         elif type(item) is ast.Call and type(item.func) is ast.Attribute and item.func.attr == "get":
-            table = _dotted_name(item.func.value)
+            table = dotted_name(item.func.value)
         if table is not None:
             self.returned_tables.setdefault(info.key, []).append(table)
         info.returned_values.append(item)  # type: ignore[arg-type]  # `ast`'s node (FunctionInfo says LibCST's)
         callees, names = _carried_values(item)
         info.returned_calls.extend(callees)
         info.returned_names.extend(names)
-        if type(item) is ast.Call and (_dotted_name(item.func) or "").rpartition(".")[2][:1].isupper():
+        if type(item) is ast.Call and (dotted_name(item.func) or "").rpartition(".")[2][:1].isupper():
             # `return ToolDefinition(fn=fn, ...)`: a definition built around the decorated function.
-            self._stores_first_parameter([value for value in _argument_values(item) if _name_of(value) is not None])
+            self._stores_first_parameter([value for value in argument_values(item) if name_text(value) is not None])
 
     def _stores_first_parameter(self, values: Iterable[ast.expr], container: str | None = None) -> None:
         function = self._scopes.current_function
@@ -438,7 +390,7 @@ class AstHandlerFactsCollector:
             if callee is not None:
                 info.coalesced_calls.append(callee)
         else:
-            name = _name_of(left)
+            name = name_text(left)
             if name is not None:
                 info.coalesced_names.append(name)
 
@@ -468,7 +420,7 @@ class AstHandlerFactsCollector:
     def visit_Call(self, node: ast.Call) -> None:
         function = self._scopes.current_function
         func = node.func
-        values = _argument_values(node)
+        values = argument_values(node)
         if function is not None and _is_super_registration(node):
             self.super_registration_wrappers.setdefault(function, []).extend(
                 value.func for value in values if type(value) is ast.Call
@@ -477,8 +429,8 @@ class AstHandlerFactsCollector:
             guards = self._guards_of(node) if self._open_trys and self._guards_of is not None else ()
             self.super_dispatch_guards.setdefault(function, []).append(encode(guards) if guards else "")
         if type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS:
-            self._stores_first_parameter(iter(values), _dotted_name(func.value))
-            receiver = _name_of(func.value)
+            self._stores_first_parameter(iter(values), dotted_name(func.value))
+            receiver = name_text(func.value)
             if receiver is not None and func.attr in _COLLECTORS and values:
                 self.collected.setdefault((function, receiver), []).append(values[0])
         elif type(func) is ast.Name and func.id == "setattr" and values:
@@ -508,7 +460,7 @@ _TABLES = frozenset({ast.Dict, ast.Call, *_SEQUENCES})
 # -- the helpers that read nodes ------------------------------------------------------------
 def _cst_name(value: ast.expr | str) -> str | None:
     """A name as LibCST's tree gives it (``handlers._cst_name``)."""
-    return value if isinstance(value, str) else _name_of(value)
+    return value if isinstance(value, str) else name_text(value)
 
 
 def _cst_parts(value: ast.expr) -> list[ast.expr]:
@@ -518,7 +470,7 @@ def _cst_parts(value: ast.expr) -> list[ast.expr]:
     if type(value) is ast.Tuple or type(value) is ast.List:
         return [element for element in value.elts if type(element) is not ast.Starred]
     if type(value) is ast.Call:
-        return _argument_values(value)
+        return argument_values(value)
     return []
 
 
@@ -547,7 +499,7 @@ def _table_functions(table: ast.expr, source: SourceText) -> Iterator[ast.expr]:
         return
     if type(table) is ast.List or type(table) is ast.Tuple or type(table) is ast.Set:
         for item in table.elts:
-            value = _unstarred(item)
+            value = argument_value(item)
             wrapped = _tool_wrapped(value) if type(value) is ast.Call else None
             if wrapped is not None:
                 yield wrapped
@@ -562,19 +514,19 @@ def _table_functions(table: ast.expr, source: SourceText) -> Iterator[ast.expr]:
                     and type(entry_key) is ast.Constant
                     and entry_key.value in REGISTRY_FUNCTION_KEYS  # evaluated: bytes are in no key set
                     and source.one_token(entry_key)
-                    and (type(entry) is ast.Attribute or _name_of(entry) is not None)
+                    and (type(entry) is ast.Attribute or name_text(entry) is not None)
                 ):
                     yield entry
 
 
 def _tool_wrapped(call: ast.Call) -> ast.expr | None:
     """The function `FunctionTool(f)` (a class named `...Tool`) wraps."""
-    name = (_dotted_name(call.func) or "").rpartition(".")[2]
+    name = (dotted_name(call.func) or "").rpartition(".")[2]
     # A starred first argument, or a keyword before it, is no function it wraps.
     if not (name.endswith("Tool") and name[:1].isupper() and call.args and type(call.args[0]) is not ast.Starred):
         return None
     first = call.args[0]
-    return first if type(first) is ast.Attribute or _name_of(first) is not None else None
+    return first if type(first) is ast.Attribute or name_text(first) is not None else None
 
 
 def _table_values(table: ast.Dict) -> Iterator[ast.expr]:
@@ -602,8 +554,8 @@ def _answers(body: Sequence[ast.stmt], source: SourceText) -> bool:
         return False
     value = first.value
     if type(value) is ast.Tuple:  # `return False, "No header found and creation failed"`
-        parts = [_unstarred(element) for element in value.elts]
-        if any(_name_of(part) == "False" or is_error_text(part, source) for part in parts):
+        parts = [argument_value(element) for element in value.elts]
+        if any(name_text(part) == "False" or is_error_text(part, source) for part in parts):
             return False
     return not (is_empty_value(value) or is_failure_answer(value, source))
 
@@ -616,18 +568,18 @@ def _raises(body: Sequence[ast.stmt], source: SourceText) -> bool:
 
 def _marks_errors(value: ast.expr) -> bool:
     """`CallToolResult(content=..., isError=is_error)`: a result whose error flag is computed."""
-    if type(value) is not ast.Call or (_dotted_name(value.func) or "").rpartition(".")[2] != "CallToolResult":
+    if type(value) is not ast.Call or (dotted_name(value.func) or "").rpartition(".")[2] != "CallToolResult":
         return False
     flag = next((keyword.value for keyword in value.keywords if keyword.arg == "isError"), None)
-    return flag is not None and _name_of(flag) not in ("False", "None", "True")
+    return flag is not None and name_text(flag) not in ("False", "None", "True")
 
 
 def _partial_of(value: ast.expr) -> str | None:
     """`partial(generic_tool, name_enum=ToolName)`: the function it binds."""
     if type(value) is not ast.Call or not _argument_count(value):
         return None
-    first = _name_of(_unstarred(_arguments(value)[0]))
-    if first is None or (_dotted_name(value.func) or "").rpartition(".")[2] != "partial":
+    first = name_text(argument_value(written_arguments(value)[0]))
+    if first is None or (dotted_name(value.func) or "").rpartition(".")[2] != "partial":
         return None
     return first
 
@@ -648,7 +600,7 @@ def _carried_values(value: ast.expr) -> tuple[list[str], list[str]]:
             callee = _callee(expression.func)
             if callee is not None:
                 callees.append(callee)
-            for argument in _argument_values(expression):
+            for argument in argument_values(expression):
                 if type(argument) is ast.Subscript:  # a table's function handed to a runner
                     table_callee = _callee(argument)
                     if table_callee is not None:
@@ -657,7 +609,7 @@ def _carried_values(value: ast.expr) -> tuple[list[str], list[str]]:
                     # `safe_operation(lambda: tool.execute(...))`: what it runs, it may hand back
                     pending.append(argument.body)
                 else:
-                    name = _name_of(argument)
+                    name = name_text(argument)
                     if name is not None:  # `run_sync(_sync_list)`: a function handed to a runner
                         callees.append(name)
                     elif (
@@ -671,7 +623,7 @@ def _carried_values(value: ast.expr) -> tuple[list[str], list[str]]:
         elif type(expression) is ast.Name:
             names.append(expression.id)
         elif type(expression) is ast.Constant:
-            name = _name_of(expression)  # `None`, `True`, `False`: names to LibCST
+            name = name_text(expression)  # `None`, `True`, `False`: names to LibCST
             if name is not None:
                 names.append(name)
         elif type(expression) is ast.IfExp:
@@ -718,14 +670,14 @@ def _message_tested(test: ast.expr, source: SourceText) -> str | None:
     sides = (test.left, test.comparators[0])
     literal = next((side for side in sides if _is_string_token(side, source)), None)
     other = next((side for side in sides if not _is_string_token(side, source)), None)
-    if type(literal) is not ast.Constant or other is None or _dotted_name(other) is None:
+    if type(literal) is not ast.Constant or other is None or dotted_name(other) is None:
         return None
     return _message_name(literal, source)
 
 
 def _is_empty_literal(expression: ast.expr, source: SourceText) -> bool:
     """`{}`, `[]`, `""`, `0`, `dict()`: an empty value written out (not `None`, which is no value)."""
-    if _name_of(expression) is not None:
+    if name_text(expression) is not None:
         return False
     return is_empty_value(expression)
 
@@ -735,10 +687,10 @@ def _callee(expression: ast.expr) -> str | None:
     if type(expression) is ast.Await:
         expression = expression.value
     if type(expression) is ast.Attribute and type(expression.value) is ast.Subscript:
-        table = _dotted_name(_table_of(expression.value))
+        table = dotted_name(_table_of(expression.value))
         return f"{table}[].{expression.attr}" if table else None
     if type(expression) is ast.Subscript:
-        table = _dotted_name(_table_of(expression))
+        table = dotted_name(_table_of(expression))
         return f"{table}[]" if table else None
     if type(expression) is ast.Attribute:
         # `get_client().post()`: a method of what the getter returns; `get_state().client.post()`:
@@ -748,9 +700,9 @@ def _callee(expression: ast.expr) -> str | None:
             attributes.append(value.attr)
             value = value.value
         if type(value) is ast.Call:
-            getter = _dotted_name(value.func)
+            getter = dotted_name(value.func)
             return f"{getter}().{'.'.join(reversed(attributes))}" if getter else None
-    return _dotted_name(expression)
+    return dotted_name(expression)
 
 
 def _table_of(subscript: ast.Subscript) -> ast.expr:
@@ -778,10 +730,10 @@ def _rows_of(value: ast.expr, source: SourceText) -> str | None:
     """`results.get("rows", [])` / `results.get("items", {})`: the local whose rows it reads."""
     if not (type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr == "get"):
         return None
-    holder = _name_of(value.func.value)
+    holder = name_text(value.func.value)
     if _argument_count(value) != 2 or holder is None:
         return None
-    key, default = _argument_values(value)
+    key, default = argument_values(value)
     empty = (type(default) is ast.List and not default.elts) or (type(default) is ast.Dict and not default.keys)
     return holder if empty and _is_string_token(key, source) else None
 
@@ -793,7 +745,7 @@ def module_aliases(aliases: dict[tuple[str | None, str], list[ast.expr]], summar
         if scope is not None or name in summaries or name.endswith("[]"):
             continue
         for value in values:
-            target = _dotted_name(value) if type(value) is ast.Attribute or _name_of(value) is not None else None
+            target = dotted_name(value) if type(value) is ast.Attribute or name_text(value) is not None else None
             if target in summaries:
                 found[name] = summaries[target]
                 break
@@ -828,7 +780,7 @@ class _AstResolver(_Resolver):
         super().__init__(facts, imports, handler_decorators, handler_functions, project)  # type: ignore[arg-type]
 
     # -- the facts' nodes: the original's steps ------------------------------------------------
-    _dotted = staticmethod(_dotted_name)  # type: ignore[assignment]
+    _dotted = staticmethod(dotted_name)  # type: ignore[assignment]
     _call_argument = staticmethod(call_argument)  # type: ignore[assignment]
     _partial_of = staticmethod(_partial_of)  # type: ignore[assignment]
 
@@ -861,13 +813,13 @@ class _AstResolver(_Resolver):
 
     @staticmethod
     def _base_name(base: ast.expr) -> str | None:  # type: ignore[override]
-        return _dotted_name(base.value if type(base) is ast.Subscript else base)
+        return dotted_name(base.value if type(base) is ast.Subscript else base)
 
     @staticmethod
     def _elements(value: ast.expr) -> list[ast.expr]:  # type: ignore[override]
         """LibCST's ``elements`` of a list, tuple, set or dict: their values."""
         if type(value) is ast.List or type(value) is ast.Tuple or type(value) is ast.Set:
-            return [_unstarred(element) for element in value.elts]
+            return [argument_value(element) for element in value.elts]
         if type(value) is ast.Dict:
             return list(value.values)  # `**x`'s too (its key is None)
         return []
@@ -877,11 +829,11 @@ class _AstResolver(_Resolver):
         wrapping: list[ast.expr] = []
         # LibCST's first argument as written, unless a keyword one (`*x` and `**x` are not)
         while type(expression) is ast.Call and (expression.args or expression.keywords):
-            first = _arguments(expression)[0]
+            first = written_arguments(expression)[0]
             if _keyword_of(first) is not None:
                 break
             wrapping.append(expression.func)
-            expression = _unstarred(first)
+            expression = argument_value(first)
         return wrapping, expression
 
     @staticmethod
@@ -890,7 +842,7 @@ class _AstResolver(_Resolver):
 
     @staticmethod
     def _is_reference(value: ast.expr) -> bool:  # type: ignore[override]
-        return type(value) is ast.Attribute or _name_of(value) is not None
+        return type(value) is ast.Attribute or name_text(value) is not None
 
     @staticmethod
     def _is_attribute(value: ast.expr) -> TypeGuard[ast.Attribute]:  # type: ignore[override]
@@ -913,7 +865,7 @@ class _AstResolver(_Resolver):
     def server_class(self, expression: ast.expr) -> ServerBinding | None:  # type: ignore[override]
         if type(expression) is ast.Subscript:  # `FastMCP[State]`: a generic server class
             expression = expression.value
-        dotted = _dotted_name(expression)
+        dotted = dotted_name(expression)
         if dotted is None:
             if type(expression) is ast.Constant and type(expression.value) is str and is_one_token(expression):
                 dotted = expression.value.strip()
@@ -931,7 +883,7 @@ class _AstResolver(_Resolver):
             expression = expression.value  # `FastMCP.from_openapi(spec, client)`: a server of that class
         binding = self.server_class(expression)
         if binding is None:
-            dotted = _dotted_name(expression) or ""
+            dotted = dotted_name(expression) or ""
             binding = self.factory_binding(dotted) if dotted in self.facts.functions else None
             if binding is None:
                 binding = self.imported_server_factories.get(self.imports.qualify(dotted) or "")
@@ -951,16 +903,16 @@ class _AstResolver(_Resolver):
                 if type(callee) is ast.Attribute and callee.attr in SERVER_CLASS_FACTORIES:
                     callee = callee.value  # `return FastMCP.from_openapi(spec, client)`
                 binding = self.server_class(callee)
-                if binding is None and _dotted_name(callee) in self.facts.functions:
-                    binding = self.factory_binding(_dotted_name(callee) or "", depth + 1)
+                if binding is None and dotted_name(callee) in self.facts.functions:
+                    binding = self.factory_binding(dotted_name(callee) or "", depth + 1)
                 if binding is not None:
                     return binding
         for name in factory.returned_names:
             for expression, is_annotation in self._bindings_at.get((key, name), ()):
                 if not is_annotation:
                     binding = self.server_class(expression)
-                    if binding is None and _dotted_name(expression) in self.facts.functions:
-                        binding = self.factory_binding(_dotted_name(expression) or "", depth + 1)
+                    if binding is None and dotted_name(expression) in self.facts.functions:
+                        binding = self.factory_binding(dotted_name(expression) or "", depth + 1)
                     if binding is not None:
                         return binding
         return None
@@ -968,19 +920,19 @@ class _AstResolver(_Resolver):
     def _passed_servers(self) -> Iterator[tuple[str, str, ServerBinding]]:
         for registration in self.facts.registrations:
             call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = _dotted_name(call.func)
+            callee = dotted_name(call.func)
             if callee is None:
                 continue
-            for position, argument in enumerate(_arguments(call)):
+            for position, argument in enumerate(written_arguments(call)):
                 if _is_starred(argument):
                     break
                 keyword = _keyword_of(argument)
                 slot = keyword if keyword is not None else str(position)
-                value = _unstarred(argument)
+                value = argument_value(argument)
                 binding = self.receiver(value, registration.context_key, registration.context_class)  # type: ignore[arg-type]
                 if binding is not None and binding is not UNTYPED_SERVER:
                     yield callee, slot, binding
-                elif _dotted_name(value) == "self" and registration.context_class is not None:
+                elif dotted_name(value) == "self" and registration.context_class is not None:
                     for attribute, held in self._held_servers(registration.context_class):
                         yield callee, f"{slot}{HELD}{attribute}", held
 
@@ -995,7 +947,7 @@ class _AstResolver(_Resolver):
             if first is not None:
                 yield from self._wrapping_calls(first, context_key, context_class, depth + 1)
             return
-        name = _name_of(expression)
+        name = name_text(expression)
         if name is not None:
             for value in self._alias_values(name, context_key):
                 if value is not expression:  # type: ignore[comparison-overlap]  # `ast`'s, the facts' aliases
@@ -1076,7 +1028,7 @@ class _AstResolver(_Resolver):
             for value in self.facts.aliases.get((scope, table), ()):
                 if type(value) is ast.Await:
                     value = value.value
-                builder = _dotted_name(value.func) if type(value) is ast.Call else None
+                builder = dotted_name(value.func) if type(value) is ast.Call else None
                 found = self.resolve_function(builder, context_key, context_class) if builder else None
                 if found is not None:
                     yield from self._returned_entries(found, depth)  # type: ignore[misc]
@@ -1084,7 +1036,7 @@ class _AstResolver(_Resolver):
             if info is not None and table in info.parameters:
                 passed: list[tuple[ast.expr, str | None, str | None]] = self._arguments_for(info.key, table)  # type: ignore[assignment]
                 for argument, caller, caller_class in passed:
-                    name = _name_of(argument)
+                    name = name_text(argument)
                     if name is not None:
                         yield from self._table_entries(name, caller, caller_class, depth + 1)
                     elif type(argument) is ast.Dict or type(argument) is ast.DictComp:
@@ -1097,7 +1049,7 @@ class _AstResolver(_Resolver):
             for registration in self.facts.registrations:
                 callee: ast.expr = registration.call.func  # type: ignore[assignment]  # `ast`'s
                 # LibCST's also lists a literal's call by its token (`"a"(...)`): no function's name.
-                tail = callee.attr if type(callee) is ast.Attribute else _name_of(callee)
+                tail = callee.attr if type(callee) is ast.Attribute else name_text(callee)
                 if tail is not None:
                     self._calls_by_name.setdefault(tail, []).append(registration)
         return self._calls_by_name.get(name, [])
@@ -1115,13 +1067,13 @@ class _AstResolver(_Resolver):
 
     def _named_attributes(self, table: ast.DictComp, context_key: str | None) -> list[str]:  # type: ignore[override]
         value, loop = table.value, table.generators[0]
-        if type(value) is not ast.Call or _dotted_name(value.func) != "getattr" or _argument_count(value) < 2:
+        if type(value) is not ast.Call or dotted_name(value.func) != "getattr" or _argument_count(value) < 2:
             return []
-        target = _name_of(loop.target)
-        arguments = _arguments(value)
-        if target is None or _name_of(_unstarred(arguments[1])) != target:
+        target = name_text(loop.target)
+        arguments = written_arguments(value)
+        if target is None or name_text(argument_value(arguments[1])) != target:
             return []
-        owner = _dotted_name(_unstarred(arguments[0]))
+        owner = dotted_name(argument_value(arguments[0]))
         if owner is None:
             return []
         return [f"{owner}.{name}" for name in self._literal_strings(loop.iter, context_key)]
@@ -1136,14 +1088,14 @@ class _AstResolver(_Resolver):
                 callees = self._named_attributes(value, key)
             else:
                 items = _table_values(value) if type(value) is ast.Dict else [value]
-                callees = [name for name in map(_dotted_name, items) if name is not None]
+                callees = [name for name in map(dotted_name, items) if name is not None]
             for callee in callees:
                 if self.resolve_function(callee, key, class_key) is None:
                     found.extend(_call_externals(self, callee, key, class_key))
         return list(dict.fromkeys(found))
 
     def _literal_strings(self, expression: ast.expr, context_key: str | None) -> list[str]:  # type: ignore[override]
-        name = _name_of(expression)
+        name = name_text(expression)
         if name is not None:
             sequence = next((v for v in self._alias_values(name, context_key) if type(v) in _SEQUENCES), None)
             return self._literal_strings(sequence, None) if sequence is not None else []  # type: ignore[arg-type]
@@ -1151,7 +1103,7 @@ class _AstResolver(_Resolver):
             return []
         return [
             element.value
-            for element in map(_unstarred, expression.elts)  # type: ignore[attr-defined]
+            for element in map(argument_value, expression.elts)  # type: ignore[attr-defined]
             if type(element) is ast.Constant and type(element.value) is str and is_one_token(element)
         ]
 
@@ -1163,12 +1115,12 @@ class _AstResolver(_Resolver):
             value: ast.expr = returned  # type: ignore[assignment]  # `ast`'s
             if type(value) is ast.Await:
                 value = value.value
-            name = _name_of(value)
+            name = name_text(value)
             if name is not None and name in info.checked_answers:
                 continue
             if _marks_errors(value):
                 continue
-            callee = _dotted_name(value.func) if type(value) is ast.Call else None
+            callee = dotted_name(value.func) if type(value) is ast.Call else None
             function = self.resolve_function(callee, key, info.class_key) if callee is not None else None
             if function is None or function == key or not self.checks_answers(function, depth + 1):
                 return False
@@ -1177,9 +1129,9 @@ class _AstResolver(_Resolver):
     def _instances_passed(self) -> Iterator[tuple[str, str, str | None]]:
         for registration in self.facts.registrations:
             call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = _dotted_name(call.func)
-            arguments = _arguments(call)
-            first = _unstarred(arguments[0]) if arguments and _keyword_of(arguments[0]) is None else None
+            callee = dotted_name(call.func)
+            arguments = written_arguments(call)
+            first = argument_value(arguments[0]) if arguments and _keyword_of(arguments[0]) is None else None
             if callee is None or type(first) is not ast.Call:
                 continue
             found = self._callable_class(first.func, registration.context_key, registration.context_class, 1)  # type: ignore[arg-type]
@@ -1191,13 +1143,13 @@ class _AstResolver(_Resolver):
             self._parameter_classes = {}  # what is passed is not judged by what is passed
         for registration in self.facts.registrations:
             call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = _dotted_name(call.func)
+            callee = dotted_name(call.func)
             if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
                 continue
-            for position, argument in enumerate(_arguments(call)):
+            for position, argument in enumerate(written_arguments(call)):
                 if _is_starred(argument):
                     break
-                found = self._argument_class(_unstarred(argument), registration.context_key, registration.context_class)
+                found = self._argument_class(argument_value(argument), registration.context_key, registration.context_class)
                 if found is not None and not found.endswith("()"):
                     keyword = _keyword_of(argument)
                     yield callee, keyword if keyword is not None else str(position), found
@@ -1209,7 +1161,7 @@ class _AstResolver(_Resolver):
             value = value.value
         if type(value) is ast.Call:
             return self._callable_class(value.func, context_key, context_class, 1)  # type: ignore[arg-type]
-        dotted = _dotted_name(value)
+        dotted = dotted_name(value)
         if dotted is None:
             return None
         if dotted in self.facts.class_bases:
@@ -1228,7 +1180,7 @@ class _AstResolver(_Resolver):
             value = value.value
         if type(value) is ast.Call:
             return self._callable_class(value.func, scope, None, depth)  # type: ignore[arg-type]
-        dotted = _dotted_name(value)
+        dotted = dotted_name(value)
         return self.class_of(dotted, scope, None, depth + 1) if dotted else None
 
     def _annotation_class(self, annotation: ast.expr) -> str | None:  # type: ignore[override]
@@ -1236,7 +1188,7 @@ class _AstResolver(_Resolver):
             if type(candidate) is ast.Constant and type(candidate.value) is str and is_one_token(candidate):
                 dotted: str | None = candidate.value.strip()
             else:
-                dotted = _dotted_name(candidate)
+                dotted = dotted_name(candidate)
             if dotted is None or dotted in ("None", "Any", "typing.Any"):
                 continue
             if dotted in self.facts.class_bases:
@@ -1274,7 +1226,7 @@ def _callees_flowing_to_return(resolver: _AstResolver, info: FunctionInfo) -> se
                     if node.arg is not None:  # type: ignore[attr-defined]  # None: `**x`
                         pending.append(node.arg)  # type: ignore[attr-defined]
                 elif kind is ast.Constant:
-                    constant = _name_of(node)  # `None`, `True`, `False`
+                    constant = name_text(node)  # `None`, `True`, `False`
                     if constant is not None:
                         pending.append(constant)
     return callees
@@ -1313,14 +1265,14 @@ def _find_returned_callees(resolver: _AstResolver, info: FunctionInfo) -> list[s
             if kind is ast.Call or kind is ast.Await or kind in _COMPREHENSIONS:
                 callees.extend(_carried_values(value)[0])
             if kind in _COMPREHENSIONS:
-                iterated = _name_of(value.generators[0].iter)  # type: ignore[attr-defined]
+                iterated = name_text(value.generators[0].iter)  # type: ignore[attr-defined]
                 for built_from in aliases.get((info.key, iterated), ()) if iterated is not None else ():
                     if type(built_from) is ast.Call or type(built_from) is ast.Await:
                         callees.extend(_carried_values(built_from)[0])
     for name in info.answered_empties:
         sources = [*aliases.get((info.key, name), ()), *collected.get((info.key, name), ())]
         for filled_from in list(sources):
-            local = _name_of(filled_from)
+            local = name_text(filled_from)
             if local is not None:
                 sources.extend(aliases.get((info.key, local), ()))
         for value in sources:

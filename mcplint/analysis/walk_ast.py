@@ -61,11 +61,31 @@ def _position(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset  # type: ignore[attr-defined]
 
 
+def written_arguments(call: ast.Call) -> list[ast.expr | ast.keyword]:
+    """A call's arguments in the order they are written (LibCST's ``Call.args``): `ast` lists the
+    keywords apart, also one written before a starred argument (`f(key=1, *rest)`)."""
+    arguments: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    if call.args and call.keywords and _position(call.keywords[0]) < _position(call.args[-1]):
+        arguments.sort(key=_position)
+    return arguments
+
+
+def argument_value(argument: ast.expr | ast.keyword) -> ast.expr:
+    """LibCST's ``Arg.value``: what follows `*`, `**` or `name=`."""
+    if type(argument) is ast.Starred or type(argument) is ast.keyword:
+        return argument.value
+    return argument  # type: ignore[return-value]
+
+
+def argument_values(call: ast.Call) -> list[ast.expr]:
+    """The values of a call's arguments in written order (LibCST's ``Arg.value``s)."""
+    if not call.keywords and not any(type(argument) is ast.Starred for argument in call.args):
+        return call.args
+    return [argument_value(argument) for argument in written_arguments(call)]
+
+
 def _call_children(node: ast.Call) -> list[ast.AST]:
-    arguments: list[ast.AST] = [*node.args, *node.keywords]
-    if node.args and node.keywords and _position(node.keywords[0]) < _position(node.args[-1]):
-        arguments.sort(key=_position)  # `f(key=1, *rest)`: a keyword before a starred argument
-    return [node.func, *arguments]
+    return [node.func, *written_arguments(node)]
 
 
 def _dict_children(node: ast.Dict) -> list[ast.AST]:

@@ -47,6 +47,7 @@ from mcplint.registry.match import site_message
 from mcplint.rules.advice import RESULT_INSTEAD
 from mcplint.rules.base import RuleContext
 from mcplint.rules.base_ast import AstRuleContext
+from mcplint.rules.fix_context_ast import fix_context
 from mcplint.rules.mcp001_bare_error_return import TOOLS_ONLY, BareErrorReturn, _details
 from mcplint.rules.registry_fix import ErrorSite, fix_anchors, kept_message_reason, registry_error_fix
 
@@ -342,7 +343,7 @@ class AstBareErrorReturn(BareErrorReturn):
             fix = None
             if site is not None:
                 assert noted is not None and noted.statement is not None
-                fix = registry_error_fix(_SiteContext.of(self.context, noted), site, UNSAFE)
+                fix = registry_error_fix(fix_context(self.context, noted.statement, noted.clause), site, UNSAFE)
             anchors = fix_anchors(site.statement if site is not None else None)
             if payload.kind == "dict":
                 self.report(
@@ -436,42 +437,6 @@ class AstBareErrorReturn(BareErrorReturn):
 
     def _local_values(self, name: str) -> Sequence[ast.expr]:  # type: ignore[override]
         return self.context.locals.values(self.context.scopes.current_function, name)  # type: ignore[return-value]
-
-
-class _SiteContext:
-    """The rule's context as ``registry_error_fix`` reads it for one site. The fix builder
-    asks with the site's LibCST nodes (its statement's guards, whether its clause logs);
-    the `ast` twins' tables are keyed by `ast` nodes: the site's own answer them."""
-
-    def __init__(self, context: AstRuleContext, statement: ast.stmt, clause: ast.ExceptHandler | None) -> None:
-        self._context = context
-        self._statement = statement
-        self.loggers = _ClauseLoggers(context, clause)
-
-    @classmethod
-    def of(cls, context: AstRuleContext, site: _Site) -> RuleContext:
-        assert site.statement is not None
-        return cast(RuleContext, cls(context, site.statement, site.clause))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._context, name)
-
-    def statement_guards(self, node: object) -> Any:
-        return self._context.statement_guards(self._statement)
-
-
-class _ClauseLoggers:
-    def __init__(self, context: AstRuleContext, clause: ast.ExceptHandler | None) -> None:
-        self._loggers = context.loggers
-        self._clause = clause
-
-    @property
-    def name(self) -> str | None:
-        return self._loggers.name
-
-    def already_logs(self, clause: object) -> bool:
-        assert self._clause is not None  # asked only of a site in a clause
-        return self._loggers.already_logs(self._clause)  # type: ignore[arg-type]
 
 
 def _own_message_reason(context: AstRuleContext, clause: ast.ExceptHandler | None) -> str | None:

@@ -2,30 +2,28 @@
 
 Every judgement reads `ast` nodes; the fix, the error message and the anchors are built, as
 the original builds them, from the LibCST nodes ``context.libcst_of`` gives for the site
-(``registry_fix`` stays on LibCST). ``FixContext`` is the context the registry fix reads,
-answering for the site's LibCST nodes with the `ast` ones: the other registry-fix twins
-(MCP007) share it, and ``mentions``.
+(``registry_fix`` stays on LibCST), which asks the context about them through
+``fix_context_ast.fix_context``. MCP007's twin shares ``mentions``.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import Any, cast
-
-import libcst as cst
+from typing import Any
 
 from mcplint.analysis.catching import stops
 from mcplint.analysis.empty_values_ast import is_none_literal
 from mcplint.analysis.exception_flow_ast import bound_name
 from mcplint.analysis.imports_ast import dotted_name, name_text
 from mcplint.analysis.source_text import SourceText
-from mcplint.analysis.walk_ast import body_nodes, own_nodes
+from mcplint.analysis.walk_ast import argument_value, body_nodes, own_nodes, written_arguments
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RAISE_INSTEAD
 from mcplint.rules.base import RuleContext
 from mcplint.rules.base_ast import AstRuleContext
+from mcplint.rules.fix_context_ast import fix_context
 from mcplint.rules.mcp002_raw_exception_raise import _TYPE_NAMES, RawExceptionRaise, _unqualified
 from mcplint.rules.registry_fix import ErrorSite, fix_anchors, registry_error_fix
 
@@ -121,7 +119,7 @@ class AstRawExceptionRaise(RawExceptionRaise):
                     f"Raw `{builtin}` raised in handler scope",
                     advice=RAISE_INSTEAD,
                     function=function,
-                    fix=registry_error_fix(FixContext.of(self.context, node, clause), site, applicability),  # type: ignore[arg-type]
+                    fix=registry_error_fix(fix_context(self.context, node, clause), site, applicability),  # type: ignore[arg-type]
                     error_message=site.message,
                     escapes=builtin,
                     anchors=fix_anchors(statement),
@@ -167,41 +165,6 @@ class AstRawExceptionRaise(RawExceptionRaise):
         return values[0] if len(values) == 1 else message  # type: ignore[return-value]
 
 
-class FixContext:
-    """What ``registry_error_fix`` reads of the context, for one site: the `ast` rule context,
-    asked about the site's `ast` statement and clause where the fix builder (on LibCST) hands
-    their LibCST nodes."""
-
-    def __init__(self, context: AstRuleContext, statement: ast.stmt, clause: ast.ExceptHandler | None) -> None:
-        self._context = context
-        self._statement = statement
-        self.loggers = _ClauseLoggers(context, clause)
-
-    @classmethod
-    def of(cls, context: AstRuleContext, statement: ast.stmt, clause: ast.ExceptHandler | None) -> RuleContext:
-        return cast(RuleContext, cls(context, statement, clause))
-
-    def statement_guards(self, node: cst.CSTNode) -> object:
-        return self._context.statement_guards(self._statement)
-
-    def __getattr__(self, name: str) -> Any:  # the registry, the imports, the locals
-        return getattr(self._context, name)
-
-
-class _ClauseLoggers:
-    def __init__(self, context: AstRuleContext, clause: ast.ExceptHandler | None) -> None:
-        self._loggers = context.loggers
-        self._clause = clause
-
-    @property
-    def name(self) -> str | None:
-        return self._loggers.name
-
-    def already_logs(self, clause: cst.ExceptHandler) -> bool:
-        assert self._clause is not None  # the fix asks only about the site's clause
-        return self._loggers.already_logs(self._clause)  # type: ignore[arg-type]
-
-
 def mentions(message: ast.expr, name: str | None) -> bool:
     """``registry_fix.mentions``: the name anywhere LibCST has a `Name` node (an attribute's, a
     keyword's or a lambda parameter's name too)."""
@@ -216,28 +179,6 @@ def mentions(message: ast.expr, name: str | None) -> bool:
             if (node.attr if kind is ast.Attribute else node.arg) == name:  # type: ignore[attr-defined]
                 return True
     return False
-
-
-def written_arguments(call: ast.Call) -> list[ast.expr | ast.keyword]:
-    """A call's arguments in the order they are written (LibCST's `Call.args`): `ast` lists
-    the keywords apart, also one written before a starred argument (`f(key=1, *rest)`)."""
-    args, keywords = call.args, call.keywords
-    if not keywords:
-        return list(args)
-    if not args:
-        return list(keywords)
-    arguments: list[ast.expr | ast.keyword] = [*args, *keywords]
-    first, last = keywords[0], args[-1]
-    if (first.lineno, first.col_offset) < (last.lineno, last.col_offset):
-        arguments.sort(key=lambda argument: (argument.lineno, argument.col_offset))
-    return arguments
-
-
-def argument_value(argument: ast.expr | ast.keyword) -> ast.expr:
-    """LibCST's `Arg.value`: what follows `*`, `**` or `name=`."""
-    if type(argument) is ast.Starred or type(argument) is ast.keyword:
-        return argument.value
-    return argument  # type: ignore[return-value]
 
 
 def _message_argument(node: ast.Raise) -> ast.expr | None:

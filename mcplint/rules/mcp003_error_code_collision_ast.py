@@ -14,10 +14,10 @@ from mcplint.analysis.error_payloads_ast import is_error_dict, string_value
 from mcplint.analysis.imports import TEST_FRAMEWORKS
 from mcplint.analysis.imports_ast import dotted_name, imported_package
 from mcplint.analysis.source_text import is_one_token
+from mcplint.analysis.walk_ast import argument_value, written_arguments
 from mcplint.registry.model import Registry
 from mcplint.rules.base import RuleContext
 from mcplint.rules.base_ast import AstRuleContext
-from mcplint.rules.mcp002_raw_exception_raise_ast import argument_value, written_arguments
 from mcplint.rules.mcp003_error_code_collision import (
     CODE_ATTRIBUTES,
     CODE_KEY_NAME,

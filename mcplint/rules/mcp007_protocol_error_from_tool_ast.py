@@ -17,13 +17,14 @@ from mcplint.analysis.exception_flow_ast import bound_name
 from mcplint.analysis.imports import ImportTable
 from mcplint.analysis.imports_ast import dotted_name, name_text
 from mcplint.analysis.source_text import SourceText, opening_quote, token_end
-from mcplint.analysis.walk_ast import body_nodes
+from mcplint.analysis.walk_ast import argument_value, body_nodes, written_arguments
 from mcplint.finding import UNSAFE
 from mcplint.protocol_codes import CODE_BY_CONSTANT
 from mcplint.registry.match import MESSAGE_BY_STANDARD_CODE, site_message
 from mcplint.rules.base import FixSpec
 from mcplint.rules.base_ast import AstRuleContext
-from mcplint.rules.mcp002_raw_exception_raise_ast import FixContext, argument_value, mentions, written_arguments
+from mcplint.rules.fix_context_ast import fix_context
+from mcplint.rules.mcp002_raw_exception_raise_ast import mentions
 from mcplint.rules.mcp007_protocol_error_from_tool import (
     _CATCH_ALL,
     CONSEQUENCES,
@@ -123,7 +124,7 @@ class AstProtocolErrorFromTool(ProtocolErrorFromTool):
             ),
             None,
         )
-        context = FixContext.of(self.context, node, clause)  # type: ignore[arg-type]
+        context = fix_context(self.context, node, clause)  # type: ignore[arg-type]
         if by_code is not None:
             return registry_error_fix(context, site, UNSAFE, symbol=by_code), message
         return registry_error_fix(context, site, UNSAFE), message

@@ -38,7 +38,7 @@ from mcplint.analysis.error_payloads_ast import (
 )
 from mcplint.analysis.imports_ast import dotted_name, name_text
 from mcplint.analysis.source_text import SourceText, is_one_token
-from mcplint.analysis.walk_ast import body_nodes, children, own_nodes
+from mcplint.analysis.walk_ast import argument_values, body_nodes, children, own_nodes
 from mcplint.rules.base import RuleContext
 from mcplint.rules.base_ast import AstRuleContext
 from mcplint.rules.batch_fix import batch_fix
@@ -145,7 +145,7 @@ class AstHiddenPartialFailure(HiddenPartialFailure):
 
     def visit_Call(self, node: ast.Call) -> None:  # type: ignore[override]
         if dotted_name(node.func) == "filter":
-            values = _written_values(node)
+            values = argument_values(node)
             if values and is_none_literal(values[0]):
                 self._comprehension(node)  # type: ignore[arg-type]
 
@@ -263,19 +263,6 @@ def _names_failures(value: ast.expr, source: SourceText) -> bool:
 
 
 # -- LibCST's view of `ast`'s nodes ---------------------------------------------------------
-def _written_values(call: ast.Call) -> list[ast.expr]:
-    """The values of a call's arguments as written (LibCST's ``Arg.value``s, in order)."""
-    if not call.keywords:
-        return [argument.value if type(argument) is ast.Starred else argument for argument in call.args]
-    found: list[ast.expr] = []
-    for argument in children(call)[1:]:  # the arguments in written order
-        if type(argument) is ast.keyword or type(argument) is ast.Starred:
-            found.append(argument.value)
-        else:
-            found.append(argument)  # type: ignore[arg-type]
-    return found
-
-
 def _names(root: ast.AST) -> Iterator[tuple[int, str]]:
     """The names LibCST's tree has in ``root`` and its own nodes (an attribute's, a keyword
     argument's, a lambda's parameter's, `None`'s among them), each keyed by its holder."""
@@ -347,7 +334,7 @@ def _whole_call_failure(value: ast.expr, source: SourceText) -> bool:
     if type(value) is ast.Call:
         callee = (dotted_name(value.func) or "").rsplit(".", 1)[-1]
         if callee == "dumps" and (value.args or value.keywords):
-            return _whole_call_failure(_written_values(value)[0], source)
+            return _whole_call_failure(argument_values(value)[0], source)
         return builds_error(value)
     if type(value) is ast.Dict:
         return _says_it_failed(value, source)
@@ -463,7 +450,7 @@ def _fed_from(nodes: list[ast.AST], try_node: ast.Try, names: set[str]) -> bool:
             and _collects(_with_inner_loops(_loop_nodes(node.body)))
         ):
             return True
-        if _adder(node) is not None and any(_names_in(value) & names for value in _written_values(cast(ast.Call, node))):
+        if _adder(node) is not None and any(_names_in(value) & names for value in argument_values(cast(ast.Call, node))):
             return True
     return False
 
@@ -701,7 +688,7 @@ def _only_parses(try_node: ast.Try, local_functions: set[str], imported: frozens
         if root is None or root in ("self", "cls") or root in imported:
             return False
         if method == "get":
-            values = _written_values(node)
+            values = argument_values(node)
             if values and is_one_token(values[0]):
                 continue
         if _IO_NAME.match(method) or method in ("result", "wait"):
@@ -801,7 +788,7 @@ def _merging_helper(loop: Loop, helpers: set[str]) -> str | None:
     for node in _loop_nodes(loop.body):
         if not (type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("extend", "update")):
             continue
-        for value in _written_values(node):
+        for value in argument_values(node):
             if type(value) is ast.Name:
                 if value.id == target:
                     helper = _calls_helper(loop.iter, helpers)
@@ -817,7 +804,7 @@ def _merging_helper(loop: Loop, helpers: set[str]) -> str | None:
 def _filtered_helper(node: ast.expr, helpers: set[str], assignments: dict[str, ast.expr]) -> str | None:
     source: ast.expr | None
     if type(node) is ast.Call:  # filter(None, source)
-        values = _written_values(node)
+        values = argument_values(node)
         source = values[1] if len(values) > 1 else None
     elif isinstance(node, _COMPREHENSIONS) and _drops_nones(node):
         source = node.generators[0].iter
@@ -851,7 +838,7 @@ def _calls_helper(expression: ast.expr, helpers: set[str]) -> str | None:
         if name in helpers:
             return name
         if name == "map":
-            values = _written_values(node)
+            values = argument_values(node)
             if values:
                 mapped = (dotted_name(values[0]) or "").split(".")[-1]
                 if mapped in helpers:

@@ -24,7 +24,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis import handlers, handlers_ast
+from mcplint.analysis import handlers, handlers_ast, imports_ast
 from mcplint.analysis.catching import Guards
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.imports_ast import AstImportTable
@@ -235,7 +235,7 @@ def helpers_on_every_node(paired: PairedTree) -> list[str]:
         if not isinstance(made_from, ast.expr):
             continue
         expression: Any = made_from
-        compare("dotted name", made_from, dotted_name(node), twin._dotted_name(expression))
+        compare("dotted name", made_from, dotted_name(node), imports_ast.dotted_name(expression))
         compare("_callee", made_from, handlers._callee(node), twin._callee(expression))
         compare("_carried_values", made_from, handlers._carried_values(node), twin._carried_values(expression))
         compare(
