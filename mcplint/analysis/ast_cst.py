@@ -406,12 +406,17 @@ class _Builder:
     def block_body(self, statements: Sequence[ast.stmt]) -> list[cst.CSTNode]:
         """Statements as LibCST groups them: a compound statement alone, simple statements
         sharing a line (``a = 1; b = 2``) in one ``SimpleStatementLine``."""
-        body: list[cst.CSTNode] = []
+        return [self.statement_group(group) for group in self.statement_groups(statements)]
+
+    def statement_groups(self, statements: Sequence[ast.stmt]) -> list[list[ast.stmt]]:
+        """The statements of a block by the node LibCST makes of them: a compound statement
+        alone, the simple ones sharing a line (``a = 1; b = 2``) together."""
+        groups: list[list[ast.stmt]] = []
         index = 0
         while index < len(statements):
             statement = statements[index]
             if not isinstance(statement, _SMALL):
-                body.append(self.compound(statement))
+                groups.append([statement])
                 index += 1
                 continue
             line: list[ast.stmt] = [statement]
@@ -422,11 +427,19 @@ class _Builder:
                 index += 1
                 line.append(statements[index])
             index += 1
-            small = [self.small(part) for part in line]
-            start = self.spans[id(small[0])][0] - self.base
-            end = self.spans[id(small[-1])][1] - self.base
-            body.append(self.record(make[cst.SimpleStatementLine](body=small), start, end))
-        return body
+            groups.append(line)
+        return groups
+
+    def statement_group(self, group: Sequence[ast.stmt]) -> cst.CSTNode:
+        """The node of one of ``statement_groups``: a compound statement or a ``SimpleStatementLine``."""
+        if not isinstance(group[0], _SMALL):
+            built: cst.CSTNode = self.compound(group[0])
+            return built
+        small = [self.small(part) for part in group]
+        start = self.spans[id(small[0])][0] - self.base
+        end = self.spans[id(small[-1])][1] - self.base
+        line: cst.CSTNode = self.record(make[cst.SimpleStatementLine](body=small), start, end)
+        return line
 
     def _after_inline(self, index: int) -> int:
         """The first character after ``index`` on its line that is not a blank (a ';' joins)."""

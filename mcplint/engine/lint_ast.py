@@ -26,7 +26,7 @@ from mcplint.analysis.ast_cst import NodeSpans, Span
 from mcplint.analysis.handlers import LocalScope
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 from mcplint.analysis.walk_ast import AstWalker
-from mcplint.engine.ast_pairs import PairedTree, paired_tree
+from mcplint.engine.ast_pairs import UnitPairs
 from mcplint.rules.base import Rule
 from mcplint.rules.base_ast import AstRuleContext
 
@@ -62,30 +62,24 @@ def analysis_tree(text: str) -> tuple[ast.Module, SourceText]:
 
 
 class Bridge:
-    """The LibCST node made from an `ast` node of the module, for the fixes: the module's
-    LibCST-shaped tree is built from the same `ast` tree on the first question."""
+    """The LibCST node made from an `ast` node of the module, for the fixes: built from the
+    same `ast` tree on the first question, one function (or module-level statement) at a
+    time (``ast_pairs.UnitPairs``)."""
 
     def __init__(self, text: str, tree: ast.Module) -> None:
         self._text = text
         self._tree = tree
-        self._paired: PairedTree | None = None
-
-    @property
-    def paired(self) -> PairedTree:
-        if self._paired is None:
-            self._paired = paired_tree(self._text, tree=self._tree)
-        return self._paired
+        self._pairs: UnitPairs | None = None
 
     def libcst_of(self, node: ast.AST) -> cst.CSTNode | None:
-        return self.paired.libcst_of(node)
-
-    @property
-    def built(self) -> bool:
-        return self._paired is not None
+        if self._pairs is None:
+            self._pairs = UnitPairs(self._text, self._tree)
+        return self._pairs.libcst_of(node)
 
     @property
     def spans(self) -> dict[int, Span]:
-        return self.paired.spans
+        """Where the nodes built so far sit (a fix's, once it is built)."""
+        return {} if self._pairs is None else self._pairs.spans
 
 
 def walk(
