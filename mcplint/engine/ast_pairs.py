@@ -117,7 +117,7 @@ _UNITS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 def _first_line(statement: ast.stmt) -> int:
     """The line a statement's node starts on: its first decorator's, if it has one."""
     decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min(statement.lineno, *(decorator.lineno for decorator in decorators))
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
 
 
 def _paired_nodes(roots: list[cst.CSTNode], pairs: dict[int, ast.AST]) -> list[tuple[cst.CSTNode, ast.AST]]:
