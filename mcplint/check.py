@@ -125,13 +125,13 @@ def run_check(options: CheckOptions) -> int:
     bar = _progress_bar(options)
     try:
         try:
-            result = run(tasks, options.jobs or default_jobs(), cache, bar)
+            result = run(tasks, options.jobs or default_jobs(), cache, bar, judge_once=True)
         except CACHE_SHAPE_ERRORS as error:
             if cache is None:
                 raise  # a bug of mcplint's own, not of a cache file
             _warn(f"the cache in {cache.directory} was damaged ({type(error).__name__}); rebuilt it", options)
             cache = _emptied(cache)
-            result = run(tasks, options.jobs or default_jobs(), cache, bar)
+            result = run(tasks, options.jobs or default_jobs(), cache, bar, judge_once=True)
     finally:  # Ctrl-C included: the bar is erased before anything else is printed
         if bar is not None:
             bar.stop()

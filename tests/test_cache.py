@@ -27,12 +27,13 @@ def check(project, *extra):
 
 
 def count_lint_calls(monkeypatch) -> list[str]:
-    """The files given to the workers (which are other processes: counted here, in the parent)."""
+    """The files given to the workers (which are other processes: counted here, in the parent);
+    "(join)" where a round analyses one for the join alone (a check judges it once afterwards)."""
     calls: list[str] = []
     original = engine_runner.Workers.lint
 
     def counting(self, tasks):
-        calls.extend(task.display for task in tasks)
+        calls.extend(task.display if task.judge else f"{task.display} (join)" for task in tasks)
         return original(self, tasks)
 
     monkeypatch.setattr(engine_runner.Workers, "lint", counting)
@@ -53,7 +54,7 @@ def test_a_changed_file_is_linted_again(project, monkeypatch):
     calls = count_lint_calls(monkeypatch)
     (project / "src" / "server.py").write_text(BAD_TOOL.replace('raise ValueError("note id is empty")', "pass"))
     findings = json_findings(check(project))
-    assert calls == ["src/server.py"]
+    assert calls == ["src/server.py (join)", "src/server.py"]
     assert [f["code"] for f in findings] == ["MCP001"]
 
 
@@ -176,7 +177,7 @@ def test_an_edit_with_its_size_and_mtime_put_back_is_not_served_stale(project, m
     assert (os.stat(server).st_size, os.stat(server).st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     calls = count_lint_calls(monkeypatch)
     findings = json_findings(check(project))
-    assert calls == ["src/server.py"]
+    assert calls == ["src/server.py (join)", "src/server.py"]
     assert "KeyError" in " ".join(finding["message"] for finding in findings)
 
 
@@ -239,7 +240,9 @@ def test_a_run_with_a_changed_file_replays_the_others_rounds(cross_module, monke
     (cross_module / "src" / "clean.py").write_text("VALUE = 2\n")
     calls = count_lint_calls(monkeypatch)
     assert check(cross_module).stdout == cold.stdout
-    assert calls == ["src/clean.py"]  # the helper's first round comes from the rounds index
+    # The helper's first round comes from the rounds index; clean.py, only syntax-checked, is
+    # done in its round (nothing to judge afterwards).
+    assert calls == ["src/clean.py (join)"]
     index, rounds = _indexes(cross_module)
     assert all(len(entry["analyses"]) == 1 for entry in index.values())
     assert "helper.py" in {os.path.basename(path) for path in rounds}

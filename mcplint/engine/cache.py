@@ -165,7 +165,7 @@ class ResultCache:
         entry["analyses"][context_key(project)] = {
             "findings": [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings],
             "warnings": [warning.replace(display, "{path}") for warning in result.warnings],
-            **{name: getattr(result, name) for name in JOIN_FIELDS},
+            **{name: getattr(result, name) for name in (*JOIN_FIELDS, "judged")},
             **_packed_outgoing(result),
         }
         self._dirty.add(digest)
@@ -264,7 +264,8 @@ MAX_REMEMBERED_RUNS = 8
 # The outgoing calls name every handler that reaches each target: in a project whose many tools
 # share helpers that is most of the cache. They are kept grouped, with each label once.
 PACKED_FIELDS = ("outgoing_calls", "outgoing_returns")
-STORED_FIELDS = tuple(name for name in JOIN_FIELDS if name not in PACKED_FIELDS)
+# ``judged``: whether the findings are there (an analysis that only fed the join's rounds has none).
+STORED_FIELDS = (*(name for name in JOIN_FIELDS if name not in PACKED_FIELDS), "judged")
 
 
 def _packed_outgoing(result: FileResult) -> dict[str, object]:

@@ -69,7 +69,12 @@ _FRAMEWORK_IMPORT = ImportScreen(("mcp", "fastmcp"))
 
 
 def lint_path(
-    path: str, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext = NO_PROJECT
+    path: str,
+    display: str,
+    settings: FileSettings,
+    skip_generated: bool,
+    project: ProjectContext = NO_PROJECT,
+    judge: bool = True,
 ) -> FileResult:
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
@@ -83,7 +88,7 @@ def lint_path(
     if refusal is not None:
         result = _refused(display, settings, refusal)
     else:
-        result = _lint_data(data, display, settings, skip_generated, project)
+        result = _lint_data(data, display, settings, skip_generated, project, judge)
     if not result.internal_error:
         result.stat_key = file_stamp(status)
         result.content_hash = hashlib.sha256(data).hexdigest()
@@ -91,10 +96,10 @@ def lint_path(
 
 
 def _lint_data(
-    data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext
+    data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext, judge: bool
 ) -> FileResult:
     try:
-        return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project)
+        return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project, judge=judge)
     except RecursionError:
         return FileResult(warnings=[f"{display}: {SKIPPED_NESTED}"])
     except Exception as error:  # a bug in mcplint must not stop the run
@@ -110,12 +115,13 @@ def lint_bytes(
     *,
     skip_generated: bool = False,
     project: ProjectContext = NO_PROJECT,
+    judge: bool = True,
 ) -> FileResult:
     try:
         text = decode_source(data)
     except UndecodableSource as error:
         return _syntax_result(display, settings, error.message, error.line, error.column)
-    return lint_text(text, display, settings, skip_generated=skip_generated, project=project)
+    return lint_text(text, display, settings, skip_generated=skip_generated, project=project, judge=judge)
 
 
 def lint_text(
@@ -125,7 +131,11 @@ def lint_text(
     *,
     skip_generated: bool = False,
     project: ProjectContext = NO_PROJECT,
+    judge: bool = True,
 ) -> FileResult:
+    """The file's findings and what the run's join reads of it. ``judge`` False: the join's
+    part alone (``FileResult.judged`` False), for a round of a run that judges each file once,
+    in the project context the rounds end with (``runner.run``'s ``judge_once``)."""
     if skip_generated and is_generated(text):
         return FileResult()
     refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
@@ -141,17 +151,17 @@ def lint_text(
         rule for rule in rules if rule.handler_scope or rule.wanted_by(project) or rule.prescreen(text, settings)
     ]
     if _may_produce_findings(text, rules, settings, project):
-        result = _rule_findings(text, display, settings, rules, project)
+        result = _rule_findings(text, display, settings, rules, project, judge)
     else:
-        result = _syntax_checked(text, display, settings, rules, project)
-    if result.findings or UNUSED_SUPPRESSION in settings.codes:  # one search of a text without directives
+        result = _syntax_checked(text, display, settings, rules, project, judge)
+    if result.judged and (result.findings or UNUSED_SUPPRESSION in settings.codes):  # one search of a text without directives
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result
 
 
 def _syntax_checked(
-    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
+    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext, judge: bool
 ) -> FileResult:
     """CPython's syntax check and the names the join needs; or the whole analysis, where the
     module may apply a registration decorator imported from another module (one that only
@@ -159,7 +169,7 @@ def _syntax_checked(
     decorators = [name for name, _ in project.registry_decorators] if rules else []
     findings, facts = syntax_check_only(text, display, settings, project)
     if decorators and facts.may_apply(decorators):
-        return _rule_findings(text, display, settings, rules, project)
+        return _rule_findings(text, display, settings, rules, project, judge)
     return FileResult(
         findings=findings,
         imported_names=sorted(set(facts.exports.values())),
@@ -183,8 +193,9 @@ class _Walked:
     instances: list[Rule]
     walk_candidates: list[Candidate]
     ranges: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # by id(node), once placed
-    # Per rule (its index): the project inputs of its last finish(), what it reported and exported.
-    finished: dict[int, tuple[object, list[Candidate], dict[str, dict[str, Any]]]] = field(default_factory=dict)
+    # Per rule (its index): the project inputs of its last finish() or export(), what it reported
+    # (None: an export's) and exported.
+    finished: dict[int, tuple[object, list[Candidate] | None, dict[str, dict[str, Any]]]] = field(default_factory=dict)
     # The handler scope last resolved, and the part of the project context it was resolved in.
     scope: tuple[ProjectContext, HandlerScope] | None = None
     # ... and its local part (before other modules' entry points), with its context.
@@ -287,7 +298,12 @@ def _freeze_walked() -> None:
 
 
 def _rule_findings(
-    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext
+    text: str,
+    display: str,
+    settings: FileSettings,
+    rules: Sequence[type[Rule]],
+    project: ProjectContext,
+    judge: bool = True,
 ) -> FileResult:
     key = _walk_key(text, display, settings, rules)
     walked = _WALKED.get(key)
@@ -307,16 +323,16 @@ def _rule_findings(
     else:
         _WALKED.move_to_end(key)
     try:
-        candidates, scope, context = _resolve(walked, settings, project)
-        findings = _findings(walked, text, candidates, scope, display)
+        candidates, scope, context = _resolve(walked, settings, project, judge)
+        findings = _findings(walked, text, candidates, scope, display) if judge else []
     except (NeedsLibCST, Unsupported):
         # A finding this tree cannot place or a fix it cannot print (or, on the `ast` pipeline, a
         # fix whose LibCST node the builder does not make): the module is parsed by LibCST and
         # judged again (the same judgement, on the source's own tree).
         walked = _remember_walk(key, _walk(_parse(text), None, rules, settings, project))
-        candidates, scope, context = _resolve(walked, settings, project)
-        findings = _findings(walked, text, candidates, scope, display)
-    result = FileResult(findings=findings, analysed=True)
+        candidates, scope, context = _resolve(walked, settings, project, judge)
+        findings = _findings(walked, text, candidates, scope, display) if judge else []
+    result = FileResult(findings=findings, analysed=True, judged=judge)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
     result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
@@ -587,9 +603,10 @@ def _walk_ast(
 
 
 def _resolve(
-    walked: _Walked, settings: FileSettings, project: ProjectContext
+    walked: _Walked, settings: FileSettings, project: ProjectContext, judge: bool = True
 ) -> tuple[list[Candidate], HandlerScope, RuleContext]:
-    """The rules' whole-module judgements and the handler scope, in this project context."""
+    """The rules' whole-module judgements and the handler scope, in this project context
+    (``judge`` False: the handler scope and the rules' exports alone)."""
     context = walked.context
     context.project = project
     context.registry_path = settings.registry
@@ -633,17 +650,24 @@ def _resolve(
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
     context.external_calls = scope.external_calls
     for index, instance in enumerate(walked.instances):
+        if not judge and type(instance).export is Rule.export:
+            continue  # exports nothing: nothing to do before the file is judged
         inputs = (instance.project_inputs(project), fix_inputs)
+        # The last finish() or export(), in the inputs it read: replayed where those are the same
+        # (candidates None: an export's, which judges nothing).
         replay = walked.finished.get(index)
-        if replay is not None and replay[0] == inputs:
-            context.candidates.extend(replay[1])
+        if replay is not None and replay[0] == inputs and (replay[1] is not None or not judge):
+            context.candidates.extend(replay[1] or ())
             context.exports.update(replay[2])
             continue
         before, exported = len(context.candidates), set(context.exports)
-        instance.finish()
+        if judge:
+            instance.finish()
+        else:
+            instance.export()
         walked.finished[index] = (
             inputs,
-            context.candidates[before:],
+            context.candidates[before:] if judge else None,
             {key: value for key, value in context.exports.items() if key not in exported},
         )
     return context.candidates, scope, context

@@ -70,6 +70,9 @@ class FileResult:
     runs_stdio: bool = False  # starts a server of the project over stdio (stdout is its transport)
     # Parsed and analysed in full (not only syntax-checked): what it imports, the join reads.
     analysed: bool = False
+    # Its findings are there (False: a round that only feeds the join analysed it, ``lint_text``'s
+    # ``judge``; the run judges it afterwards in the context the rounds end with).
+    judged: bool = True
 
 
 #: What the run's join (and `mcplint handlers`) read; the cache keeps them beside the findings.

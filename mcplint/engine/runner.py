@@ -47,6 +47,8 @@ class FileTask:
     # An editor's unsaved buffer of ``path``: analysed instead of the file on disk, never
     # looked up in or stored to the cache (`mcplint server`).
     text: str | None = None
+    # False: what the join reads alone, no findings (``run``'s ``judge_once``).
+    judge: bool = True
 
 
 @dataclass
@@ -91,7 +93,7 @@ def _lint_task(task: FileTask) -> FileResult:
         )  # fmt: skip
     from mcplint.engine.lint import lint_path
 
-    return lint_path(task.path, task.display, task.settings, task.skip_generated, task.project)
+    return lint_path(task.path, task.display, task.settings, task.skip_generated, task.project, task.judge)
 
 
 def default_jobs() -> int:
@@ -119,6 +121,7 @@ def run(
     small_rounds_in_process: bool = False,
     reuse: Callable[[FileTask], FileResult | None] | None = None,
     workers: Workers | None = None,
+    judge_once: bool = False,
 ) -> RunResult:
     """Lint the tasks, then again those whose project context the join changed, until
     it settles; ``progress(total)`` may return a callback called per linted file.
@@ -138,7 +141,12 @@ def run(
     it knows the analysis would give again (`mcplint migrate`: a file its fixes leave alone,
     analysed by the run before in the same context, see ``RunResult.analyses``).
 
-    ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run."""
+    ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run.
+
+    ``judge_once``: the rounds analyse only what the join reads, and each file the rounds
+    analysed in full is judged once, in the context they end with (a check's findings:
+    a file's rules' judgements are most of a round's work, and the later rounds' change
+    most of them). Not with fixes, buffers or ``reuse``: those rounds are judged each."""
     _forget_walked_modules()
     if workers is None:
         workers = Workers(jobs, small_rounds_in_process)
@@ -146,7 +154,7 @@ def run(
         workers.forget_walked()
     try:
         with _relaxed_collection():
-            return _run(tasks, workers, cache, progress, start or {}, reuse)
+            return _run(tasks, workers, cache, progress, start or {}, reuse, judge_once)
     finally:
         _forget_walked_modules()
 
@@ -209,6 +217,7 @@ def _run(
     progress: Callable[[int], Callable[[], None] | None] | None,
     start: Mapping[str, ProjectContext],
     reuse: Callable[[FileTask], FileResult | None] | None = None,
+    judge_once: bool = False,
 ) -> RunResult:
     results: dict[str, FileResult] = {}
     analyses: dict[str, dict[ProjectContext, FileResult]] = {}
@@ -227,22 +236,20 @@ def _run(
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
         contexts.update((path, start[path]) for path in contexts if path in start)
-        pending = [replace(task, project=contexts[task.path]) for task in tasks]
+        judge_once = judge_once and replayable and reuse is None
+        pending = [replace(task, project=contexts[task.path], judge=not judge_once) for task in tasks]
         settled = False
         try:
             for round_number in range(MAX_ROUNDS):
                 rounds_progress = progress if round_number == 0 else None
                 for task, result in _lint_round(pending, workers, cache, digests, rounds_progress, reuse):
-                    results[task.path] = result
-                    analysed_with[task.path] = task.project
-                    analyses.setdefault(task.path, {})[task.project] = result
-                    fixed.setdefault(task.path, []).extend(result.fixed)
+                    _take(task, result, results, analysed_with, analyses, fixed)
                 # A name resolves only within its importer's project (ModuleIndex): after the
                 # first round only the projects of the files just analysed can join otherwise.
                 changed = None if round_number == 0 else {index.project_of(task.path) for task in pending}
                 wanted = _joined(results, contexts, index, changed)
                 pending = [
-                    replace(task, project=wanted[task.path])
+                    replace(task, project=wanted[task.path], judge=not judge_once)
                     for task in tasks
                     if wanted[task.path] != contexts[task.path]
                 ]
@@ -250,6 +257,13 @@ def _run(
                 if not pending:
                     settled = True
                     break
+            judged = [
+                replace(task, project=analysed_with[task.path], judge=True)
+                for task in tasks
+                if not results[task.path].judged
+            ]
+            for task, result in _lint_round(judged, workers, cache, digests, None):
+                _take(task, result, results, analysed_with, analyses, fixed)
         except BaseException:
             workers.terminate()
             raise
@@ -263,6 +277,22 @@ def _run(
     if cache is not None:
         cache.save()
     return summarise(tasks, results, fixed, analysed_with, analyses, settled)
+
+
+def _take(
+    task: FileTask,
+    result: FileResult,
+    results: dict[str, FileResult],
+    analysed_with: dict[str, ProjectContext],
+    analyses: dict[str, dict[ProjectContext, FileResult]],
+    fixed: dict[str, list[Finding]],
+) -> None:
+    """A round's result of ``task``: the file's last, and one a later run may reuse (judged)."""
+    results[task.path] = result
+    analysed_with[task.path] = task.project
+    if result.judged:
+        analyses.setdefault(task.path, {})[task.project] = result
+    fixed.setdefault(task.path, []).extend(result.fixed)
 
 
 def _joined(
@@ -324,7 +354,7 @@ def _lint_round(
             continue
         cached = cache is not None and task.text is None
         hit = cache.lookup(task.path, task.display, _digest(task, digests), task.project) if cache and cached else None
-        if hit is None or _has_applicable_fix(task, hit.findings):
+        if hit is None or _has_applicable_fix(task, hit.findings) or (task.judge and not hit.judged):
             misses.append(task)
         else:
             yield task, hit

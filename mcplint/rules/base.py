@@ -372,6 +372,11 @@ class Rule:
         round whose context gives the same inputs replays the last ``finish``."""
         return None
 
+    def export(self) -> None:
+        """What ``finish`` exports for other modules (``context.exports``) and nothing else: a
+        round of the run that does not judge (``lint.lint_text``'s ``judge``) asks only this
+        of the rules that export. ``finish`` sets the same exports."""
+
     def finish(self) -> None:
         """Called after the walk; rules that need whole-module facts report here.
 

@@ -269,10 +269,7 @@ class BareErrorReturn(Rule):
         self._reported = set(self._walk_reported)
         self._report_returns()
         self._report_items_set()
-        helpers = self._error_helpers()
-        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
-        exported.update(module_aliases(self.context.facts.aliases, exported))
-        self.context.exports["error_helpers"] = exported
+        helpers = self._exported_helpers()
 
         for function, value in self._returns:
 
@@ -304,6 +301,17 @@ class BareErrorReturn(Rule):
 
     def project_inputs(self, project: ProjectContext) -> object:
         return project.imported_error_helpers, project.parameter_classes
+
+    def export(self) -> None:
+        self._exported_helpers()
+
+    def _exported_helpers(self) -> dict[str, str]:
+        """The module's error helpers, exported for the modules importing them."""
+        helpers = self._error_helpers()
+        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
+        exported.update(module_aliases(self.context.facts.aliases, exported))
+        self.context.exports["error_helpers"] = exported
+        return helpers
 
     def _error_helpers(self) -> dict[str, str]:
         """Functions of the module every return of which is an error payload (their kind), and

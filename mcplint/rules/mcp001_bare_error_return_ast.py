@@ -114,10 +114,7 @@ class AstBareErrorReturn(BareErrorReturn):
         self._reported = set(self._walk_reported)
         self._report_returns()
         self._report_items_set()
-        helpers = self._error_helpers()
-        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
-        exported.update(module_aliases(self.context.facts.aliases, exported))  # type: ignore[arg-type]
-        self.context.exports["error_helpers"] = exported
+        helpers = self._exported_helpers()
 
         for function, value in self._returned:
 
@@ -146,6 +143,13 @@ class AstBareErrorReturn(BareErrorReturn):
                     through_return=True,
                     success_only=True,
                 )
+
+    def _exported_helpers(self) -> dict[str, str]:
+        helpers = self._error_helpers()
+        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
+        exported.update(module_aliases(self.context.facts.aliases, exported))  # type: ignore[arg-type]
+        self.context.exports["error_helpers"] = exported
+        return helpers
 
     def _error_helpers(self) -> dict[str, str]:
         by_function = self._returns_by_function()

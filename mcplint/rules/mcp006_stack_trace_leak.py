@@ -173,12 +173,20 @@ class StackTraceLeak(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         self._stdio.visit_Call(node)
 
-    def finish(self) -> None:
-        exported, raising, leaks = self._judge(self.context.project.imported_text_helpers)
+    def export(self) -> None:
+        exported, raising, _ = self._judge(self.context.project.imported_text_helpers, leaks=False)
+        self._export(exported, raising)
+
+    def _export(self, exported: dict[str, list[list[str]]], raising: dict[str, list[list[str]]]) -> None:
+        """The module's text helpers and raising functions, for the modules importing them."""
         exported.update(module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
         raising.update(module_aliases(self.context.facts.aliases, raising))
         self.context.exports["raising_functions"] = raising
+
+    def finish(self) -> None:
+        exported, raising, leaks = self._judge(self.context.project.imported_text_helpers)
+        self._export(exported, raising)
         logged: set[int] = set()  # the clauses a fix logs in already: one line each
         for leak in leaks:
             plain_fix = self._logging(_sanitising_fix(leak.origin.node), leak, logged)
@@ -208,7 +216,7 @@ class StackTraceLeak(Rule):
         )
 
     def _judge(
-        self, helpers: tuple[TextHelperEntry, ...]
+        self, helpers: tuple[TextHelperEntry, ...], leaks: bool = True
     ) -> tuple[dict[str, list[list[str]]], dict[str, list[list[str]]], list[Leak]]:
         """The module's leaks, and its text helpers and raising functions for the modules
         importing them."""
@@ -261,7 +269,7 @@ class StackTraceLeak(Rule):
                 own = owned_text_classes(summary.raised_own)
                 if own:
                     raising[key] = [sorted(own), sorted(summary.raised_text)]
-        return exported, raising, self._flow.leaks(reached)
+        return exported, raising, self._flow.leaks(reached) if leaks else []
 
     def _raise_site(self, leak: Leak) -> ErrorSite | None:
         """A leak into a raised error's message: the raise can become the registry's error

@@ -83,11 +83,7 @@ class AstStackTraceLeak(StackTraceLeak):
 
     def finish(self) -> None:
         exported, raising, leaks = self._judge(self.context.project.imported_text_helpers)
-        aliases: Any = self.context.facts.aliases  # `ast` expressions here
-        exported.update(module_aliases(aliases, exported))
-        self.context.exports["text_helpers"] = exported
-        raising.update(module_aliases(aliases, raising))
-        self.context.exports["raising_functions"] = raising
+        self._export(exported, raising)
         libcst_of = self.context.libcst_of
         logged: set[int] = set()  # the clauses a fix logs in already: one line each
         for leak in leaks:
@@ -111,8 +107,15 @@ class AstStackTraceLeak(StackTraceLeak):
                 unfixed_reason=kept or (_left_reason(leak) if fix is None else None),
             )
 
+    def _export(self, exported: dict[str, list[list[str]]], raising: dict[str, list[list[str]]]) -> None:
+        aliases: Any = self.context.facts.aliases  # `ast` expressions here
+        exported.update(module_aliases(aliases, exported))
+        self.context.exports["text_helpers"] = exported
+        raising.update(module_aliases(aliases, raising))
+        self.context.exports["raising_functions"] = raising
+
     def _judge(  # type: ignore[override]
-        self, helpers: tuple[TextHelperEntry, ...]
+        self, helpers: tuple[TextHelperEntry, ...], leaks: bool = True
     ) -> tuple[dict[str, list[list[str]]], dict[str, list[list[str]]], list[Leak]]:
         imported = {name: (positional, keyword_only, returned) for name, positional, keyword_only, returned in helpers}
         registry = self.context.registry
@@ -150,7 +153,7 @@ class AstStackTraceLeak(StackTraceLeak):
                 own = owned_text_classes(summary.raised_own)
                 if own:
                     raising[key] = [sorted(own), sorted(summary.raised_text)]
-        return exported, raising, flow.leaks(reached)
+        return exported, raising, flow.leaks(reached) if leaks else []
 
     def _raise_site(self, leak: Leak) -> _AstSite | None:  # type: ignore[override]
         """``mcp006._raise_site``, in `ast` nodes."""

@@ -202,14 +202,24 @@ class UnmaskedErrorDetails(Rule):
     def project_inputs(self, project: ProjectContext) -> object:
         return project.imported_unmasked_classes
 
-    def finish(self) -> None:
+    def export(self) -> None:
+        self._exported_classes()
+
+    def _exported_classes(self) -> dict[str, str] | None:
+        """The module's server classes (by subclass: its base), the subclasses whose building
+        calls decide exported for the modules that import them; None where nothing is judged."""
         if self._handled or self._test_module:
-            return
+            return None
         servers = self._server_bases()
-        # The subclasses whose building calls decide, for the modules that import them.
         self.context.exports["unmasked_classes"] = {
             key: "fastmcp" for key in servers if "<locals>" not in key and self._judged_at(key, servers)
         }
+        return servers
+
+    def finish(self) -> None:
+        servers = self._exported_classes()
+        if servers is None:
+            return
         for call, function in self._calls:
             built = self._built(call.func, servers)
             if built is not None and self._judged_at(built, servers):

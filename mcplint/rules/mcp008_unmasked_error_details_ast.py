@@ -179,12 +179,9 @@ class AstUnmaskedErrorDetails(UnmaskedErrorDetails):
 
     # -- after the walk ------------------------------------------------------------------
     def finish(self) -> None:
-        if self._handled or self._test_module:
+        servers = self._exported_classes()
+        if servers is None:
             return
-        servers = self._server_bases()
-        self.context.exports["unmasked_classes"] = {
-            key: "fastmcp" for key in servers if "<locals>" not in key and self._judged_at(key, servers)
-        }
         for call, function in self._calls:
             built = self._built(call.func, servers)
             if built is not None and self._judged_at(built, servers):

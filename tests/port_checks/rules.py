@@ -54,7 +54,9 @@ def _registry(paired: PairedTree) -> str | None:
     return str(candidate) if candidate.exists() else None
 
 
-def candidates_of(paired: PairedTree, twin: type[Rule]) -> tuple[list[Candidate], list[Candidate]]:
+def _judged(paired: PairedTree, twin: type[Rule], step: str) -> tuple[RuleContext, AstRuleContext]:
+    """The rule's and the twin's contexts after the walk and ``step`` (``finish``, or ``export``:
+    what a round that does not judge asks)."""
     original = twin.__mro__[1]
     registry = _registry(paired)
     context = RuleContext([], registry_path=registry, package="pkg")
@@ -65,7 +67,7 @@ def candidates_of(paired: PairedTree, twin: type[Rule]) -> tuple[list[Candidate]
     scope = scope_in_project(resolve_local_scope(context.facts, context.imports), NO_PROJECT)
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
     context.external_calls = scope.external_calls
-    rule.finish()
+    getattr(rule, step)()
 
     twin_context = AstRuleContext([], paired.text, registry_path=registry, package="pkg")
     twin_context.libcst_of = paired.libcst_of
@@ -77,13 +79,14 @@ def candidates_of(paired: PairedTree, twin: type[Rule]) -> tuple[list[Candidate]
     ast_walker.walk(paired.tree)
     twin_context.reached = context.reached
     twin_context.external_calls = scope.external_calls
-    twin_rule.finish()
-    return context.candidates, twin_context.candidates
+    getattr(twin_rule, step)()
+    return context, twin_context
 
 
 def _check_for(twin: type[Rule]) -> Callable[[PairedTree], list[str]]:
     def check(paired: PairedTree) -> list[str]:
-        expected, found = candidates_of(paired, twin)
+        context, twin_context = _judged(paired, twin, "finish")
+        expected, found = context.candidates, twin_context.candidates
         problems = []
         same = _Same(paired)
         ported = [(candidate, dataclasses.replace(candidate, node=paired.libcst_of(candidate.node) or candidate.node)) for candidate in found]
@@ -95,6 +98,14 @@ def _check_for(twin: type[Rule]) -> Callable[[PairedTree], list[str]]:
                 problems.append(f"candidate {index} at {_at(twin_candidate.node)}: {', '.join(fields)} differ ({original.message!r})")
         if len(expected) != len(found):
             problems.append(f"{len(expected)} candidates, the twin {len(found)}")
+        # What other modules read (plain values): the same from both, and from export() alone.
+        if context.exports != twin_context.exports:
+            problems.append(f"exports differ: {context.exports} != {twin_context.exports}")
+        exported, twin_exported = _judged(paired, twin, "export")
+        if (exported.exports, twin_exported.exports) != (context.exports, twin_context.exports):
+            problems.append(f"export() exports {exported.exports} / {twin_exported.exports}, finish() {context.exports}")
+        if (exported.runs_stdio, twin_exported.runs_stdio) != (context.runs_stdio, twin_context.runs_stdio):
+            problems.append("export() and finish() tell apart whether the module runs over stdio")
         return problems
 
     check.__name__ = f"rule_{twin.code}"
