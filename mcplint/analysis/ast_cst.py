@@ -1361,7 +1361,12 @@ class NodeSpans:
         self._builder = builder = _Builder(text)
         self._text = text
         self._tree = tree
-        self._formatted: dict[int, Span] | None = None
+        # Each f-string's ``{...}`` parts placed so far, by id of their ``ast.FormattedValue``;
+        # the module's f-strings (not format specs), listed on first use; those built.
+        self._formatted: dict[int, Span] = {}
+        self._fstrings: list[ast.JoinedStr] | None = None
+        self._fstrings_built: set[int] = set()
+        self._fstring_builder: _Builder | None = None
         if tree is not None and "match" in text:
             for node in ast.walk(tree):
                 if type(node) is ast.Match:
@@ -1387,7 +1392,7 @@ class NodeSpans:
         builder = self._builder
         kind = type(node)
         if kind is ast.FormattedValue:
-            return self._formatted_spans()[id(node)]
+            return self._formatted_span(node)  # type: ignore[arg-type]
         if isinstance(node, ast.expr):
             start, end = builder.span_of(node)
             if kind is ast.GeneratorExp and start == shared:
@@ -1412,25 +1417,42 @@ class NodeSpans:
             start = min(start, builder._before(self.span(node.decorator_list[0])[0]))  # type: ignore[attr-defined]
         return start, end
 
-    def _formatted_spans(self) -> dict[int, Span]:
-        """Where the builder puts each f-string's ``{...}`` part (``FormattedStringExpression``),
-        by id of its ``ast.FormattedValue``, whose position Python 3.11 gives as the whole
-        string's: each f-string built again, its parts read in order (listed on first use)."""
+    def _formatted_span(self, node: ast.FormattedValue) -> Span:
+        """Where the builder puts an f-string's ``{...}`` part (``FormattedStringExpression``),
+        whose ``ast.FormattedValue`` Python 3.11 places as the whole string: the f-strings on
+        its lines built again (the others then, if need be), their parts read in order."""
         found = self._formatted
-        if found is not None:
-            return found
-        found = self._formatted = {}
-        assert self._tree is not None, "an f-string's part is placed with the module's tree"
-        specs = {id(node.format_spec) for node in ast.walk(self._tree) if type(node) is ast.FormattedValue}
-        builder = _Builder(self._text)
-        for node in ast.walk(self._tree):
-            if type(node) is ast.JoinedStr and id(node) not in specs:
-                try:
-                    built = builder.expr(node)
-                except Unsupported:  # the builder makes no tree of the text: nothing to place
-                    continue
-                _place_formatted(_formatted_parts(built), node, builder.spans, found)
-        return found
+        span = found.get(id(node))
+        if span is not None:
+            return span
+        if self._fstrings is None:
+            assert self._tree is not None, "an f-string's part is placed with the module's tree"
+            specs = set()
+            strings: list[ast.JoinedStr] = []
+            for inner in ast.walk(self._tree):
+                kind = type(inner)
+                if kind is ast.FormattedValue:
+                    specs.add(id(inner.format_spec))  # type: ignore[attr-defined]
+                elif kind is ast.JoinedStr:
+                    strings.append(inner)  # type: ignore[arg-type]
+            self._fstrings = [string for string in strings if id(string) not in specs]
+        line = node.lineno
+        around = [string for string in self._fstrings if string.lineno <= line <= string.end_lineno]  # type: ignore[operator]
+        for string in (*around, *self._fstrings):
+            if id(node) in found:
+                break
+            if id(string) in self._fstrings_built:
+                continue
+            self._fstrings_built.add(id(string))
+            if self._fstring_builder is None:
+                self._fstring_builder = _Builder(self._text)
+            builder = self._fstring_builder
+            try:
+                built = builder.expr(string)
+            except Unsupported:  # the builder makes no tree of the text: nothing to place
+                continue
+            _place_formatted(_formatted_parts(built), string, builder.spans, found)
+        return found[id(node)]
 
 
 def _formatted_parts(node: Any) -> list[cst.FormattedStringExpression]:

@@ -698,6 +698,7 @@ def _findings(
             reaching = [handler for handler in reaching if not handler.checks_answers]
         if rule.handler_scope and not reaching:
             continue
+        candidate = candidate.resolved()
         # The finding is about the handlers of its kinds; a fix changes what every handler
         # reaching the site gets (a prompt sharing a tool's helper too): its form must suit all.
         kept.append((candidate, reaching, affected))

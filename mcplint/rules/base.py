@@ -10,6 +10,7 @@ module is known.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -106,6 +107,17 @@ class Candidate:
     # it never fires where that function is a high-level handler (its arguments are validated
     # before it runs), only where another function calls it with something else.
     checks_validated_argument: bool = False
+    # What the site's fix needs, built only for a finding the engine keeps (``resolved``): the
+    # fields it gives (``fix``, ``error_message``, ``anchors``, ``unfixed_reason``) replace
+    # these. The `ast` twins' sites are LibCST nodes built for the purpose (``libcst_of``), and
+    # most candidates of some rules no handler reaches.
+    later: Callable[[], dict[str, Any]] | None = None
+
+    def resolved(self) -> Candidate:
+        """The candidate with what ``later`` builds."""
+        if self.later is None:
+            return self
+        return dataclasses.replace(self, later=None, **self.later())
 
 
 # Nodes that open a scope of their own, compared by class (isinstance on LibCST's ABCs is slow
@@ -355,6 +367,7 @@ class Rule:
         anchors: tuple[cst.CSTNode, ...] = (),
         success_only: bool = False,
         checks_validated_argument: bool = False,
+        later: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         """``advice`` is the remedy per handler kind, appended to ``message`` after "; "."""
         if function is None:
@@ -363,7 +376,7 @@ class Rule:
             Candidate(
                 self.code, node, message, function, handler_kinds, through_return, fix, error_message, escapes,
                 advice, fix_replaces_class, only_as_handler, unfixed_reason, anchors, success_only,
-                checks_validated_argument,
+                checks_validated_argument, later,
             )  # fmt: skip
         )
 

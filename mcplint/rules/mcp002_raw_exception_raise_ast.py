@@ -9,6 +9,7 @@ the original builds them, from the LibCST nodes ``context.libcst_of`` gives for 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,7 +81,6 @@ class AstRawExceptionRaise(RawExceptionRaise):
         return False
 
     def finish(self) -> None:
-        libcst_of = self.context.libcst_of
         for node, name, function, validated in self._pending:
             clause, annotation = self.context.raise_place(node)  # type: ignore[arg-type]
             builtin = self._builtin_class(name, function)
@@ -98,33 +98,42 @@ class AstRawExceptionRaise(RawExceptionRaise):
                 )
                 continue
             if builtin is not None and builtin in self._raw:
-                caught = bound_name(clause) if clause is not None else None  # type: ignore[arg-type]
-                message = self._through_local(_message_argument(node), function, clause)  # type: ignore[arg-type]
-                exc = node.exc
-                raised = exc.func if type(exc) is ast.Call else exc
-                statement = libcst_of(node)
-                written = libcst_of(message) if message is not None else None
-                site = ErrorSite(
-                    statement,  # type: ignore[arg-type]
-                    site_message(written, function, caught) if written is not None else None,  # type: ignore[arg-type]
-                    function,
-                    libcst_of(clause) if clause is not None else None,  # type: ignore[arg-type]
-                    hides_cause=message is not None and mentions(message, caught),
-                    annotation=libcst_of(annotation) if annotation is not None else None,  # type: ignore[arg-type]
-                    raised_class=libcst_of(raised),  # type: ignore[arg-type]
-                )
-                applicability = UNSAFE if site.hides_cause else SAFE
                 self.report(
                     node,  # type: ignore[arg-type]
                     f"Raw `{builtin}` raised in handler scope",
                     advice=RAISE_INSTEAD,
                     function=function,
-                    fix=registry_error_fix(fix_context(self.context, node, clause), site, applicability),  # type: ignore[arg-type]
-                    error_message=site.message,
                     escapes=builtin,
-                    anchors=fix_anchors(statement),
                     checks_validated_argument=validated,
+                    later=functools.partial(self._fix_of, node, function, clause, annotation),  # type: ignore[arg-type]  # `ast` nodes here
                 )
+
+    def _fix_of(
+        self, node: ast.Raise, function: str | None, clause: ast.ExceptHandler | None, annotation: ast.expr | None
+    ) -> dict[str, Any]:
+        """The fix of a raise the engine keeps, of the LibCST nodes made from the site's."""
+        libcst_of = self.context.libcst_of
+        caught = bound_name(clause) if clause is not None else None
+        message = self._through_local(_message_argument(node), function, clause)
+        exc = node.exc
+        raised = exc.func if type(exc) is ast.Call else exc
+        statement = libcst_of(node)
+        written = libcst_of(message) if message is not None else None
+        site = ErrorSite(
+            statement,  # type: ignore[arg-type]
+            site_message(written, function, caught) if written is not None else None,  # type: ignore[arg-type]
+            function,
+            libcst_of(clause) if clause is not None else None,  # type: ignore[arg-type]
+            hides_cause=message is not None and mentions(message, caught),
+            annotation=libcst_of(annotation) if annotation is not None else None,  # type: ignore[arg-type]
+            raised_class=libcst_of(raised),  # type: ignore[arg-type]
+        )
+        applicability = UNSAFE if site.hides_cause else SAFE
+        return {
+            "fix": registry_error_fix(fix_context(self.context, node, clause), site, applicability),
+            "error_message": site.message,
+            "anchors": fix_anchors(statement),
+        }
 
     def _factory_class(self, name: str, function: str | None) -> str | None:
         key = self.context.local_function(name, function)

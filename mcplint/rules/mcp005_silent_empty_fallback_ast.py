@@ -9,6 +9,7 @@ the tree built from `ast` (``_shown``).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -72,18 +73,20 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
     def finish(self) -> None:
         judged: Iterator[_Judged] = self._judge(self.context.reached)  # type: ignore[assignment]
         for (node, message), key, found, only_as_handler in judged:
-            site = self._libcst_site(key, found) if found is not None else None
             self.report(
                 node,  # type: ignore[arg-type]
                 message,
                 function=key,
                 through_return=True,
-                fix=self._fix(site, found) if site is not None and found is not None else None,
-                error_message=site.message if site is not None else None,
-                anchors=fix_anchors(site.statement if site is not None else None),
                 advice=FAILURE_INSTEAD,
                 only_as_handler=only_as_handler,
+                later=functools.partial(self._fix_of, key, found) if found is not None else None,
             )
+
+    def _fix_of(self, function: str, found: _AstSite) -> dict[str, Any]:
+        """The fix of a site the engine keeps, of the LibCST nodes made from the site's."""
+        site = self._libcst_site(function, found)
+        return {"fix": self._fix(site, found), "error_message": site.message, "anchors": fix_anchors(site.statement)}
 
     def _libcst_site(self, function: str, found: _AstSite) -> ErrorSite:
         libcst_of = self.context.libcst_of

@@ -86,7 +86,8 @@ def _judged(paired: PairedTree, twin: type[Rule], step: str) -> tuple[RuleContex
 def _check_for(twin: type[Rule]) -> Callable[[PairedTree], list[str]]:
     def check(paired: PairedTree) -> list[str]:
         context, twin_context = _judged(paired, twin, "finish")
-        expected, found = context.candidates, twin_context.candidates
+        # What a twin builds only for a kept finding (``Candidate.later``), built for each here.
+        expected, found = context.candidates, [candidate.resolved() for candidate in twin_context.candidates]
         problems = []
         same = _Same(paired)
         ported = [(candidate, dataclasses.replace(candidate, node=paired.libcst_of(candidate.node) or candidate.node)) for candidate in found]
