@@ -246,3 +246,23 @@ def test_a_run_with_a_changed_file_replays_the_others_rounds(cross_module, monke
     index, rounds = _indexes(cross_module)
     assert all(len(entry["analyses"]) == 1 for entry in index.values())
     assert "helper.py" in {os.path.basename(path) for path in rounds}
+
+
+def test_an_analysis_for_the_join_alone_is_not_served_as_the_findings(cross_module, monkeypatch):
+    """A check's rounds store what they analysed for the join (``judged`` false): a later run
+    takes those for its rounds, never for a file's findings (replayed or looked up)."""
+    cold = check(cross_module)
+    index, _ = _indexes(cross_module)
+    (helper,) = (path for path in index if path.endswith("helper.py"))
+    analyses = index[helper]["analyses"]
+    assert all(analysis["judged"] for analysis in analyses.values())  # the last one is the judged one
+    for analysis in analyses.values():
+        analysis["judged"] = False
+        analysis["findings"] = []
+    (index_path,) = (
+        path for path in (cross_module / "cache").rglob("*.json") if not path.name.endswith(("rounds.json", "runs.json"))
+    )
+    index_path.write_text(json.dumps(index))
+    calls = count_lint_calls(monkeypatch)
+    assert check(cross_module).stdout == cold.stdout
+    assert calls == ["src/helper.py"]  # judged again: its rounds' analyses served the join

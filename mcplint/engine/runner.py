@@ -391,7 +391,7 @@ def _replay(
     for task in tasks:
         key = final.get(os.path.abspath(task.path))
         found = cache.lookup_key(task.path, task.display, _digest(task, digests), key) if key else None
-        if found is None:
+        if found is None or not found.judged:  # a round's analysis for the join alone: no findings
             return None
         results[task.path] = found
     return results
