@@ -7,12 +7,14 @@ Runs `mcplint check --no-cache --jobs 1` over DIR (default: the corpus, see
 fetch_corpus.py) in this process and prints, per round, how many files it linted
 and analysed and the seconds of its parts: building the trees, the walk, the
 `ast` syntax check, the module's local handler scope, the scope with other
-modules' entry points, each rule's whole-module judgement (`finish`), placing
-the findings, and the join that follows the round. Round 0 lints every file;
-the later ones only those whose project context the join changed, so what a
-later round spends on resolution is what the rounds repeat (issue 11; compare
-`judge_once.py`, which lints each file once in its final context). One process,
-one worker: compare the parts with each other, not with another day's figures.
+modules' entry points, each rule's exports for the join (`export`) and its
+whole-module judgement (`finish`), placing the findings, and the join that
+follows the round. Round 0 lints every file; the later ones only those whose
+project context the join changed, for the join alone; the last round judges each
+file analysed in full once (a check's `judge_once`). With MCPLINT_AST=1, the `ast`
+pipeline's parts too (its walk, the rules' twins, the LibCST nodes built for the
+fixes). One process, one worker: compare the parts with each other, not with
+another day's figures.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ PARTS = {
     "resolve_local_scope": "local scope",
     "scope_in_project": "scope in project",
     "_findings": "findings",
+    # the `ast` pipeline's (MCPLINT_AST=1)
+    "_walk_ast": "walk ast",
+    "_ast_local_scope": "local scope ast",
 }
 
 
@@ -68,8 +73,16 @@ def _timed(rounds: _Rounds, owner: Any, name: str, part: str) -> None:
 def _instrument(rounds: _Rounds) -> None:
     for name, part in PARTS.items():
         _timed(rounds, lint, name, part)
-    for rule in ALL_RULES:
+    rules: list[type] = list(ALL_RULES)
+    if lint.AST_PORT:
+        from mcplint.engine import lint_ast
+
+        _timed(rounds, lint_ast.Bridge, "libcst_of", "fixes' LibCST nodes")
+        rules.extend(lint_ast._twins().values())  # their own finish and export
+    for rule in rules:
         _timed(rounds, rule, "finish", f"finish {rule.code}")
+        if "export" in vars(rule):
+            _timed(rounds, rule, "export", f"export {rule.code}")
     _timed(rounds, runner, "_joined", "join")
 
     class InProcess(runner.Workers):
