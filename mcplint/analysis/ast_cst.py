@@ -448,11 +448,16 @@ class _Builder:
             index += 1
         return min(index, len(text) - 1) if text else 0
 
-    def suite(self, statements: Sequence[ast.stmt]) -> Any:
-        """An indented block, or the statements after the colon on its line."""
+    def after_colon(self, statements: Sequence[ast.stmt]) -> bool:
+        """Whether a block's statements follow its colon on the colon's line (LibCST's
+        ``SimpleStatementSuite``, not an ``IndentedBlock``)."""
         first = self.span_of(statements[0])[0]
         before = self._before(first)
-        if before >= 0 and self.text[before] == ":" and "\n" not in self.text[before:first]:
+        return before >= 0 and self.text[before] == ":" and "\n" not in self.text[before:first]
+
+    def suite(self, statements: Sequence[ast.stmt]) -> Any:
+        """An indented block, or the statements after the colon on its line."""
+        if self.after_colon(statements):
             if not all(isinstance(statement, _SMALL) for statement in statements):
                 raise Unsupported("compound statement after a colon")
             small = [self.small(statement) for statement in statements]
@@ -1381,10 +1386,7 @@ class NodeSpans:
     def after_colon(self, statements: Sequence[ast.stmt]) -> bool:
         """Whether a block's statements follow its colon on the colon's line (LibCST's
         ``SimpleStatementSuite``, not an ``IndentedBlock``), as ``_Builder.suite`` tells them."""
-        builder = self._builder
-        first = builder.span_of(statements[0])[0]
-        before = builder._before(first)
-        return before >= 0 and builder.text[before] == ":" and "\n" not in builder.text[before:first]
+        return self._builder.after_colon(statements)
 
     def span(self, node: ast.AST, shared: int = -1) -> Span:
         """``shared``: as ``_Builder.expr``'s, the '(' of a call whose sole argument is the

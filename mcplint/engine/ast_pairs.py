@@ -20,7 +20,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.ast_cst import Span, _Builder, _formatted_parts
+from mcplint.analysis.ast_cst import _SMALL, Span, _Builder, _formatted_parts
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 
 
@@ -53,65 +53,97 @@ class PairedTree:
 
 class UnitPairs:
     """``PairedTree.libcst_of`` without building the whole tree: the builder makes the LibCST
-    nodes of one unit at a time, the smallest holding the `ast` node asked about: a function
-    defined at the module's level or in a class there (or in a class in one), else the
-    module-level statement (or the simple statements sharing its line). A run's fixes ask
+    nodes of one unit at a time, the innermost holding the `ast` node asked about: a statement
+    (or the simple statements sharing its line), an `except` clause, or, for a node of a
+    compound statement's own line (a `def`'s annotation, a `for`'s iterable), that statement.
+    A unit is looked for in the indented blocks of the statements holding the node: a block
+    after its colon, an `elif` or a `match` is built with its statement. A run's fixes ask
     about a few sites of a module (``lint_ast.Bridge``).
 
-    A unit built once is not built again: a class built after one of its methods holds the
-    method's nodes as built then. The builder's answers do not depend on what it built before
-    (what it remembers of the text saves work only; ``port_checks.engine.unit_pairs``)."""
+    A unit built once is not built again: a statement built after one of its statements or
+    clauses holds their nodes as built then. The builder's answers do not depend on what it
+    built before (what it remembers of the text saves work only; ``port_checks.engine.unit_pairs``)."""
 
     def __init__(self, text: str, tree: ast.Module) -> None:
         self.pairs: dict[int, ast.AST] = {}
-        self._builder = _pairing_builder(self.pairs, remember_compound=True)(text)
+        self._builder = _pairing_builder(self.pairs, remember_units=True)(text)
         self.spans = self._builder.spans
         self._found: dict[int, cst.CSTNode] = {}
-        self._groups = self._builder.statement_groups(tree.body)
-        self._starts = [_first_line(group[0]) for group in self._groups]
-        self._built: set[int] = set()  # units built, by id of their first statement
+        self._body = tree.body
+        self._groups: dict[int, list[list[ast.stmt]]] = {}  # a block's statement groups, by id of its first
+        self._built: set[int] = set()  # units built, by id of their first node
         self._everything = False
 
     def libcst_of(self, node: ast.AST) -> cst.CSTNode | None:
         found = self._found.get(id(node))
         if found is None and not self._everything:
             line = getattr(node, "lineno", None)
-            unit = self._unit_at(line) if line is not None else None
+            unit = self._unit_in(self._body, line) if line is not None and self._body else None
             if unit is not None:
                 self._build(unit)
                 found = self._found.get(id(node))
             if found is None:  # a node without a line, or placed outside its statement's lines
-                for group in self._groups:
+                for group in self._statement_groups(self._body):
                     self._build(group)
                 self._everything = True
                 found = self._found.get(id(node))
         return found
 
-    def _unit_at(self, line: int) -> list[ast.stmt] | None:
-        index = bisect.bisect_right(self._starts, line) - 1
-        if index < 0 or line > self._groups[index][-1].end_lineno:  # type: ignore[operator]
+    def _unit_in(self, block: list[ast.stmt], line: int) -> list[ast.stmt] | ast.ExceptHandler | None:
+        """The innermost unit of ``block`` (an indented block, or the module's) holding ``line``."""
+        groups = self._statement_groups(block)
+        index = bisect.bisect_right([_first_line(group[0]) for group in groups], line) - 1
+        if index < 0 or line > groups[index][-1].end_lineno:  # type: ignore[operator]
             return None
-        group = self._groups[index]
-        while type(group[0]) is ast.ClassDef:
-            inner = next(
-                (statement for statement in group[0].body
-                 if type(statement) in _UNITS and _first_line(statement) <= line <= statement.end_lineno),  # type: ignore[operator]
-                None,
-            )  # fmt: skip
-            if inner is None:
-                break
-            group = [inner]
+        group = groups[index]
+        statement = group[0]
+        if isinstance(statement, _SMALL):
+            return group
+        for inner in _blocks(statement):
+            if type(inner) is ast.ExceptHandler:
+                if inner.lineno <= line <= inner.end_lineno:  # type: ignore[operator]
+                    found = self._unit_in(inner.body, line) if not self._builder.after_colon(inner.body) else None
+                    return found or inner
+            elif _first_line(inner[0]) <= line <= inner[-1].end_lineno and not self._builder.after_colon(inner):
+                return self._unit_in(inner, line) or group
         return group
 
-    def _build(self, group: list[ast.stmt]) -> None:
-        if id(group[0]) in self._built:
+    def _statement_groups(self, block: list[ast.stmt]) -> list[list[ast.stmt]]:
+        if not block:  # an empty module's
+            return []
+        groups = self._groups.get(id(block[0]))
+        if groups is None:
+            groups = self._groups[id(block[0])] = self._builder.statement_groups(block)
+        return groups
+
+    def _build(self, unit: list[ast.stmt] | ast.ExceptHandler) -> None:
+        first = unit if type(unit) is ast.ExceptHandler else unit[0]  # type: ignore[index]
+        if id(first) in self._built:
             return
-        self._built.add(id(group[0]))
-        built = self._builder.statement_group(group)
+        self._built.add(id(first))
+        if type(unit) is ast.ExceptHandler:
+            built = self._builder._handler(unit)
+        else:
+            built = self._builder.statement_group(unit)  # type: ignore[arg-type]
         self._found.update(_libcst_by_ast(_paired_nodes([built], self.pairs), self.pairs))
 
 
-_UNITS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+def _blocks(statement: ast.stmt) -> list[Any]:
+    """The indented blocks of a compound statement a unit may lie in (an `except` clause's as
+    the clause itself), in the builder's terms: those it builds with ``suite`` alone."""
+    kind = type(statement)
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith):
+        return [statement.body]  # type: ignore[attr-defined]
+    if kind in (ast.For, ast.AsyncFor, ast.While):
+        return [block for block in (statement.body, statement.orelse) if block]  # type: ignore[attr-defined]
+    if kind is ast.Try:
+        return [statement.body, *statement.handlers, *(b for b in (statement.orelse, statement.finalbody) if b)]  # type: ignore[attr-defined]
+    if kind is ast.If:
+        orelse = statement.orelse  # type: ignore[attr-defined]
+        # An `elif` is built with its `if` (``_Builder._if``): it is no unit of its own.
+        plain_else = orelse and not (len(orelse) == 1 and type(orelse[0]) is ast.If)
+        return [statement.body, orelse] if plain_else else [statement.body]  # type: ignore[attr-defined]
+    return []
 
 
 def _first_line(statement: ast.stmt) -> int:
@@ -183,7 +215,7 @@ def paired_tree(text: str, path: Path | None = None, tree: ast.Module | None = N
     return PairedTree(text, module, tree, builder.spans, pairs, path)
 
 
-def _pairing_builder(pairs: dict[int, ast.AST], *, remember_compound: bool = False) -> type[_Builder]:
+def _pairing_builder(pairs: dict[int, ast.AST], *, remember_units: bool = False) -> type[_Builder]:
     def paired(method: Callable[..., Any]) -> Callable[..., Any]:
         def pairing(self: _Builder, node: ast.AST, *args: Any, **kwargs: Any) -> Any:
             built = method(self, node, *args, **kwargs)
@@ -192,14 +224,15 @@ def _pairing_builder(pairs: dict[int, ast.AST], *, remember_compound: bool = Fal
 
         return pairing
 
-    def remembered(method: Callable[..., Any]) -> Callable[..., Any]:
-        """A compound statement built once (``UnitPairs``: a method before its class)."""
+    def remembered(method: Callable[..., Any], first: Callable[[Any], object]) -> Callable[..., Any]:
+        """A unit built once (``UnitPairs``: a statement before the one holding it), by id of
+        its first node."""
         made: dict[int, Any] = {}
 
-        def remembering(self: _Builder, node: ast.AST) -> Any:
-            built = made.get(id(node))
+        def remembering(self: _Builder, unit: Any) -> Any:
+            built = made.get(id(first(unit)))
             if built is None:
-                built = made[id(node)] = method(self, node)
+                built = made[id(first(unit))] = method(self, unit)
             return built
 
         return remembering
@@ -207,10 +240,13 @@ def _pairing_builder(pairs: dict[int, ast.AST], *, remember_compound: bool = Fal
     class PairingBuilder(_Builder):
         expr = paired(_Builder.expr)
         small = paired(_Builder.small)
-        compound = remembered(paired(_Builder.compound)) if remember_compound else paired(_Builder.compound)
+        compound = paired(_Builder.compound)
         _if = paired(_Builder._if)
         _handler = paired(_Builder._handler)
         _param = paired(_Builder._param)
         _keyword = paired(_Builder._keyword)
+        if remember_units:
+            statement_group = remembered(_Builder.statement_group, lambda group: group[0])
+            _handler = remembered(_handler, lambda handler: handler)
 
     return PairingBuilder
