@@ -354,9 +354,9 @@ def test_a_kept_walk_is_judged_again_with_another_registry(tmp_path: Path, monke
     does not leak) follow the registry of each analysis, not the one the walk was made with."""
     from mcplint.engine import lint
 
-    walks = []
-    walk = lint._walk
-    monkeypatch.setattr(lint, "_walk", lambda *args: walks.append(1) or walk(*args))
+    walks = []  # each new walk of a module is remembered for the rounds and runs after it
+    remember = lint._remember_walk
+    monkeypatch.setattr(lint, "_remember_walk", lambda *args: walks.append(1) or remember(*args))
     registries = {}
     for name, helper, symbol in (("a", "tidy", "NOTE_MISSING"), ("b", "other_error", "NOTE_GONE")):
         entries = {symbol: (1001, "Note not found", "")}

@@ -638,13 +638,15 @@ def test_shared_workers_build_the_fixes_again_for_another_registry(tmp_path):
 
 
 def test_parses_are_kept_across_runs_only_when_asked(monkeypatch):
-    from mcplint.engine import lint
+    from mcplint.engine import lint, lint_ast
 
-    parsed = []
+    parsed = []  # the analysis trees: CPython's (the `ast` pipeline), LibCST's or built from `ast`
     parse_module = lint.cst.parse_module
     build_tree = lint.build_tree
+    analysis_tree = lint_ast.analysis_tree
     monkeypatch.setattr(lint.cst, "parse_module", lambda text: parsed.append(text) or parse_module(text))
     monkeypatch.setattr(lint, "build_tree", lambda text: parsed.append(text) or build_tree(text))
+    monkeypatch.setattr(lint_ast, "analysis_tree", lambda text: parsed.append(text) or analysis_tree(text))
     settings = FileSettings(codes=frozenset({"MCP001"}))
     try:
         lint.keep_parsed_modules(True)

@@ -189,10 +189,18 @@ def test_with_helpers_module_only_that_module_counts(tmp_path):
 # -- the pre-screen ------------------------------------------------------------------------
 @pytest.fixture
 def parses(monkeypatch):
-    """Counts the trees the engine builds for analysis (from `ast`, or LibCST's parses)."""
+    """Counts the trees the engine builds for analysis (CPython's for the `ast` pipeline, LibCST's
+    or those built from `ast` for the LibCST one)."""
+    from mcplint.engine import lint_ast
+
     calls = []
     real = cst.parse_module
     built = lint.build_tree
+    analysed = lint_ast.analysis_tree
+
+    def counting_analysed(text):
+        calls.append(text)
+        return analysed(text)
 
     def counting(text, *args, **kwargs):
         calls.append(text)
@@ -204,6 +212,7 @@ def parses(monkeypatch):
 
     monkeypatch.setattr(lint.cst, "parse_module", counting)
     monkeypatch.setattr(lint, "build_tree", counting_built)
+    monkeypatch.setattr(lint_ast, "analysis_tree", counting_analysed)
     return calls
 
 

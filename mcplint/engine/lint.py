@@ -58,9 +58,10 @@ from mcplint.source import UndecodableSource, decode_source, is_generated, sourc
 if TYPE_CHECKING:
     from mcplint.engine.lint_ast import Bridge
 
-# The `ast` port's pipeline (engine/lint_ast.py), imported only where asked for: until the port is
-# done a run does not load its modules.
-AST_PORT = os.environ.get("MCPLINT_AST", "") not in ("", "0")
+# The `ast` port's pipeline (engine/lint_ast.py), the one a run uses; MCPLINT_AST=0 keeps to the
+# LibCST one (which still analyses the texts the `ast` one leaves to it: ``_walk_ast``), and a run
+# then loads none of the port's modules.
+AST_PORT = os.environ.get("MCPLINT_AST", "1") not in ("", "0")
 
 # Long `elif` chains and operator chains nest deeply; CPython 3.11+ keeps
 # Python-to-Python calls off the C stack, so a high limit is safe.

@@ -2,12 +2,12 @@
 
 A module is parsed by `ast` once; the walk feeds the twins of the shared tables and of
 each rule (``rules/<module>_ast.py``); findings are placed from the `ast` nodes
-(``ast_cst.NodeSpans``). What the fixes build from stays LibCST: a module's LibCST-shaped
-tree is built from the same `ast` tree, and only when a rule asks for a node of it
-(``Bridge``). The pipeline runs only where every selected rule has its twin
-(``twins_of``) and ``MCPLINT_AST`` is set (``lint.AST_PORT``): until the port is done,
-the LibCST pipeline is the one a run uses, and this one is compared with it
-(``benchmarks/twins.py``, the corpus's check JSON).
+(``ast_cst.NodeSpans``). What the fixes build from stays LibCST: the LibCST-shaped nodes of
+the statements a fix is about are built from the same `ast` tree, when a rule asks for one
+(``Bridge``). The pipeline runs where every selected rule has its twin (``twins_of``) and
+``MCPLINT_AST`` is not ``0`` (``lint.AST_PORT``); the LibCST pipeline analyses the texts it
+leaves (``lint._walk_ast``), and the two are compared on the same sources
+(``tests/port_checks``, ``benchmarks/twins.py``, the corpus's check JSON).
 """
 
 from __future__ import annotations
