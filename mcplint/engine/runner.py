@@ -143,10 +143,10 @@ def run(
 
     ``workers``: those of ``shared_workers`` (``jobs`` is theirs then), which outlast the run.
 
-    ``judge_once``: the rounds analyse only what the join reads, and each file the rounds
-    analysed in full is judged once, in the context they end with (a check's findings:
-    a file's rules' judgements are most of a round's work, and the later rounds' change
-    most of them). Not with fixes, buffers or ``reuse``: those rounds are judged each."""
+    ``judge_once``: the rounds analyse only what the join reads (the handler scope, the rules'
+    exports), and each file the rounds analysed in full is judged once, in the context they
+    end with, however many rounds the project takes (a check's findings). Not with fixes,
+    buffers or ``reuse``: each of those rounds is judged."""
     _forget_walked_modules()
     if workers is None:
         workers = Workers(jobs, small_rounds_in_process)
