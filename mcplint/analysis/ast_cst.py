@@ -160,6 +160,12 @@ _SMALL = (
 )  # fmt: skip
 
 
+def first_line(statement: ast.stmt) -> int:
+    """The line a statement's node starts on: its first decorator's, if it has one."""
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+
+
 def build(text: str) -> tuple[cst.Module, dict[int, Span]]:
     """The module's tree and each node's span, by ``id``; ``SyntaxError`` where Python
     refuses the text, ``Unsupported`` where this builder does not make the tree."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.ast_cst import _SMALL, Span, _Builder, _formatted_parts
+from mcplint.analysis.ast_cst import _SMALL, Span, _Builder, _formatted_parts, first_line
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 
 
@@ -70,7 +70,8 @@ class UnitPairs:
         self.spans = self._builder.spans
         self._found: dict[int, cst.CSTNode] = {}
         self._body = tree.body
-        self._groups: dict[int, list[list[ast.stmt]]] = {}  # a block's statement groups, by id of its first
+        # A block's statement groups and the line each starts on, by id of its first statement.
+        self._groups: dict[int, tuple[list[list[ast.stmt]], list[int]]] = {}
         self._built: set[int] = set()  # units built, by id of their first node
         self._everything = False
 
@@ -83,7 +84,7 @@ class UnitPairs:
                 self._build(unit)
                 found = self._found.get(id(node))
             if found is None:  # a node without a line, or placed outside its statement's lines
-                for group in self._statement_groups(self._body):
+                for group in self._statement_groups(self._body)[0]:
                     self._build(group)
                 self._everything = True
                 found = self._found.get(id(node))
@@ -91,8 +92,8 @@ class UnitPairs:
 
     def _unit_in(self, block: list[ast.stmt], line: int) -> list[ast.stmt] | ast.ExceptHandler | None:
         """The innermost unit of ``block`` (an indented block, or the module's) holding ``line``."""
-        groups = self._statement_groups(block)
-        index = bisect.bisect_right([_first_line(group[0]) for group in groups], line) - 1
+        groups, starts = self._statement_groups(block)
+        index = bisect.bisect_right(starts, line) - 1
         if index < 0 or line > groups[index][-1].end_lineno:  # type: ignore[operator]
             return None
         group = groups[index]
@@ -104,17 +105,18 @@ class UnitPairs:
                 if inner.lineno <= line <= inner.end_lineno:  # type: ignore[operator]
                     found = self._unit_in(inner.body, line) if not self._builder.after_colon(inner.body) else None
                     return found or inner
-            elif _first_line(inner[0]) <= line <= inner[-1].end_lineno and not self._builder.after_colon(inner):
+            elif first_line(inner[0]) <= line <= inner[-1].end_lineno and not self._builder.after_colon(inner):
                 return self._unit_in(inner, line) or group
         return group
 
-    def _statement_groups(self, block: list[ast.stmt]) -> list[list[ast.stmt]]:
+    def _statement_groups(self, block: list[ast.stmt]) -> tuple[list[list[ast.stmt]], list[int]]:
         if not block:  # an empty module's
-            return []
-        groups = self._groups.get(id(block[0]))
-        if groups is None:
-            groups = self._groups[id(block[0])] = self._builder.statement_groups(block)
-        return groups
+            return [], []
+        found = self._groups.get(id(block[0]))
+        if found is None:
+            groups = self._builder.statement_groups(block)
+            found = self._groups[id(block[0])] = (groups, [first_line(group[0]) for group in groups])
+        return found
 
     def _build(self, unit: list[ast.stmt] | ast.ExceptHandler) -> None:
         first = unit if type(unit) is ast.ExceptHandler else unit[0]  # type: ignore[index]
@@ -144,12 +146,6 @@ def _blocks(statement: ast.stmt) -> list[Any]:
         plain_else = orelse and not (len(orelse) == 1 and type(orelse[0]) is ast.If)
         return [statement.body, orelse] if plain_else else [statement.body]  # type: ignore[attr-defined]
     return []
-
-
-def _first_line(statement: ast.stmt) -> int:
-    """The line a statement's node starts on: its first decorator's, if it has one."""
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
 
 
 def _paired_nodes(roots: list[cst.CSTNode], pairs: dict[int, ast.AST]) -> list[tuple[cst.CSTNode, ast.AST]]:

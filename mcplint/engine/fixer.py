@@ -35,6 +35,7 @@ from typing import Any
 
 import libcst as cst
 
+from mcplint.analysis.ast_cst import first_line
 from mcplint.analysis.loggers import MODULE_LOGGER_IMPORT, imports_a_helper
 from mcplint.analysis.project import NO_PROJECT, ProjectContext
 from mcplint.atomic import FileChanged, content_digest, write_atomically
@@ -330,7 +331,7 @@ def _imports_added_as_text(text: str, head: str | None, imports: Sequence[tuple[
     at = _line_start(text, lines[end - 1][-1].end_lineno + 1)  # type: ignore[operator]
     following = len(head) if head is not None else None  # the head ends where the next statement begins
     if end < len(lines):
-        following = _line_start(text, _first_line(lines[end][0]))
+        following = _line_start(text, first_line(lines[end][0]))
     if following is not None:
         between = text[at:following]
         if not between or between.lstrip(" \t\f").startswith("#"):
@@ -350,11 +351,6 @@ def _statement_lines(body: Sequence[ast.stmt]) -> list[list[ast.stmt]]:
         else:
             lines.append([statement])
     return lines
-
-
-def _first_line(statement: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", None) or []
-    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
 
 
 def _docstring_or_strict(line: list[ast.stmt], text: str) -> bool:
@@ -509,7 +505,7 @@ def with_module_logger(text: str) -> str:
             if any(_binds_logger(statement) for statement in tree.body):
                 return text
             first = next((s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))), None)
-            cut = _line_start(text, _first_line(first)) if first is not None else 0
+            cut = _line_start(text, first_line(first)) if first is not None else 0
             if cut:
                 added = _with_module_logger_parsed(text[:cut] + _STAND_IN)
                 if added.endswith(_STAND_IN):

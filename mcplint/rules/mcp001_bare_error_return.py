@@ -238,6 +238,8 @@ class BareErrorReturn(Rule):
     code = "MCP001"
     name = "bare-error-return"
     fix_safety = "unsafe"
+    # Reads the module's aliases (its tree's expressions: the `ast` twin has its own reader).
+    _module_aliases = staticmethod(module_aliases)
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
@@ -309,7 +311,7 @@ class BareErrorReturn(Rule):
         """The module's error helpers, exported for the modules importing them."""
         helpers = self._error_helpers()
         exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
-        exported.update(module_aliases(self.context.facts.aliases, exported))
+        exported.update(self._module_aliases(self.context.facts.aliases, exported))
         self.context.exports["error_helpers"] = exported
         return helpers
 

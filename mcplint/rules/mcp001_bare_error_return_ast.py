@@ -84,6 +84,7 @@ _ReturnSite = tuple[ErrorPayload, "str | None", "_Site | None", "str | None"]
 
 class AstBareErrorReturn(BareErrorReturn):
     context: AstRuleContext
+    _module_aliases = staticmethod(module_aliases)  # type: ignore[assignment]  # `ast` expressions here
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
@@ -143,13 +144,6 @@ class AstBareErrorReturn(BareErrorReturn):
                     through_return=True,
                     success_only=True,
                 )
-
-    def _exported_helpers(self) -> dict[str, str]:
-        helpers = self._error_helpers()
-        exported = {key: kind for key, kind in helpers.items() if "<locals>" not in key}
-        exported.update(module_aliases(self.context.facts.aliases, exported))  # type: ignore[arg-type]
-        self.context.exports["error_helpers"] = exported
-        return helpers
 
     def _error_helpers(self) -> dict[str, str]:
         by_function = self._returns_by_function()

@@ -138,6 +138,8 @@ class StackTraceLeak(Rule):
     name = "stack-trace-leak"
     fix_safety = "unsafe"
     options = {"sanitizers": []}
+    # Reads the module's aliases (its tree's expressions: the `ast` twin has its own reader).
+    _module_aliases = staticmethod(module_aliases)
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
@@ -179,9 +181,9 @@ class StackTraceLeak(Rule):
 
     def _export(self, exported: dict[str, list[list[str]]], raising: dict[str, list[list[str]]]) -> None:
         """The module's text helpers and raising functions, for the modules importing them."""
-        exported.update(module_aliases(self.context.facts.aliases, exported))
+        exported.update(self._module_aliases(self.context.facts.aliases, exported))
         self.context.exports["text_helpers"] = exported
-        raising.update(module_aliases(self.context.facts.aliases, raising))
+        raising.update(self._module_aliases(self.context.facts.aliases, raising))
         self.context.exports["raising_functions"] = raising
 
     def finish(self) -> None:

@@ -52,6 +52,7 @@ _AstSite = tuple[ast.Raise, ast.ExceptHandler, ast.expr, ast.expr | None]
 
 class AstStackTraceLeak(StackTraceLeak):
     context: AstRuleContext
+    _module_aliases = staticmethod(module_aliases)  # type: ignore[assignment]  # `ast` expressions here
 
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
@@ -106,13 +107,6 @@ class AstStackTraceLeak(StackTraceLeak):
                 anchors=fix_anchors(libcst_of(found[0]) if found is not None else None),
                 unfixed_reason=kept or (_left_reason(leak) if fix is None else None),
             )
-
-    def _export(self, exported: dict[str, list[list[str]]], raising: dict[str, list[list[str]]]) -> None:
-        aliases: Any = self.context.facts.aliases  # `ast` expressions here
-        exported.update(module_aliases(aliases, exported))
-        self.context.exports["text_helpers"] = exported
-        raising.update(module_aliases(aliases, raising))
-        self.context.exports["raising_functions"] = raising
 
     def _judge(  # type: ignore[override]
         self, helpers: tuple[TextHelperEntry, ...], leaks: bool = True
