@@ -24,10 +24,12 @@ import keyword
 import re
 import sys
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import libcst as cst
+
+from mcplint.analysis.walk_ast import nodes_of
 
 Span = tuple[int, int]  # code-point offsets in the source: start, end (exclusive)
 
@@ -1360,6 +1362,29 @@ class _Builder:
         return builder.expr(tree.body)
 
 
+_FSTRING_NODES = frozenset({ast.JoinedStr, ast.FormattedValue})
+
+# A `match` statement starts a logical line (no compound statement follows a `;` or a colon
+# on its line): most texts saying "match" (`re.match`, words in strings) have none.
+_MATCH_LINE = re.compile(r"^[ \t\f]*match\b", re.MULTILINE)
+
+
+def _statements(block: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``block`` and of the blocks under it (a `match` is one), no expression."""
+    pending = list(block)
+    while pending:
+        statement = pending.pop()
+        yield statement
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, name, None)
+            if type(inner) is list:
+                pending.extend(inner)
+        for clause in getattr(statement, "handlers", ()):
+            pending.extend(clause.body)
+        for case in getattr(statement, "cases", ()):
+            pending.extend(case.body)
+
+
 class NodeSpans:
     """Where ``build`` places the node it makes from an `ast` node (its ``spans``), found for
     that node alone: the `ast` analyses place their findings with it (an expression with its
@@ -1378,8 +1403,8 @@ class NodeSpans:
         self._fstrings: list[ast.JoinedStr] | None = None
         self._fstrings_built: set[int] = set()
         self._fstring_builder: _Builder | None = None
-        if tree is not None and "match" in text:
-            for node in ast.walk(tree):
+        if tree is not None and _MATCH_LINE.search(text):
+            for node in _statements(tree.body):
                 if type(node) is ast.Match:
                     start = builder.span_of(node)[0]
                     builder._soft_keyword_ends.add(start + len("match"))
@@ -1437,7 +1462,7 @@ class NodeSpans:
             assert self._tree is not None, "an f-string's part is placed with the module's tree"
             specs = set()
             strings: list[ast.JoinedStr] = []
-            for inner in ast.walk(self._tree):
+            for inner in nodes_of(self._tree, _FSTRING_NODES):
                 kind = type(inner)
                 if kind is ast.FormattedValue:
                     specs.add(id(inner.format_spec))  # type: ignore[attr-defined]

@@ -6,8 +6,10 @@ For the `ast` twins of the port (issue 11; docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from collections.abc import Sequence
+from itertools import accumulate, count
 
 from mcplint.analysis.walk_ast import constants
 
@@ -27,7 +29,12 @@ class SourceText:
         # Listed on first use: most modules' literals are never read this way.
         starts = self._starts
         if starts is None:  # `ast` ends a line at "\r\n", "\r" and "\n"
-            starts = self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
+            text = self.text
+            if "\r" in text:
+                starts = [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+            else:  # the common case, without a step in Python per line: line k starts past k "\n"s
+                starts = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
+            self._starts = starts
         return starts
 
     def offset(self, line: int, column: int) -> int:

@@ -201,6 +201,27 @@ def constants(tree: ast.AST) -> Iterator[ast.Constant]:
                 push(value)
 
 
+def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
+    """Every node of the tree whose class is one of ``kinds`` (``constants``' stack, which
+    descends into them too), in no particular order."""
+    pending = [tree]
+    pop, push = pending.pop, pending.append
+    fields_of = _CHILD_FIELDS
+    while pending:
+        node = pop()
+        kind = type(node)
+        if kind in kinds:
+            yield node
+        for name in fields_of[kind]:
+            value = getattr(node, name)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        push(child)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
 _OWN: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
 

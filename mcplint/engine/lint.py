@@ -202,6 +202,9 @@ class _Walked:
     # ... and its local part (before other modules' entry points), with its context.
     local_scope: tuple[ProjectContext, LocalScope] | None = None
     defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
+    # The scope's tables as the join reads them (``_scope_pairs``), with the scope and the module
+    # name they were worked out for: a round that keeps the scope keeps them.
+    scope_pairs: tuple[HandlerScope, str | None, _ScopePairs] | None = None
     # The `ast` port's pipeline (engine/lint_ast.py): CPython's tree the twins walked (``module``
     # is None then), where its nodes are placed, and the bridge to LibCST nodes for the fixes.
     tree: ast.Module | None = None
@@ -336,8 +339,8 @@ def _rule_findings(
     result = FileResult(findings=findings, analysed=True, judged=judge)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
     result.imported_names = sorted(set(context.imports.imported().values()))
-    result.outgoing_calls = _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states)
-    result.outgoing_returns = _handler_pairs(scope, scope.outgoing_returns, project)
+    pairs = _scope_pairs(walked, scope, project)
+    result.outgoing_calls, result.outgoing_returns, result.message_returns, result.reached = pairs
     result.local_reach_calls = scope.local_reach_calls
     result.local_reach_returns = scope.local_reach_returns
     result.local_reach_guards = scope.local_reach_guards
@@ -361,17 +364,12 @@ def _rule_findings(
     result.decorator_method_wrappers = {key: _listed(wrappers) for key, wrappers in scope.decorator_method_wrappers.items()}
     result.server_factories = {key: (b.level, b.framework) for key, b in scope.server_factories.items()}
     result.handlers = sorted((key, handler.kind) for key, handler in scope.handlers.items())
-    result.reached = {
-        function: sorted({project.label(h.key) if h.key in scope.handlers else h.key for h in handlers})
-        for function, handlers in scope.reached_by.items()
-    }
     result.imports_server_framework = any(_is_server_framework(name) for name in context.imports.imported().values())
     result.outgoing_servers = scope.outgoing_servers
     result.outgoing_arguments = scope.outgoing_arguments
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.dispatch_guards = scope.dispatch_guards
-    result.message_returns = _handler_pairs(scope, scope.message_returns, project)
     result.message_targets = scope.message_targets
     result.registry_decorators = scope.registry_decorators
     result.registry_tables = scope.registry_tables
@@ -458,6 +456,31 @@ def _defined_names(module: cst.Module) -> list[str]:
                 )
                 names.update(target.value for target in targets if isinstance(target, cst.Name))
     return sorted(names)
+
+
+_HandlerPairs = dict[str, list[tuple[str, str, tuple[str, ...]]]]
+# outgoing calls, outgoing returns, message returns (``_handler_pairs``), and per function the
+# handlers reaching it (labelled)
+_ScopePairs = tuple[_HandlerPairs, _HandlerPairs, _HandlerPairs, dict[str, list[str]]]
+
+
+def _scope_pairs(walked: _Walked, scope: HandlerScope, project: ProjectContext) -> _ScopePairs:
+    """The handler scope's tables as the join reads them: worked out once per scope (the rounds
+    that bring a module only other modules' helpers keep its scope, and its judgement too)."""
+    known = walked.scope_pairs
+    if known is not None and known[0] is scope and known[1] == project.module:
+        return known[2]
+    pairs = (
+        _handler_pairs(scope, scope.outgoing_calls, project, scope.outgoing_states),
+        _handler_pairs(scope, scope.outgoing_returns, project),
+        _handler_pairs(scope, scope.message_returns, project),
+        {
+            function: sorted({project.label(h.key) if h.key in scope.handlers else h.key for h in handlers})
+            for function, handlers in scope.reached_by.items()
+        },
+    )
+    walked.scope_pairs = (scope, project.module, pairs)
+    return pairs
 
 
 def _handler_pairs(
