@@ -12,6 +12,7 @@ import pytest
 from mcplint.config import CliOverrides, ConfigResolver
 from mcplint.engine import runner as engine_runner
 from mcplint.engine.result import JOIN_FIELDS
+from mcplint.finding import Finding
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -22,6 +23,11 @@ def _tasks(root: Path) -> list[engine_runner.FileTask]:
         engine_runner.FileTask(str(path), str(path.relative_to(root)), resolver.settings_for(path), True)
         for path in sorted(root.rglob("*.py"))
     ]
+
+
+def _whole(findings: list[Finding]) -> list[tuple[object, ...]]:
+    """Findings with the fields their equality leaves out (the template aside)."""
+    return [(finding, finding.fix, finding.unfixed_reason, finding.handler) for finding in findings]
 
 
 def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
@@ -42,7 +48,9 @@ def test_judged_once_gives_what_every_round_judged_gives(server: str) -> None:
     tasks = _tasks(EXAMPLES / server)
     every_round = engine_runner.run(tasks, 1)
     once = engine_runner.run(tasks, 1, judge_once=True)
-    assert once.findings and once.findings == every_round.findings
+    assert once.findings and _whole(once.findings) == _whole(every_round.findings)
+    # With a registry to fix from, the sites are built: the templates are there too.
+    assert [f.error_template for f in once.findings] == [f.error_template for f in every_round.findings]
     assert once.contexts == every_round.contexts
     for path, result in every_round.results.items():
         judged = once.results[path]
@@ -70,3 +78,29 @@ def test_fixes_buffers_and_reused_analyses_are_judged_every_round(monkeypatch: p
     handed = _recorded(monkeypatch)
     engine_runner.run(tasks, 1, judge_once=True, reuse=lambda task: None)
     assert handed and all(judged for _, judged in handed)
+
+
+_NO_REGISTRY_SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: str) -> dict:
+    if not note_id:
+        return {"error": f"Note {note_id} missing"}
+    return {"id": note_id}
+"""
+
+
+def test_a_check_without_a_registry_builds_no_site_for_a_template_nobody_reads(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(_NO_REGISTRY_SERVER)
+    tasks = _tasks(tmp_path)
+    assert tasks[0].settings.registry is None
+    every_round = engine_runner.run(tasks, 1)
+    once = engine_runner.run(tasks, 1, judge_once=True)
+    assert [f.code for f in once.findings] == ["MCP001"]
+    assert _whole(once.findings) == _whole(every_round.findings)  # the same findings, fixes, reasons
+    assert [f.error_template for f in every_round.findings] == ["Note {note_id} missing"]  # migrate reads it
+    assert [f.error_template for f in once.findings] == [None]  # a check does not: no site built for it

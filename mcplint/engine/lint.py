@@ -76,6 +76,7 @@ def lint_path(
     skip_generated: bool,
     project: ProjectContext = NO_PROJECT,
     judge: bool = True,
+    templates: bool = True,
 ) -> FileResult:
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
@@ -89,7 +90,7 @@ def lint_path(
     if refusal is not None:
         result = _refused(display, settings, refusal)
     else:
-        result = _lint_data(data, display, settings, skip_generated, project, judge)
+        result = _lint_data(data, display, settings, skip_generated, project, judge, templates)
     if not result.internal_error:
         result.stat_key = file_stamp(status)
         result.content_hash = hashlib.sha256(data).hexdigest()
@@ -97,10 +98,18 @@ def lint_path(
 
 
 def _lint_data(
-    data: bytes, display: str, settings: FileSettings, skip_generated: bool, project: ProjectContext, judge: bool
+    data: bytes,
+    display: str,
+    settings: FileSettings,
+    skip_generated: bool,
+    project: ProjectContext,
+    judge: bool,
+    templates: bool,
 ) -> FileResult:
     try:
-        return lint_bytes(data, display, settings, skip_generated=skip_generated, project=project, judge=judge)
+        return lint_bytes(
+            data, display, settings, skip_generated=skip_generated, project=project, judge=judge, templates=templates
+        )
     except RecursionError:
         return FileResult(warnings=[f"{display}: {SKIPPED_NESTED}"])
     except Exception as error:  # a bug in mcplint must not stop the run
@@ -117,12 +126,15 @@ def lint_bytes(
     skip_generated: bool = False,
     project: ProjectContext = NO_PROJECT,
     judge: bool = True,
+    templates: bool = True,
 ) -> FileResult:
     try:
         text = decode_source(data)
     except UndecodableSource as error:
         return _syntax_result(display, settings, error.message, error.line, error.column)
-    return lint_text(text, display, settings, skip_generated=skip_generated, project=project, judge=judge)
+    return lint_text(
+        text, display, settings, skip_generated=skip_generated, project=project, judge=judge, templates=templates
+    )
 
 
 def lint_text(
@@ -133,10 +145,13 @@ def lint_text(
     skip_generated: bool = False,
     project: ProjectContext = NO_PROJECT,
     judge: bool = True,
+    templates: bool = True,
 ) -> FileResult:
     """The file's findings and what the run's join reads of it. ``judge`` False: the join's
     part alone (``FileResult.judged`` False), for a round of a run that judges each file once,
-    in the project context the rounds end with (``runner.run``'s ``judge_once``)."""
+    in the project context the rounds end with (``runner.run``'s ``judge_once``). ``templates``
+    False: the findings' ``error_template`` may be left out where working it out is all a site
+    would be built for (``RuleContext.templates``)."""
     if skip_generated and is_generated(text):
         return FileResult()
     refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
@@ -152,9 +167,9 @@ def lint_text(
         rule for rule in rules if rule.handler_scope or rule.wanted_by(project) or rule.prescreen(text, settings)
     ]
     if _may_produce_findings(text, rules, settings, project):
-        result = _rule_findings(text, display, settings, rules, project, judge)
+        result = _rule_findings(text, display, settings, rules, project, judge, templates)
     else:
-        result = _syntax_checked(text, display, settings, rules, project, judge)
+        result = _syntax_checked(text, display, settings, rules, project, judge, templates)
     if result.judged and (result.findings or UNUSED_SUPPRESSION in settings.codes):  # one search of a text without directives
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
@@ -162,7 +177,13 @@ def lint_text(
 
 
 def _syntax_checked(
-    text: str, display: str, settings: FileSettings, rules: Sequence[type[Rule]], project: ProjectContext, judge: bool
+    text: str,
+    display: str,
+    settings: FileSettings,
+    rules: Sequence[type[Rule]],
+    project: ProjectContext,
+    judge: bool,
+    templates: bool,
 ) -> FileResult:
     """CPython's syntax check and the names the join needs; or the whole analysis, where the
     module may apply a registration decorator imported from another module (one that only
@@ -170,7 +191,7 @@ def _syntax_checked(
     decorators = [name for name, _ in project.registry_decorators] if rules else []
     findings, facts = syntax_check_only(text, display, settings, project)
     if decorators and facts.may_apply(decorators):
-        return _rule_findings(text, display, settings, rules, project, judge)
+        return _rule_findings(text, display, settings, rules, project, judge, templates)
     return FileResult(
         findings=findings,
         imported_names=sorted(set(facts.exports.values())),
@@ -308,6 +329,7 @@ def _rule_findings(
     rules: Sequence[type[Rule]],
     project: ProjectContext,
     judge: bool = True,
+    templates: bool = True,
 ) -> FileResult:
     key = _walk_key(text, display, settings, rules)
     walked = _WALKED.get(key)
@@ -327,14 +349,14 @@ def _rule_findings(
     else:
         _WALKED.move_to_end(key)
     try:
-        candidates, scope, context = _resolve(walked, settings, project, judge)
+        candidates, scope, context = _resolve(walked, settings, project, judge, templates)
         findings = _findings(walked, text, candidates, scope, display) if judge else []
     except (NeedsLibCST, Unsupported):
         # A finding this tree cannot place or a fix it cannot print (or, on the `ast` pipeline, a
         # fix whose LibCST node the builder does not make): the module is parsed by LibCST and
         # judged again (the same judgement, on the source's own tree).
         walked = _remember_walk(key, _walk(_parse(text), None, rules, settings, project))
-        candidates, scope, context = _resolve(walked, settings, project, judge)
+        candidates, scope, context = _resolve(walked, settings, project, judge, templates)
         findings = _findings(walked, text, candidates, scope, display) if judge else []
     result = FileResult(findings=findings, analysed=True, judged=judge)
     result.module_servers = {name: (b.level, b.framework) for name, b in scope.module_servers.items()}
@@ -627,7 +649,7 @@ def _walk_ast(
 
 
 def _resolve(
-    walked: _Walked, settings: FileSettings, project: ProjectContext, judge: bool = True
+    walked: _Walked, settings: FileSettings, project: ProjectContext, judge: bool = True, templates: bool = True
 ) -> tuple[list[Candidate], HandlerScope, RuleContext]:
     """The rules' whole-module judgements and the handler scope, in this project context
     (``judge`` False: the handler scope and the rules' exports alone)."""
@@ -636,8 +658,9 @@ def _resolve(
     context.registry_path = settings.registry
     context.default_symbol = settings.default_symbol
     context.assigned_codes = settings.assigned_codes
+    context.templates = templates
     # What the rules build their fixes from (the walk read none of it: `_walk_key`).
-    fix_inputs = (context.registry, settings.default_symbol, settings.assigned_codes)
+    fix_inputs = (context.registry, settings.default_symbol, settings.assigned_codes, templates)
     context.exports = {}
     context.candidates = list(walked.walk_candidates)
     # The project context's summaries of other modules' helpers and whether the project

@@ -49,6 +49,11 @@ class FileTask:
     text: str | None = None
     # False: what the join reads alone, no findings (``run``'s ``judge_once``).
     judge: bool = True
+    # False: the findings may come without ``error_template`` (``lint_text``), which only
+    # `mcplint migrate` reads; ``run``'s ``judge_once`` sets it. The cache keeps such results
+    # under the same key: the runs that read the cache (check, the language server) never read
+    # a template, and migrate's runs do not read the cache.
+    templates: bool = True
 
 
 @dataclass
@@ -93,7 +98,9 @@ def _lint_task(task: FileTask) -> FileResult:
         )  # fmt: skip
     from mcplint.engine.lint import lint_path
 
-    return lint_path(task.path, task.display, task.settings, task.skip_generated, task.project, task.judge)
+    return lint_path(
+        task.path, task.display, task.settings, task.skip_generated, task.project, task.judge, task.templates
+    )
 
 
 def default_jobs() -> int:
@@ -237,6 +244,8 @@ def _run(
         index = ModuleIndex(contexts)
         contexts.update((path, start[path]) for path in contexts if path in start)
         judge_once = judge_once and replayable and reuse is None
+        if judge_once:  # a check's: nobody reads the findings' templates
+            tasks = [replace(task, templates=False) for task in tasks]
         pending = [replace(task, project=contexts[task.path], judge=not judge_once) for task in tasks]
         settled = False
         try:

@@ -149,6 +149,9 @@ class RuleContext:
         self.ancestors = ancestors
         self.candidates: list[Candidate] = []
         self.registry_path = registry_path
+        # Whether the run reads the findings' ``error_template`` (`mcplint migrate` does; a check
+        # does not): False lets a rule skip building a site that could only give one.
+        self.templates = True
         # The rest of the project as the run's join sees it (imported helpers' summaries).
         self.project = NO_PROJECT
         # Facts about this module's functions that other modules' analyses need (the join

@@ -334,8 +334,12 @@ class AstBareErrorReturn(BareErrorReturn):
                 )
 
     def _report_returns(self) -> None:
+        # A site's LibCST nodes serve a registry's fix and the finding's template alone: a check
+        # without a registry to fix from builds none (most of its fixes' nodes otherwise).
+        registry = self.context.registry
+        wanted = self.context.templates or (registry is not None and bool(registry.helpers_module))
         for payload, function, noted, kept in self._sites:
-            site, error_message = self._error_site(noted) if noted is not None else (None, None)
+            site, error_message = self._error_site(noted) if noted is not None and wanted else (None, None)
             # The success becomes an isError result: right for the client, but code that used
             # the returned dict, or an output schema (`-> str` on mcp 1.x), may not expect it.
             fix = None
