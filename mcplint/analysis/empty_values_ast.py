@@ -174,12 +174,13 @@ def _sole_argument(call: ast.Call) -> ast.expr | None:
     return _unstarred(call.args[0]) if call.args else call.keywords[0].value
 
 
-def empty_builders(functions: Iterable[Function]) -> frozenset[str]:
+def empty_builders(functions: Iterable[tuple[Function, Sequence[ast.Return]]]) -> frozenset[str]:
     """Functions whose every ``return`` builds an empty answer: a dict, list or model of
-    empty values, its own parameters echoed (``{"warnings": [], "message": reason}``)."""
+    empty values, its own parameters echoed (``{"warnings": [], "message": reason}``). Each
+    function comes with its own ``return`` statements (not those of a function or class in it)."""
     found = set()
-    for function in functions:
-        values = [node.value for node in body_nodes(function.body) if type(node) is ast.Return]
+    for function, returns in functions:
+        values = [node.value for node in returns]
         if not values or any(type(value) not in (ast.Dict, ast.List, ast.Call) for value in values):
             continue
         known = Known(_parameters(function))

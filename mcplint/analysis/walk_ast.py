@@ -11,6 +11,7 @@ and values and a signature's parameters and defaults in the order they are writt
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -252,6 +253,19 @@ class _Descends(dict[type, bool]):
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
+@functools.cache
+def _node_methods(visitor_class: type) -> tuple[tuple[bool, type, str], ...]:
+    """The class's ``visit_<class>`` / ``leave_<class>`` methods: (whether it leaves, the `ast`
+    class, the method's name). Once per class: a walk per module would otherwise list them again."""
+    found = []
+    for attribute in dir(visitor_class):
+        prefix, _, node_name = attribute.partition("_")
+        node_type = getattr(ast, node_name, None) if prefix in ("visit", "leave") else None
+        if isinstance(node_type, type) and issubclass(node_type, ast.AST):
+            found.append((prefix == "leave", node_type, attribute))
+    return tuple(found)
+
+
 class AstWalker:
     """Dispatches each node of a tree to the visitors that asked for its class
     (``visit_<class>`` / ``leave_<class>`` with `ast`'s class names; leave methods in
@@ -266,12 +280,9 @@ class AstWalker:
         self._enter_body: list[Handler] = []
         self._leave_body: list[Handler] = []
         for visitor in visitors:
-            for attribute in dir(type(visitor)):
-                prefix, _, node_name = attribute.partition("_")
-                node_type = getattr(ast, node_name, None) if prefix in ("visit", "leave") else None
-                if isinstance(node_type, type) and issubclass(node_type, ast.AST):
-                    table = self._visit if prefix == "visit" else self._leave
-                    table.setdefault(node_type, []).append(getattr(visitor, attribute))
+            for leaves, node_type, attribute in _node_methods(type(visitor)):
+                table = self._leave if leaves else self._visit
+                table.setdefault(node_type, []).append(getattr(visitor, attribute))
             enter, leave = getattr(visitor, "enter_body", None), getattr(visitor, "leave_body", None)
             if enter is not None and leave is not None:
                 self._enter_body.append(enter)

@@ -56,11 +56,31 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
     def __init__(self, context: RuleContext, options: Mapping[str, Any]) -> None:
         super().__init__(context, options)
         self._builder: _Builder | None = None  # made for a finding's text (``_shown``)
+        # The walk's open definitions, innermost last (a class's: None), and each function's
+        # own `return`s (by id): what ``empty_builders`` reads of every function of the module,
+        # without listing the nodes of those no handler reaches.
+        self._open: list[Function | None] = []
+        self._returns: dict[int, list[ast.Return]] = {}
 
     def visit_FunctionDef(self, node: Function) -> None:  # type: ignore[override]
         self._functions.append((self.context.scopes.qualname_for(node.name), node))  # type: ignore[arg-type]
+        self._open.append(node)
+        self._returns[id(node)] = []
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:  # type: ignore[override]
+        self._open.append(None)
+
+    def leave_FunctionDef(self, node: Function | ast.ClassDef) -> None:  # type: ignore[override]
+        self._open.pop()
+
+    leave_AsyncFunctionDef = leave_ClassDef = leave_FunctionDef
+
+    def visit_Return(self, node: ast.Return) -> None:  # type: ignore[override]
+        function = self._open[-1] if self._open else None
+        if function is not None:
+            self._returns[id(function)].append(node)
 
     def visit_Try(self, node: ast.Try) -> None:  # type: ignore[override]
         self._with_try.add(self.context.scopes.current_function or "")
@@ -105,7 +125,7 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
         if self._module_facts is None:
             self._module_facts = (
                 frozenset(function.name for _, function in functions if never_returns(function)),
-                empty_builders(function for _, function in functions),
+                empty_builders((function, self._returns[id(function)]) for _, function in functions),
             )
         exits, builders = self._module_facts
         if _is_probe(node):

@@ -107,7 +107,10 @@ def functions(paired: PairedTree) -> list[str]:
     problems = []
     functions = _functions(paired)
     expected_builders = original.empty_builders(function for function, _ in functions)
-    found_builders = twin.empty_builders(made_from for _, made_from in functions)
+    found_builders = twin.empty_builders(
+        (made_from, [node for node in twin.body_nodes(made_from.body) if type(node) is ast.Return])
+        for _, made_from in functions
+    )
     if expected_builders != found_builders:
         problems.append(f"empty_builders {sorted(expected_builders)} != {sorted(found_builders)}")
     expected_exits = frozenset(function.name.value for function, _ in functions if original.never_returns(function))
