@@ -11,7 +11,6 @@ and values and a signature's parameters and defaults in the order they are writt
 from __future__ import annotations
 
 import ast
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -253,17 +252,23 @@ class _Descends(dict[type, bool]):
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
-@functools.cache
 def _node_methods(visitor_class: type) -> tuple[tuple[bool, type, str], ...]:
     """The class's ``visit_<class>`` / ``leave_<class>`` methods: (whether it leaves, the `ast`
     class, the method's name). Once per class: a walk per module would otherwise list them again."""
+    known = _NODE_METHODS.get(visitor_class)
+    if known is not None:
+        return known
     found = []
     for attribute in dir(visitor_class):
         prefix, _, node_name = attribute.partition("_")
         node_type = getattr(ast, node_name, None) if prefix in ("visit", "leave") else None
         if isinstance(node_type, type) and issubclass(node_type, ast.AST):
             found.append((prefix == "leave", node_type, attribute))
-    return tuple(found)
+    known = _NODE_METHODS[visitor_class] = tuple(found)
+    return known
+
+
+_NODE_METHODS: dict[type, tuple[tuple[bool, type, str], ...]] = {}
 
 
 class AstWalker:

@@ -69,15 +69,15 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:  # type: ignore[override]
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self._open.append(None)
 
-    def leave_FunctionDef(self, node: Function | ast.ClassDef) -> None:  # type: ignore[override]
+    def leave_FunctionDef(self, node: Function | ast.ClassDef) -> None:
         self._open.pop()
 
     leave_AsyncFunctionDef = leave_ClassDef = leave_FunctionDef
 
-    def visit_Return(self, node: ast.Return) -> None:  # type: ignore[override]
+    def visit_Return(self, node: ast.Return) -> None:
         function = self._open[-1] if self._open else None
         if function is not None:
             self._returns[id(function)].append(node)
