@@ -27,17 +27,28 @@ def name_text(node: ast.AST) -> str | None:
 def dotted_name(node: ast.AST) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None: as ``imports.dotted_name`` reads LibCST's
     tree, where ``None``, ``True`` and ``False`` are names (`while True:`, `None.append`)."""
-    if type(node) is ast.Name:
-        return node.id
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id  # type: ignore[attr-defined,no-any-return]
+    if kind is not ast.Attribute:
+        return name_text(node)
+    try:  # the resolution asks again for the same calls' names, round after round
+        return node._mcplint_dotted  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        pass
+    chain = node
     parts: list[str] = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    root = name_text(node)
+    while type(chain) is ast.Attribute:
+        parts.append(chain.attr)
+        chain = chain.value
+    root = name_text(chain)
     if root is None:
-        return None
-    parts.append(root)
-    return ".".join(reversed(parts))
+        found = None
+    else:
+        parts.append(root)
+        found = ".".join(reversed(parts))
+    node._mcplint_dotted = found  # type: ignore[attr-defined]
+    return found
 
 
 def imported_package(node: ast.Import | ast.ImportFrom) -> list[str]:
