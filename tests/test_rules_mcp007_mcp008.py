@@ -149,3 +149,49 @@ def test_mcp008_is_silent_for_mcps_own_fastmcp_even_with_a_fastmcp_import():
         mcp = FastMCP("s")
     """
     assert _findings(source, code="MCP008") == []
+
+
+_INDENTED_SERVER = '''\
+from fastmcp import FastMCP
+
+
+def build(debug):
+    if debug:
+        server = FastMCP(
+            name="notes",  # the comment stays
+            instructions="""
+    Text kept as written,
+        whatever its indentation.
+""",
+        )
+        return server
+    return None
+'''
+
+
+@pytest.mark.parametrize("pipeline", ["ast", "libcst"])
+def test_mcp008_fix_of_an_indented_call_is_the_same_on_both_pipelines_without_a_libcst_parse(
+    monkeypatch: pytest.MonkeyPatch, pipeline: str
+) -> None:
+    from mcplint.engine import lint
+
+    parses: list[str] = []
+    parse = lint._parse
+    monkeypatch.setattr(lint, "_parse", lambda text: parses.append(text) or parse(text))
+    monkeypatch.setattr(lint, "AST_PORT", pipeline == "ast")
+    settings = FileSettings(codes=frozenset({"MCP008"}))
+    lint.forget_walked_modules()  # not the other pipeline's walk of the same text
+    try:
+        (finding,) = lint_text(_INDENTED_SERVER, "server.py", settings).findings
+    finally:
+        lint.forget_walked_modules()
+    assert finding.fix is not None
+    (edit,) = finding.fix.edits
+    # LibCST's tree of the module holds each line past its statement's indentation: the
+    # replacement is written as that tree prints it, the string's lines as they are.
+    assert edit.content == (
+        'FastMCP(\n    name="notes",  # the comment stays\n    instructions="""\n'
+        '    Text kept as written,\n        whatever its indentation.\n""", mask_error_details=True,\n)'
+    )
+    if pipeline == "ast":  # the fix is made without LibCST's parse of the module
+        assert parses == []

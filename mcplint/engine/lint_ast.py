@@ -22,7 +22,7 @@ from typing import Any
 import libcst as cst
 
 import mcplint.rules
-from mcplint.analysis.ast_cst import NodeSpans, Span
+from mcplint.analysis.ast_cst import NodeSpans, Span, exact_span
 from mcplint.analysis.handlers import LocalScope
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 from mcplint.analysis.walk_ast import AstWalker
@@ -76,6 +76,11 @@ class Bridge:
             self._pairs = UnitPairs(self._text, self._tree)
         return self._pairs.libcst_of(node)
 
+    def written(self, node: cst.CSTNode) -> str | None:
+        """The source's text of a node made here, where its span is LibCST's (``exact_span``)."""
+        span = self.spans.get(id(node))
+        return self._text[span[0] : span[1]] if span is not None and exact_span(node) else None
+
     @property
     def spans(self) -> dict[int, Span]:
         """Where the nodes built so far sit (a fix's, once it is built)."""
@@ -100,6 +105,7 @@ def walk(
     )  # fmt: skip
     bridge = Bridge(text, tree)
     context.libcst_of = bridge.libcst_of
+    context.written = bridge.written
     instances = [twin(context, options.get(twin.code, {})) for twin in twins]
     walker = AstWalker([context.scopes, context.imports, context.facts, context.loggers, context.locals, context, *instances])
     context.ancestors = walker.ancestors  # type: ignore[assignment]

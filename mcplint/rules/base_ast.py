@@ -52,6 +52,9 @@ class AstRuleContext(RuleContext):
         # messages) are built from. The engine gives it (a tree built only for a file whose
         # finding has a fix); none until then.
         self.libcst_of: Callable[[ast.AST], cst.CSTNode | None] = lambda node: None
+        # The source's text of a node ``libcst_of`` made, where its span is LibCST's (None
+        # elsewhere): what a fix that keeps the node's own whitespace is parsed from.
+        self.written: Callable[[cst.CSTNode], str | None] = lambda node: None
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:  # type: ignore[override]
         handlers = translating_clauses(node, self.imports.qualify)

@@ -17,6 +17,9 @@ Every judgement reads `ast` nodes; the fix is the original's, built from the Lib
 from __future__ import annotations
 
 import ast
+import dataclasses
+import io
+import tokenize
 from ast import literal_eval
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
@@ -26,7 +29,7 @@ import libcst as cst
 from mcplint.analysis.error_payloads_ast import string_value
 from mcplint.analysis.imports_ast import dotted_name
 from mcplint.analysis.source_text import SourceText, is_one_token, opening_quote, token_end
-from mcplint.rules.base import RuleContext
+from mcplint.rules.base import FixSpec, RuleContext
 from mcplint.rules.base_ast import AstRuleContext
 from mcplint.rules.mcp008_unmasked_error_details import (
     ENV_SETTERS,
@@ -50,6 +53,7 @@ class AstUnmaskedErrorDetails(UnmaskedErrorDetails):
         super().__init__(context, options)
         self._calls: list[tuple[ast.Call, str | None]] = []  # type: ignore[assignment]
         self._base_inits: dict[str, list[tuple[ast.Call, str | None]]] = {}  # type: ignore[assignment]
+        self._module: ast.Module | None = None
 
     # -- the walk ----------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:  # type: ignore[override]
@@ -68,6 +72,9 @@ class AstUnmaskedErrorDetails(UnmaskedErrorDetails):
     def _names_option(self, alias: ast.alias) -> None:
         if OPTION in alias.name.split(".") or alias.asname == OPTION:
             self._mentioned()
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self._module = node
 
     def visit_Call(self, node: ast.Call) -> None:  # type: ignore[override]
         function = self.context.scopes.current_function
@@ -195,7 +202,37 @@ class AstUnmaskedErrorDetails(UnmaskedErrorDetails):
         problem = _problem(call)
         if problem is not None:
             built = cast(cst.Call, self.context.libcst_of(call))
-            self.report(call, f"`{label}(...)` {problem}", function=function, fix=_masking_fix(built))  # type: ignore[arg-type]
+            self.report(call, f"`{label}(...)` {problem}", function=function, fix=self._fix(call, built))  # type: ignore[arg-type]
+
+    def _fix(self, call: ast.Call, built: cst.Call) -> FixSpec:
+        """The original's fix, its replacement made from the call's own text: the fix keeps the
+        call's commas and line breaks, which the tree built from `ast` does not hold (a
+        replacement printing them would send the module to LibCST's parse). Its lines are
+        read as LibCST reads them in the module: past the indentation of the statement's
+        line (``_as_in_the_module``)."""
+        written = self.context.written(built)
+        try:
+            parsed = cst.parse_expression(self._as_in_the_module(call, written)) if written is not None else None
+        except cst.ParserSyntaxError:
+            parsed = None
+        if not isinstance(parsed, cst.Call):
+            return _masking_fix(built)
+        return dataclasses.replace(_masking_fix(parsed), target=built)
+
+    def _as_in_the_module(self, call: ast.Call, written: str) -> str:
+        """The call's text with the indentation of its statement's line taken off the lines
+        after its first (not inside a string): LibCST's tree of the module holds only what a
+        line has past that indentation, and prints that much of it."""
+        lines = self.context.text.splitlines(keepends=True)
+        first = lines[_statement_line(self._module, call) - 1] if self._module is not None else ""
+        indentation = first[: len(first) - len(first.lstrip(" \t\f"))]
+        if not indentation or "\n" not in written:
+            return written
+        in_strings = _lines_inside_strings(written)
+        return "".join(
+            line[len(indentation) :] if number not in in_strings and line.startswith(indentation) else line
+            for number, line in enumerate(written.splitlines(keepends=True), start=1)
+        )
 
     def _server_bases(self) -> dict[str, str]:
         classes: dict[str, list[ast.expr]] = self.context.facts.class_bases  # type: ignore[assignment]
@@ -329,3 +366,44 @@ def _sets_false_value(call: ast.Call, source: SourceText) -> bool:
     method = call.func.attr if type(call.func) is ast.Attribute else None
     positional = [arg for arg in call.args if type(arg) is not ast.Starred]
     return method in ENV_SETTERS and len(positional) >= 2 and _false_text(positional[1], source)
+
+
+def _statement_line(module: ast.Module, node: ast.expr) -> int:
+    """The line the innermost statement holding ``node`` starts on (its logical line's first)."""
+    found = node.lineno
+    block: list[ast.stmt] = module.body
+    while block:
+        holding = [
+            statement for statement in block
+            if (statement.lineno, statement.col_offset) <= (node.lineno, node.col_offset)
+            and (node.end_lineno or 0, node.end_col_offset or 0) <= (statement.end_lineno or 0, statement.end_col_offset or 0)
+        ]  # fmt: skip
+        if not holding:
+            break
+        statement = holding[-1]
+        found = statement.lineno
+        block = [
+            inner
+            for name in ("body", "orelse", "finalbody", "handlers", "cases")
+            for part in getattr(statement, name, ())
+            for inner in (part.body if isinstance(part, (ast.ExceptHandler, ast.match_case)) else [part])
+        ]
+    return found
+
+
+def _lines_inside_strings(text: str) -> set[int]:
+    """The lines of ``text`` (from 1) that start inside a string written over several lines."""
+    inside: set[int] = set()
+    fstring_start = getattr(tokenize, "FSTRING_START", None)  # Python 3.12: an f-string is several tokens
+    opened: list[int] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0] + 1, token.end[0] + 1))
+            elif fstring_start is not None and token.type == fstring_start:
+                opened.append(token.start[0])
+            elif fstring_start is not None and token.type == tokenize.FSTRING_END and opened:  # type: ignore[attr-defined]
+                inside.update(range(opened.pop() + 1, token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return inside
