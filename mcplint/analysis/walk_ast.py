@@ -181,29 +181,16 @@ def body_nodes(statements: Sequence[ast.stmt]) -> list[ast.AST]:
 
 
 def constants(tree: ast.AST) -> Iterator[ast.Constant]:
-    """Every constant of the tree (a stack over the walked fields: `ast.walk` costs three times as much)."""
-    pending = [tree]
-    pop, push = pending.pop, pending.append
-    fields_of, constant = _CHILD_FIELDS, ast.Constant
-    while pending:
-        node = pop()
-        kind = type(node)
-        if kind is constant:
-            yield node  # type: ignore[misc]
-            continue
-        for name in fields_of[kind]:
-            value = getattr(node, name)
-            if type(value) is list:
-                for child in value:
-                    if isinstance(child, ast.AST):
-                        push(child)
-            elif isinstance(value, ast.AST):
-                push(value)
+    """Every constant of the tree (``nodes_of``: `ast.walk` costs three times as much)."""
+    return nodes_of(tree, _CONSTANT)  # type: ignore[return-value]
+
+
+_CONSTANT: frozenset[type] = frozenset({ast.Constant})
 
 
 def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
-    """Every node of the tree whose class is one of ``kinds`` (``constants``' stack, which
-    descends into them too), in no particular order."""
+    """Every node of the tree whose class is one of ``kinds``, in no particular order: a stack over
+    the walked fields (a node found is looked into too)."""
     pending = [tree]
     pop, push = pending.pop, pending.append
     fields_of = _CHILD_FIELDS
