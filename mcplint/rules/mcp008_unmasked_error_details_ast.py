@@ -223,15 +223,18 @@ class AstUnmaskedErrorDetails(UnmaskedErrorDetails):
         """The call's text with the indentation of its statement's line taken off the lines
         after its first (not inside a string): LibCST's tree of the module holds only what a
         line has past that indentation, and prints that much of it."""
-        lines = self.context.text.splitlines(keepends=True)
-        first = lines[_statement_line(self._module, call) - 1] if self._module is not None else ""
-        indentation = first[: len(first) - len(first.lstrip(" \t\f"))]
+        text = self.context.text
+        start = end = self.context.source.offset(_statement_line(self._module, call), 0) if self._module else 0
+        while end < len(text) and text[end] in " \t\f":
+            end += 1
+        indentation = text[start:end]
         if not indentation or "\n" not in written:
             return written
         in_strings = _lines_inside_strings(written)
-        return "".join(
+        # Lines as `ast` and `tokenize` count them (a text with a CR is not on this pipeline).
+        return "\n".join(
             line[len(indentation) :] if number not in in_strings and line.startswith(indentation) else line
-            for number, line in enumerate(written.splitlines(keepends=True), start=1)
+            for number, line in enumerate(written.split("\n"), start=1)
         )
 
     def _server_bases(self) -> dict[str, str]:
