@@ -29,7 +29,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.walk_ast import nodes_of
+from mcplint.analysis.walk_ast import nodes_of, statement_blocks
 
 Span = tuple[int, int]  # code-point offsets in the source: start, end (exclusive)
 
@@ -1375,14 +1375,8 @@ def _statements(block: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
     while pending:
         statement = pending.pop()
         yield statement
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(statement, name, None)
-            if type(inner) is list:
-                pending.extend(inner)
-        for clause in getattr(statement, "handlers", ()):
-            pending.extend(clause.body)
-        for case in getattr(statement, "cases", ()):
-            pending.extend(case.body)
+        for inner in statement_blocks(statement):
+            pending.extend(inner)
 
 
 class NodeSpans:

@@ -17,6 +17,8 @@ from typing import Literal, get_args, get_origin
 
 import libcst as cst
 
+from mcplint.analysis.walk_ast import visitor_methods
+
 # Fields that only hold whitespace, comments or punctuation: no rule needs them.
 _SKIPPED_FIELDS = frozenset(
     {
@@ -184,27 +186,6 @@ def _may_hold_node(declared: object) -> bool:
 Handler = Callable[[cst.CSTNode], object]
 
 
-def _visitor_methods(visitor_type: type) -> tuple[tuple[str, bool, type], ...]:
-    """(method name, whether a visit, node class) of a visitor class's ``visit_<Node>`` and
-    ``leave_<Node>`` methods: ``dir`` of each class once, not once per walk."""
-    known = _VISITOR_METHODS.get(visitor_type)
-    if known is not None:
-        return known
-    found = []
-    for attribute in dir(visitor_type):
-        prefix, _, node_name = attribute.partition("_")
-        if prefix not in ("visit", "leave") or not node_name:
-            continue
-        node_type = getattr(cst, node_name, None)
-        if isinstance(node_type, type):
-            found.append((attribute, prefix == "visit", node_type))
-    known = _VISITOR_METHODS[visitor_type] = tuple(found)
-    return known
-
-
-_VISITOR_METHODS: dict[type, tuple[tuple[str, bool, type], ...]] = {}  # a few dozen visitor classes
-
-
 class Walker:
     """Dispatches each node of a tree to the visitors that asked for its type."""
 
@@ -213,7 +194,7 @@ class Walker:
         self._visit: dict[type, list[Handler]] = {}
         self._leave: dict[type, list[Handler]] = {}
         for visitor in visitors:
-            for attribute, is_visit, node_type in _visitor_methods(type(visitor)):
+            for attribute, is_visit, node_type in visitor_methods(type(visitor), cst, object):
                 table = self._visit if is_visit else self._leave
                 table.setdefault(node_type, []).append(getattr(visitor, attribute))
         for handlers in self._leave.values():

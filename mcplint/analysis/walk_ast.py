@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
 # Node classes that carry no code: what LibCST makes punctuation (operators) or has no node
@@ -188,6 +189,16 @@ def constants(tree: ast.AST) -> Iterator[ast.Constant]:
 _CONSTANT: frozenset[type] = frozenset({ast.Constant})
 
 
+def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists inside a compound statement (an `except`'s and a `case`'s too)."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if isinstance(block, list):
+            yield block
+    for clause in [*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())]:
+        yield clause.body
+
+
 def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
     """Every node of the tree whose class is one of ``kinds``, in no particular order: a stack over
     the walked fields (a node found is looked into too)."""
@@ -239,23 +250,28 @@ class _Descends(dict[type, bool]):
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
-def _node_methods(visitor_class: type) -> tuple[tuple[bool, type, str], ...]:
-    """The class's ``visit_<class>`` / ``leave_<class>`` methods: (whether it leaves, the `ast`
-    class, the method's name). Once per class: a walk per module would otherwise list them again."""
-    known = _NODE_METHODS.get(visitor_class)
+def visitor_methods(visitor_type: type, namespace: ModuleType, base: type) -> tuple[tuple[str, bool, type], ...]:
+    """(method name, whether a visit, node class) of a visitor class's ``visit_<Node>`` and
+    ``leave_<Node>`` methods, ``<Node>`` a class of ``namespace`` derived from ``base``
+    (`ast`'s for ``AstWalker``, LibCST's for ``walk.Walker``): ``dir`` of each class once, not
+    once per walk."""
+    key = (visitor_type, namespace.__name__)
+    known = _VISITOR_METHODS.get(key)
     if known is not None:
         return known
     found = []
-    for attribute in dir(visitor_class):
+    for attribute in dir(visitor_type):
         prefix, _, node_name = attribute.partition("_")
-        node_type = getattr(ast, node_name, None) if prefix in ("visit", "leave") else None
-        if isinstance(node_type, type) and issubclass(node_type, ast.AST):
-            found.append((prefix == "leave", node_type, attribute))
-    known = _NODE_METHODS[visitor_class] = tuple(found)
+        if prefix not in ("visit", "leave") or not node_name:
+            continue
+        node_type = getattr(namespace, node_name, None)
+        if isinstance(node_type, type) and issubclass(node_type, base):
+            found.append((attribute, prefix == "visit", node_type))
+    known = _VISITOR_METHODS[key] = tuple(found)
     return known
 
 
-_NODE_METHODS: dict[type, tuple[tuple[bool, type, str], ...]] = {}
+_VISITOR_METHODS: dict[tuple[type, str], tuple[tuple[str, bool, type], ...]] = {}  # a few dozen visitor classes
 
 
 class AstWalker:
@@ -272,8 +288,8 @@ class AstWalker:
         self._enter_body: list[Handler] = []
         self._leave_body: list[Handler] = []
         for visitor in visitors:
-            for leaves, node_type, attribute in _node_methods(type(visitor)):
-                table = self._leave if leaves else self._visit
+            for attribute, is_visit, node_type in visitor_methods(type(visitor), ast, ast.AST):
+                table = self._visit if is_visit else self._leave
                 table.setdefault(node_type, []).append(getattr(visitor, attribute))
             enter, leave = getattr(visitor, "enter_body", None), getattr(visitor, "leave_body", None)
             if enter is not None and leave is not None:

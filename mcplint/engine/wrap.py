@@ -19,7 +19,9 @@ import ast
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+
+from mcplint.analysis.walk_ast import statement_blocks
 
 DEFAULT_LINE_LENGTH = 88
 _SIMPLE_STATEMENTS = (
@@ -151,7 +153,7 @@ def _statements_over(tree: ast.Module, lines: Sequence[str], indexes: Sequence[i
             if not wanted.intersection(range(start, end + 1)):
                 continue
             if not isinstance(statement, _SIMPLE_STATEMENTS):
-                for block in _blocks(statement):
+                for block in statement_blocks(statement):
                     visit(block)
                 continue
             if lines[start].encode("utf-8", "surrogatepass")[: statement.col_offset].strip():
@@ -165,16 +167,6 @@ def _statements_over(tree: ast.Module, lines: Sequence[str], indexes: Sequence[i
 
     visit(tree.body)
     return sorted(set(found))
-
-
-def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
-    """The statement lists inside a compound statement (an `except`'s and a `case`'s too)."""
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(statement, name, None)
-        if isinstance(block, list):
-            yield block
-    for clause in [*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())]:
-        yield clause.body
 
 
 def _same_code(before: str, after: str) -> bool:

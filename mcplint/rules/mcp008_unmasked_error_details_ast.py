@@ -29,6 +29,7 @@ import libcst as cst
 from mcplint.analysis.error_payloads_ast import string_value
 from mcplint.analysis.imports_ast import dotted_name
 from mcplint.analysis.source_text import SourceText, is_one_token, opening_quote, token_end
+from mcplint.analysis.walk_ast import statement_blocks
 from mcplint.rules.base import FixSpec, RuleContext
 from mcplint.rules.base_ast import AstRuleContext
 from mcplint.rules.mcp008_unmasked_error_details import (
@@ -385,12 +386,7 @@ def _statement_line(module: ast.Module, node: ast.expr) -> int:
             break
         statement = holding[-1]
         found = statement.lineno
-        block = [
-            inner
-            for name in ("body", "orelse", "finalbody", "handlers", "cases")
-            for part in getattr(statement, name, ())
-            for inner in (part.body if isinstance(part, (ast.ExceptHandler, ast.match_case)) else [part])
-        ]
+        block = [inner for inner_block in statement_blocks(statement) for inner in inner_block]
     return found
 
 
