@@ -4,11 +4,13 @@ modules reached from tools, imported wrapper decorators, module-level instances.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 from fixture_expectations import FIXTURES, silent_cases
 from fixture_expectations import project_expectations as expected
 from test_cli import BAD_TOOL, json_findings, run_cli
+from test_judge_once import _tasks, _whole
 
 from mcplint.engine import runner as engine_runner
 from mcplint.rules import RULES_BY_CODE
@@ -293,3 +295,30 @@ def test_a_run_cut_off_before_it_settles_says_so(tmp_path, monkeypatch):
     monkeypatch.setattr(engine_runner, "MAX_ROUNDS", 1)
     result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
     assert "the cross-module analysis stopped after 1 rounds before it settled" in result.stderr
+
+
+def test_the_join_tables_leave_out_what_no_module_of_the_project_can_be(project, monkeypatch):
+    """A module's outgoing calls and local reach name only targets that begin with one of the
+    project's module names (`json.dumps` is located nowhere): the same findings and contexts as
+    tables that keep every target."""
+    from mcplint.engine.module_index import ModuleIndex
+
+    tasks = _tasks(project)
+    narrowed = engine_runner.run(tasks, 1, judge_once=True)
+    monkeypatch.setattr(ModuleIndex, "heads_of", lambda self, path: None)
+    kept = engine_runner.run(tasks, 1, judge_once=True)
+
+    assert narrowed.findings and _whole(narrowed.findings) == _whole(kept.findings)
+    assert {path: replace(context, module_heads=None) for path, context in narrowed.contexts.items()} == kept.contexts
+    for path, result in narrowed.results.items():
+        heads = set(narrowed.contexts[path].module_heads or ())
+        targets = [*result.outgoing_calls, *result.outgoing_returns]
+        targets += [target for reached in result.local_reach_calls.values() for target in reached]
+        assert all(target.partition(".")[0] in heads for target in targets), path
+    left_out = {
+        target
+        for result in kept.results.values()
+        for target in (*result.outgoing_calls, *result.outgoing_returns)
+        if not target.startswith("pkg.")
+    }
+    assert left_out  # the fixture's handlers do call outside the project

@@ -50,3 +50,19 @@ def test_a_name_resolves_only_within_the_importers_project(tmp_path: Path) -> No
     assert index.locate("app.storage.save_rows", storage) == (storage, "save_rows")
     assert index.locate("app.storage.save_rows", tools) is None
     assert index.locate("app.storage.save_rows", str(tmp_path / "unknown.py")) is None
+
+
+def test_the_heads_are_the_first_parts_of_every_name_in_the_project(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    storage, server = _project(first, ["src/app/storage.py", "server.py"])
+    (tools,) = _project(second, ["tools.py"])
+    index = ModuleIndex(initial_contexts([storage, server, tools]))
+
+    # `src/app/storage.py` without `__init__.py` answers to `storage`, `app.storage`, `src.app.storage`.
+    assert index.heads_of(server) == ("app", "server", "src", "storage")
+    assert index.heads_of(tools) == ("tools",)
+    assert index.heads_of(str(tmp_path / "unknown.py")) is None
+    # What does not begin with a head is found nowhere: the tables the join reads leave it out.
+    assert index.locate("json.dumps", server) is None

@@ -1077,6 +1077,8 @@ class _Resolver:
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
         self.project = project
+        self._module_heads = frozenset(project.module_heads) if project.module_heads is not None else None
+        self._passing: dict[str, bool] = {}  # callee -> a function the join can find elsewhere
         self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
         class_wrappers = dict(project.imported_tool_wrappers)
@@ -1377,13 +1379,14 @@ class _Resolver:
             return passed
         return self._server_parameter(self.facts.functions[function].parameters.get(parameter))
 
-    def _passed_servers(self) -> Iterator[tuple[str, str, ServerBinding]]:
+    def _passed_servers(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, ServerBinding]]:
         """(callee as written, parameter position or keyword, server) for each server passed
-        as an argument: `Handlers(mcp)`, `register_tools(mcp)`, `setup(server=mcp)`."""
+        as an argument: `Handlers(mcp)`, `register_tools(mcp)`, `setup(server=mcp)` (with
+        ``elsewhere_only``, to a function of another module that the join can find)."""
         for registration in self.facts.registrations:
             call = registration.call
             callee = dotted_name(call.func)
-            if callee is None:
+            if callee is None or elsewhere_only and not self._passes_to_project(callee):
                 continue
             for position, arg in enumerate(call.args):
                 if arg.star:
@@ -1427,6 +1430,15 @@ class _Resolver:
             return None
         return self.external_target(callee)
 
+    def _passes_to_project(self, callee: str) -> bool:
+        """A call of another module's function that the join can find: what it is given (a
+        server, an instance of a known class) is read there, and only there."""
+        known = self._passing.get(callee)
+        if known is None:
+            target = self._elsewhere(callee)
+            known = self._passing[callee] = target is not None and self.joinable(target)
+        return known
+
     def _label(self, class_name: str) -> str:
         """A class as other modules name it: this module's classes module-qualified."""
         return self.project.label(class_name) if class_name in self.facts.class_bases else class_name
@@ -1440,7 +1452,7 @@ class _Resolver:
     def outgoing_servers(self) -> dict[str, list[tuple[str, str, str]]]:
         """Servers passed to other modules' functions and classes: target -> (slot, level, framework)."""
         passed: dict[str, list[tuple[str, str, str]]] = {}
-        for callee, slot, binding in self._passed_servers():
+        for callee, slot, binding in self._passed_servers(elsewhere_only=True):
             target = self._elsewhere(callee)
             if target is not None:
                 entry = (slot, binding.level, binding.framework)
@@ -1908,6 +1920,13 @@ class _Resolver:
             return None
         return qualified
 
+    def joinable(self, target: str) -> bool:
+        """Whether the run's join may find ``target`` (or one of its choices, `a.M.m|b.B.m`) in a
+        module of the project: the tables it reads leave out what it would look up for nothing
+        (most calls out of a module go to the standard library and other packages)."""
+        heads = self._module_heads
+        return heads is None or any(choice.partition(".")[0] in heads for choice in target.split("|"))
+
     def resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         """The functions a call may run: a direct target, or every entry of a dispatch table."""
         key = (dotted, context_key, context_class)
@@ -2296,15 +2315,18 @@ class _Resolver:
         local = qualified.removeprefix(prefix) if prefix else qualified
         return local if local != qualified and local in self.facts.class_bases else qualified
 
-    def _passed_arguments(self) -> Iterator[tuple[str, str, str]]:
+    def _passed_arguments(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, str]]:
         """(callee as written, parameter position or keyword, class) for each argument whose
-        class is known: an instance built here, a typed local, a class itself."""
+        class is known: an instance built here, a typed local, a class itself (with
+        ``elsewhere_only``, given to a function of another module that the join can find)."""
         if self._parameter_classes is None:
             self._parameter_classes = {}  # what is passed is not judged by what is passed
         for registration in self.facts.registrations:
             call = registration.call
             callee = dotted_name(call.func)
             if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
+                continue
+            if elsewhere_only and not self._passes_to_project(callee):
                 continue
             for position, arg in enumerate(call.args):
                 if arg.star:
@@ -2361,7 +2383,7 @@ class _Resolver:
     def outgoing_arguments(self) -> dict[str, list[tuple[str, str]]]:
         """Classes passed to other modules' functions: target -> (slot, qualified class)."""
         passed: dict[str, list[tuple[str, str]]] = {}
-        for callee, slot, class_name in self._passed_arguments():
+        for callee, slot, class_name in self._passed_arguments(elsewhere_only=True):
             target = self._elsewhere(callee)
             if target is None:
                 continue
@@ -2710,6 +2732,8 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
                 keys = resolver.resolve_callee(pattern, None, None)
                 if not keys:
                     for target in _call_externals(resolver, pattern, None, None):
+                        if not resolver.joinable(target):
+                            continue
                         _add(outgoing, target, handler)
                         if not through_return:
                             scope.outgoing_states.setdefault((target, handler.key), set()).add(initial)
@@ -2976,6 +3000,8 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
         for function, handlers in table.items():
             info = resolver.facts.functions.get(function)
             for callee, target in _external_calls(resolver, function, through_return):
+                if not resolver.joinable(target):
+                    continue
                 for handler in handlers:
                     _add(outgoing, target, handler)
                 if through_return or info is None:
@@ -2990,8 +3016,8 @@ def _collect_outgoing(resolver: _Resolver, scope: HandlerScope) -> None:
                         states.update(state | {guards} if guards else state for state in paths for guards in guards_list)
 
 
-def _external_targets(resolver: _Resolver, function: str, through_return: bool) -> list[str]:
-    return [target for _, target in _external_calls(resolver, function, through_return)]
+def _joinable_targets(resolver: _Resolver, function: str, through_return: bool) -> list[str]:
+    return [target for _, target in _external_calls(resolver, function, through_return) if resolver.joinable(target)]
 
 
 def _external_calls(resolver: _Resolver, function: str, through_return: bool) -> list[tuple[str, str]]:
@@ -3050,7 +3076,7 @@ def _collect_local_reach(resolver: _Resolver, scope: HandlerScope) -> None:
     calls: what lets the run's join follow a chain of modules in one step."""
     functions = resolver.facts.functions
     for through_return, table in ((False, scope.local_reach_calls), (True, scope.local_reach_returns)):
-        direct = {key: _external_targets(resolver, key, through_return) for key in functions}
+        direct = {key: _joinable_targets(resolver, key, through_return) for key in functions}
         if not any(direct.values()):
             continue
         # Each external target flows back to every function that reaches its caller.
@@ -3089,6 +3115,8 @@ def _shared_reach_guards(
     pending: list[str] = []
     for key, info in functions.items():
         for callee, target in _external_calls(resolver, key, False):
+            if not resolver.joinable(target):
+                continue
             _narrow(shared.setdefault(key, {}), target, _common_guard(info.guards_for(callee)))
         if key in shared:
             pending.append(key)

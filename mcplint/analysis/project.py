@@ -29,6 +29,10 @@ class ProjectContext:
     module: str | None = None  # this file's dotted module name; None when unknown (stdin)
     is_package: bool = False  # an __init__.py: its package is the module itself
     root: str | None = None  # the import root (the directory above the top-level package)
+    # The first parts of the module names of the file's project (``ModuleIndex.heads_of``): the
+    # join locates no name beginning otherwise, so the tables it reads leave such targets out
+    # (`json.dumps`, `httpx.AsyncClient.get`). None: not known, every target is kept.
+    module_heads: tuple[str, ...] | None = None
     imported_servers: tuple[tuple[str, str, str], ...] = ()  # (qualified name, level, framework)
     # The project's own server classes (`class AppMCP(FastMCP)`) and factories
     # (`def create_server() -> FastMCP`) that this module imports, by the name it imports.

@@ -307,6 +307,7 @@ def join(
             module=context.module,
             is_package=context.is_package,
             root=context.root,
+            module_heads=context.module_heads,
             imported_servers=tuple(sorted(servers)),
             imported_server_classes=tuple(sorted(classes)),
             imported_server_factories=tuple(sorted(factories)),

@@ -31,6 +31,7 @@ class ModuleIndex:
         self._path_parts: dict[str, tuple[str, ...]] = {}  # path -> the components of its absolute path
         # The join resolves the same names from the same files in every round: each is located once.
         self._located: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._heads: dict[str, tuple[str, ...]] = {}  # project root -> the first parts of its names
         for path, context in contexts.items():
             absolute = os.path.abspath(path)
             if context.module is None or context.root is None:
@@ -39,10 +40,21 @@ class ModuleIndex:
             self._project[path] = project = self._project_root(os.path.dirname(absolute))
             for name in _names(context.module, context.root, project):
                 self._files_by_name.setdefault(name, []).append(path)
+        heads: dict[str, set[str]] = {}
+        for name, named in self._files_by_name.items():
+            for path in named:
+                heads.setdefault(self._project[path], set()).add(name.partition(".")[0])
+        self._heads = {project: tuple(sorted(names)) for project, names in heads.items()}
 
     def project_of(self, path: str) -> str | None:
         """The root of the project a file belongs to (None: a file without a module name)."""
         return self._project.get(path)
+
+    def heads_of(self, path: str) -> tuple[str, ...] | None:
+        """The first parts of the module names of the file's project (``locate`` finds nothing
+        else from it: a name must begin with one); None for a file without a module name."""
+        project = self._project.get(path)
+        return self._heads.get(project, ()) if project is not None else None
 
     def locate(self, qualified: str, importer: str) -> tuple[str, str] | None:
         """(file, the rest of the name) for the longest module prefix of ``qualified``."""

@@ -243,6 +243,10 @@ def _run(
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
         contexts.update((path, start[path]) for path in contexts if path in start)
+        for path, context in contexts.items():
+            heads = index.heads_of(path)
+            if context.module_heads != heads:  # a file added or removed since ``start`` was joined
+                contexts[path] = replace(context, module_heads=heads)
         judge_once = judge_once and replayable and reuse is None
         if judge_once:  # a check's: nobody reads the findings' templates
             tasks = [replace(task, templates=False) for task in tasks]
