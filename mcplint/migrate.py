@@ -811,7 +811,7 @@ _RESOLVING = ("exports", "star_imports", "defined_names")
 # what a stale one can keep is a module analysed that a cold run would only syntax-check (two
 # helper modules importing each other): an analysis every run made before it was read, whose
 # findings and summaries are its own text's.
-_UNREAD = ("handlers", "imports_server_framework", "reached", "analysed")
+_UNREAD = ("handlers", "imports_server_framework", "reached", "analysed", "left_out_heads")
 
 
 def _read_by_join(

@@ -266,3 +266,40 @@ def test_an_analysis_for_the_join_alone_is_not_served_as_the_findings(cross_modu
     calls = count_lint_calls(monkeypatch)
     assert check(cross_module).stdout == cold.stdout
     assert calls == ["src/helper.py"]  # judged again: its rounds' analyses served the join
+
+
+SERVICE_TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+import service
+from helpers import tidy
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+def run(name: str) -> str:
+    return service.lookup(tidy(name))
+"""
+
+
+def test_a_new_module_a_cached_file_called_reaches_its_findings(tmp_path, monkeypatch):
+    """A file's analysis leaves out of its join tables the calls no module of the project can
+    answer (`service.lookup` before `service.py` exists); a module of that name added later
+    makes the cached analysis stale, and only the analyses that left such a call out."""
+    monkeypatch.setenv("MCPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "server.py").write_text(SERVICE_TOOL)
+    (tmp_path / "src" / "helpers.py").write_text("def tidy(name):\n    return name.strip()\n")
+    other = 'import json\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("other")\n\n\n@mcp.tool()\ndef dump(value: str) -> str:\n    return json.dumps(value)\n'
+    (tmp_path / "src" / "other.py").write_text(other)
+    assert check(tmp_path).exit_code == 0
+    (tmp_path / "src" / "service.py").write_text('def lookup(name):\n    raise ValueError("no such name")\n')
+    calls = count_lint_calls(monkeypatch)
+    warm = check(tmp_path)
+    analysed = set(calls)
+    cold = check(tmp_path, "--no-cache")
+    assert warm.stdout == cold.stdout
+    assert [(f["filename"], f["code"]) for f in json_findings(warm)] == [("src/service.py", "MCP002")]
+    assert "src/server.py" in analysed
+    assert not {"src/other.py", "src/other.py (join)"} & analysed  # `json` is no module of it

@@ -1000,6 +1000,9 @@ class HandlerScope:
     dynamic_registrations: list[str] = field(default_factory=list)
     # Per low-level `call_tool`: the `try`s (encoded) around its calls of tools looked up by name.
     dispatch_guards: list[str] = field(default_factory=list)
+    # The first parts of the targets the tables above left out (``_Resolver.joinable``): an
+    # analysis stays valid while no module of the project begins so (the cache checks).
+    left_out_heads: frozenset[str] = frozenset()
     registry_decorators: list[str] = field(default_factory=list)
     registry_tables: list[str] = field(default_factory=list)
     #: Functions of other modules registered here (target, kind, level), and this module's
@@ -1079,6 +1082,7 @@ class _Resolver:
         self.project = project
         self._module_heads = frozenset(project.module_heads) if project.module_heads is not None else None
         self._passing: dict[str, bool] = {}  # callee -> a function the join can find elsewhere
+        self.left_out_heads: set[str] = set()  # what ``joinable`` said no to
         self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
         class_wrappers = dict(project.imported_tool_wrappers)
@@ -1925,7 +1929,13 @@ class _Resolver:
         module of the project: the tables it reads leave out what it would look up for nothing
         (most calls out of a module go to the standard library and other packages)."""
         heads = self._module_heads
-        return heads is None or any(choice.partition(".")[0] in heads for choice in target.split("|"))
+        if heads is None:
+            return True
+        firsts = [choice.partition(".")[0] for choice in target.split("|")]
+        if any(first in heads for first in firsts):
+            return True
+        self.left_out_heads.update(firsts)
+        return False
 
     def resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         """The functions a call may run: a direct target, or every entry of a dispatch table."""
@@ -2768,6 +2778,7 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
     scope.external_calls = external_calls
     scope.dynamic_registrations = sorted(resolver.dynamic_registrations)
     scope.outgoing_registrations = sorted(resolver.outgoing_registrations)
+    scope.left_out_heads = frozenset(resolver.left_out_heads)
     return scope
 
 

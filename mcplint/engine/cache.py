@@ -88,6 +88,11 @@ def content_hash(data: bytes) -> str:
 
 
 def context_key(project: ProjectContext) -> str:
+    """The context's key, its module heads aside: a project's first file of a new name would
+    change the key of every file's analysis; the analyses it makes stale are those that left out
+    targets beginning with the name (``lookup``)."""
+    if project.module_heads is not None:
+        project = dataclasses.replace(project, module_heads=None)
     return hashlib.sha256(repr(project).encode("utf-8")).hexdigest()[:20]
 
 
@@ -110,7 +115,10 @@ class ResultCache:
     # -- lookups -------------------------------------------------------------------
     def lookup(self, path: str, display: str, digest: str, project: ProjectContext) -> FileResult | None:
         """The cached analysis of the file with this project context, if the file is unchanged."""
-        return self.lookup_key(path, display, digest, context_key(project))
+        found = self.lookup_key(path, display, digest, context_key(project))
+        if found is not None and project.module_heads and not set(found.left_out_heads).isdisjoint(project.module_heads):
+            return None  # a module of the project now answers to a target it left out
+        return found
 
     def lookup_key(self, path: str, display: str, digest: str, key: str) -> FileResult | None:
         entry = self._index(digest).get(os.path.abspath(path))

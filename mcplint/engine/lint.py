@@ -392,6 +392,7 @@ def _rule_findings(
     result.outgoing_instances = scope.outgoing_instances
     result.dynamic_registrations = scope.dynamic_registrations
     result.dispatch_guards = scope.dispatch_guards
+    result.left_out_heads = sorted(scope.left_out_heads)
     result.message_targets = scope.message_targets
     result.registry_decorators = scope.registry_decorators
     result.registry_tables = scope.registry_tables

@@ -68,6 +68,9 @@ class FileResult:
     # function -> [classes it raises with the project's own messages, ... with exception text]
     raising_functions: dict[str, list[list[str]]] = field(default_factory=dict)
     runs_stdio: bool = False  # starts a server of the project over stdio (stdout is its transport)
+    # The first parts of the targets its tables left out, no module of the project beginning so
+    # then (``HandlerScope.left_out_heads``): the cache's analysis is stale once one does.
+    left_out_heads: list[str] = field(default_factory=list)
     # Parsed and analysed in full (not only syntax-checked): what it imports, the join reads.
     analysed: bool = False
     # Its findings are there (False: a round that only feeds the join analysed it, ``lint_text``'s
@@ -113,4 +116,5 @@ JOIN_FIELDS = (
     "imports_server_framework",
     "reached",
     "analysed",
+    "left_out_heads",  # the cache's, not the join's
 )
