@@ -95,3 +95,50 @@ def _all(root: cst.CSTNode) -> list[cst.CSTNode]:
         found.append(node)
         pending.extend(node.children)
     return found
+
+
+REGISTRY_HELPER_CALL = textwrap.dedent("""
+    from mcp.server.fastmcp import Context
+    from .errors import notes_error
+
+    async def tool(ctx: Context, x):
+        try:
+            return run(x)
+        except Exception as e:
+            await ctx.error(notes_error(str(e)))
+
+    def other(x):
+        return str(x)
+    """)
+
+
+def test_a_changed_registry_drops_the_analyses_its_helpers_decide(monkeypatch) -> None:
+    """Whether a call is a registry helper's (which never serialises the cause) is asked of the
+    registry: a later round under the same registry keeps the analyses without asking again;
+    under another, those that asked go, and what follows is a fresh analysis's."""
+    tree = ast.parse(REGISTRY_HELPER_CALL)
+    table = AstImportTable("pkg")
+    AstWalker([table]).walk(tree)
+
+    def flow_of(helper_names: frozenset[str]) -> exception_flow_ast.ExceptionFlow:
+        flow = exception_flow_ast.ExceptionFlow(table, text=REGISTRY_HELPER_CALL, helper_names=helper_names)
+        for made in tree.body:
+            if isinstance(made, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                flow.add_function(made.name, made, None)
+        return flow
+
+    def found(flow: exception_flow_ast.ExceptionFlow) -> list[tuple[str, str]]:
+        return [(leak.function, leak.sink.description) for leak in flow.leaks()]
+
+    flow = flow_of(frozenset())
+    before = found(flow)
+    asked: list[str] = []
+    original = exception_flow_ast._registry_helper
+    monkeypatch.setattr(exception_flow_ast, "_registry_helper", lambda tail, *rest: asked.append(tail) or original(tail, *rest))
+    assert flow.drop_stale() == 0
+    assert asked == []  # the same registry: told the same without asking
+    assert found(flow) == before
+    flow.helper_names = frozenset({"notes_error"})
+    assert flow.drop_stale() == 1  # `tool` asked about `notes_error`; `other` asked nothing
+    assert "notes_error" in asked
+    assert found(flow) == found(flow_of(frozenset({"notes_error"})))

@@ -228,6 +228,9 @@ class ExceptionFlow:
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}
+        # The registry the questions asked since the last ``forget`` or ``drop_stale`` were asked
+        # under: while it stays, their "registry" questions are told the same.
+        self._asked_under: tuple[str | None, frozenset[str]] = (helpers_module, self.helper_names)
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far."""
@@ -237,11 +240,15 @@ class ExceptionFlow:
         self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
+        self._asked_under = (self.helpers_module, self.helper_names)
 
     def drop_stale(self) -> int:
         """``exception_flow.ExceptionFlow.drop_stale``: drop the analyses the present context
         would answer otherwise, those that met a call cycle, and their readers."""
-        stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
+        registry = (self.helpers_module, self.helper_names)
+        told_the_same = self._told_the_same if registry != self._asked_under else self._told_the_same_registry_aside
+        self._asked_under = registry
+        stale = {key for key, questions in self._asked.items() if not all(map(told_the_same, questions))}
         stale |= self._met_cycle
         self._met_cycle.clear()
         if not stale:
@@ -262,6 +269,9 @@ class ExceptionFlow:
             self._asked.pop(key, None)
             self._callees.pop(key, None)
         return len(stale)
+
+    def _told_the_same_registry_aside(self, question: Question) -> bool:
+        return question[0] == "registry" or self._told_the_same(question)
 
     def _told_the_same(self, question: Question) -> bool:
         kind, asked, told = question
