@@ -150,7 +150,7 @@ class AstHandlerFactsCollector:
     ) -> None:
         self._scopes = scopes
         self._guards_of = guards_of
-        self.source = SourceText(text)
+        self.source = SourceText.of(text)
         self._open_trys = 0
         self._translators = translators if translators is not None else {}
         self._translating_withs: list[bool] = []

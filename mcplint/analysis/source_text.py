@@ -18,6 +18,15 @@ class SourceText:
     """The module's text, where a string literal's tokens are read from (by a node's `ast`
     position: its line and UTF-8 byte column)."""
 
+    @classmethod
+    def of(cls, text: str) -> SourceText:
+        """The one for this text object: the tree's builder, the rules' context and the handler
+        facts of a module read the same text, and each would list its lines again."""
+        global _LAST
+        if _LAST is None or _LAST.text is not text:
+            _LAST = cls(text)
+        return _LAST
+
     def __init__(self, text: str) -> None:
         self.text = text
         self._ascii = text.isascii()
@@ -101,6 +110,9 @@ class SourceText:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+_LAST: SourceText | None = None  # ``SourceText.of``'s
 
 
 def _line_end(text: str, index: int) -> int:

@@ -593,6 +593,8 @@ _MIN_MESSAGE_BRANCHES = 3
 
 
 def _dispatches_messages(text: str) -> bool:
+    if text.count("elif") < _MIN_MESSAGE_BRANCHES:  # each branch is an `elif` (most texts: no search)
+        return False
     branches = _MESSAGE_BRANCH.finditer(text)
     return len(list(itertools.islice(branches, _MIN_MESSAGE_BRANCHES))) == _MIN_MESSAGE_BRANCHES
 

@@ -56,7 +56,7 @@ def analysis_tree(text: str) -> tuple[ast.Module, SourceText]:
     """CPython's tree of the text, its literals written as several tokens marked
     (``SyntaxError``, ``ValueError`` as ``ast.parse`` raises them)."""
     tree = ast.parse(text)
-    source = SourceText(text)
+    source = SourceText.of(text)
     mark_concatenated_strings(tree, source)
     return tree, source
 

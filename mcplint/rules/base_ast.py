@@ -41,7 +41,7 @@ class AstRuleContext(RuleContext):
     ) -> None:
         super().__init__([], registry_path, package, default_symbol, assigned_codes)
         self.text = text
-        self.source = SourceText(text)  # what `ast` does not tell of a literal (analysis/source_text.py)
+        self.source = SourceText.of(text)  # what `ast` does not tell of a literal (analysis/source_text.py)
         self.scopes = AstScopeTracker()  # type: ignore[assignment]
         self.imports = AstImportTable(package)
         self.facts = AstHandlerFactsCollector(self.scopes, self.enclosing_guards, self.translators, text=text)  # type: ignore[assignment]
