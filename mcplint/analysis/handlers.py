@@ -1383,14 +1383,14 @@ class _Resolver:
             return passed
         return self._server_parameter(self.facts.functions[function].parameters.get(parameter))
 
-    def _passed_servers(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, ServerBinding]]:
+    def _passed_servers(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, ServerBinding]]:
         """(callee as written, parameter position or keyword, server) for each server passed
-        as an argument: `Handlers(mcp)`, `register_tools(mcp)`, `setup(server=mcp)` (with
-        ``elsewhere_only``, to a function of another module that the join can find)."""
+        as an argument: `Handlers(mcp)`, `register_tools(mcp)`, `setup(server=mcp)` (``to``:
+        only in the calls of the callees it accepts)."""
         for registration in self.facts.registrations:
             call = registration.call
             callee = dotted_name(call.func)
-            if callee is None or elsewhere_only and not self._passes_to_project(callee):
+            if callee is None or to is not None and not to(callee):
                 continue
             for position, arg in enumerate(call.args):
                 if arg.star:
@@ -1414,10 +1414,15 @@ class _Resolver:
 
     def _local_server_parameters(self) -> None:
         """Servers passed to this module's own functions and classes."""
-        for callee, slot, binding in self._passed_servers():
+        for callee, slot, binding in self._passed_servers(to=self._runs_here):
             parameter = self._local_parameter(callee, slot)
             if parameter is not None:
                 self.server_parameters.setdefault(parameter, binding)
+
+    def _runs_here(self, callee: str) -> bool:
+        """A call of this module's function or class (``_local_parameter`` finds a parameter
+        for any slot of it)."""
+        return self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None
 
     def _local_parameter(self, callee: str, slot: str) -> tuple[str, str] | None:
         """(function, parameter slot) an argument at ``slot`` of a call of this module's
@@ -1456,7 +1461,7 @@ class _Resolver:
     def outgoing_servers(self) -> dict[str, list[tuple[str, str, str]]]:
         """Servers passed to other modules' functions and classes: target -> (slot, level, framework)."""
         passed: dict[str, list[tuple[str, str, str]]] = {}
-        for callee, slot, binding in self._passed_servers(elsewhere_only=True):
+        for callee, slot, binding in self._passed_servers(to=self._passes_to_project):
             target = self._elsewhere(callee)
             if target is not None:
                 entry = (slot, binding.level, binding.framework)
@@ -2325,10 +2330,10 @@ class _Resolver:
         local = qualified.removeprefix(prefix) if prefix else qualified
         return local if local != qualified and local in self.facts.class_bases else qualified
 
-    def _passed_arguments(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, str]]:
+    def _passed_arguments(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, str]]:
         """(callee as written, parameter position or keyword, class) for each argument whose
-        class is known: an instance built here, a typed local, a class itself (with
-        ``elsewhere_only``, given to a function of another module that the join can find)."""
+        class is known: an instance built here, a typed local, a class itself (``to``: only in
+        the calls of the callees it accepts)."""
         if self._parameter_classes is None:
             self._parameter_classes = {}  # what is passed is not judged by what is passed
         for registration in self.facts.registrations:
@@ -2336,7 +2341,7 @@ class _Resolver:
             callee = dotted_name(call.func)
             if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
                 continue
-            if elsewhere_only and not self._passes_to_project(callee):
+            if to is not None and not to(callee):
                 continue
             for position, arg in enumerate(call.args):
                 if arg.star:
@@ -2368,7 +2373,7 @@ class _Resolver:
 
     def _local_parameter_classes(self) -> None:
         assert self._parameter_classes is not None
-        for callee, slot, class_name in list(self._passed_arguments()):
+        for callee, slot, class_name in list(self._passed_arguments(to=self._runs_here)):
             parameter = self._local_parameter(callee, slot)
             if parameter is not None:
                 self._add_class_passed(parameter, class_name)
@@ -2393,7 +2398,7 @@ class _Resolver:
     def outgoing_arguments(self) -> dict[str, list[tuple[str, str]]]:
         """Classes passed to other modules' functions: target -> (slot, qualified class)."""
         passed: dict[str, list[tuple[str, str]]] = {}
-        for callee, slot, class_name in self._passed_arguments(elsewhere_only=True):
+        for callee, slot, class_name in self._passed_arguments(to=self._passes_to_project):
             target = self._elsewhere(callee)
             if target is None:
                 continue

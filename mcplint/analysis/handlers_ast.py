@@ -917,11 +917,11 @@ class _AstResolver(_Resolver):
                         return binding
         return None
 
-    def _passed_servers(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, ServerBinding]]:
+    def _passed_servers(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, ServerBinding]]:
         for registration in self.facts.registrations:
             call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
             callee = dotted_name(call.func)
-            if callee is None or elsewhere_only and not self._passes_to_project(callee):
+            if callee is None or to is not None and not to(callee):
                 continue
             for position, argument in enumerate(written_arguments(call)):
                 if _is_starred(argument):
@@ -1138,7 +1138,7 @@ class _AstResolver(_Resolver):
             if found is not None and not found.endswith("()"):
                 yield callee, found, registration.context_key
 
-    def _passed_arguments(self, elsewhere_only: bool = False) -> Iterator[tuple[str, str, str]]:
+    def _passed_arguments(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, str]]:
         if self._parameter_classes is None:
             self._parameter_classes = {}  # what is passed is not judged by what is passed
         for registration in self.facts.registrations:
@@ -1146,7 +1146,7 @@ class _AstResolver(_Resolver):
             callee = dotted_name(call.func)
             if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
                 continue
-            if elsewhere_only and not self._passes_to_project(callee):
+            if to is not None and not to(callee):
                 continue
             for position, argument in enumerate(written_arguments(call)):
                 if _is_starred(argument):
