@@ -23,9 +23,10 @@ class SourceText:
         """The one for this text object: the tree's builder, the rules' context and the handler
         facts of a module read the same text, and each would list its lines again."""
         global _LAST
-        if _LAST is None or _LAST.text is not text:
-            _LAST = cls(text)
-        return _LAST
+        last = _LAST  # read once: another thread may set it meanwhile
+        if last is None or last.text is not text:
+            last = _LAST = cls(text)
+        return last
 
     def __init__(self, text: str) -> None:
         self.text = text
