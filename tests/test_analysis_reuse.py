@@ -159,26 +159,26 @@ def test_the_trees_a_run_keeps_are_frozen_until_it_ends():
     assert gc.get_freeze_count() == 0
 
 
-def test_a_run_collects_young_objects_less_often_and_restores_the_collector(tmp_path, monkeypatch):
-    """The trees and facts a run builds would each be traversed again by every young collection
-    at CPython's default threshold (700): a run raises it, for its workers too, and a process
-    that outlasts the run (the language server) gets its thresholds back."""
+def test_a_run_pauses_the_cyclic_collector_and_restores_it(tmp_path, monkeypatch):
+    """The trees and facts a run builds would each be traversed by the young collections: a run
+    pauses automatic collection, for its workers too, and a process that outlasts the run (the
+    language server) gets it back."""
     from mcplint.engine import runner
 
     (tmp_path / "server.py").write_text(SERVER)
     seen = []
 
     def lint_task(task):
-        seen.append(gc.get_threshold())
+        seen.append(gc.isenabled())
         return linted(task)
 
     linted = runner._lint_task
     monkeypatch.setattr(runner, "_lint_task", lint_task)
-    before = gc.get_threshold()
+    assert gc.isenabled()
     task = runner.FileTask(str(tmp_path / "server.py"), "server.py", SETTINGS, True)
     runner.run([task], 1, small_rounds_in_process=True)
-    assert seen and all(thresholds[0] == runner.RUN_COLLECTION_THRESHOLD for thresholds in seen)
-    assert gc.get_threshold() == before
+    assert seen and not any(seen)
+    assert gc.isenabled()
 
 
 def test_the_handler_scope_reads_no_helper_summaries():

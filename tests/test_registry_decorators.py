@@ -57,6 +57,21 @@ def hooked():
     return decorator
 '''
 
+STORES_IN_ONE_OF_TWO_NAMESAKES = """
+_hooks = []
+def hooked():
+    def decorator(func):
+        if DEBUG:
+            def keep():
+                return func()
+        else:
+            def keep():
+                return ping()
+        _hooks.append(keep)
+        return func
+    return decorator
+"""
+
 
 def _both(text: str) -> tuple[list[str], list[str]]:
     # A module that imports an MCP framework is analysed with LibCST; the same text without
@@ -74,8 +89,10 @@ def _both(text: str) -> tuple[list[str], list[str]]:
         (STORES_THE_FUNCTION, ["tool"]),
         (STORES_A_WRAPPER, ["logged"]),
         (STORES_AN_UNRELATED_FUNCTION, []),
+        (STORES_IN_ONE_OF_TWO_NAMESAKES, ["hooked"]),
+        (STORES_IN_ONE_OF_TWO_NAMESAKES.replace("func()", "FUNC()").replace("ping()", "func()"), ["hooked"]),
     ],
-    ids=["fixture", "name-only", "function", "wrapper", "unrelated-nested"],
+    ids=["fixture", "name-only", "function", "wrapper", "unrelated-nested", "namesake-first", "namesake-last"],
 )
 def test_libcst_and_ast_agree(text: str, expected: list[str]) -> None:
     assert _both(text) == (expected, expected)

@@ -114,11 +114,6 @@ def default_jobs() -> int:
 # later rounds analyse a few files each); a run cut off here says so (check's warning).
 MAX_ROUNDS = 20
 
-# The cyclic collector's first threshold during a run: allocations (less deallocations) of
-# container objects between two young collections (CPython's default, 700).
-RUN_COLLECTION_THRESHOLD = 50_000
-
-
 def run(
     tasks: Sequence[FileTask],
     jobs: int,
@@ -160,33 +155,34 @@ def run(
     else:
         workers.forget_walked()
     try:
-        with _relaxed_collection():
+        with _paused_collection():
             return _run(tasks, workers, cache, progress, start or {}, reuse, judge_once)
     finally:
         _forget_walked_modules()
 
 
 @contextmanager
-def _relaxed_collection() -> Iterator[None]:
-    """The run with fewer young collections of the cyclic garbage collector (the thresholds are
-    restored after it, for a process that outlasts the run: the language server).
+def _paused_collection() -> Iterator[None]:
+    """The run without automatic collections of the cyclic garbage collector (switched on again
+    after it, for a process that outlasts the run: the language server).
 
-    A run allocates tens of millions of objects that live until their file is analysed (the
-    trees, the walks' facts) or to its end; each young collection traversed what had been
-    allocated since the last, so the default threshold (700) had the collector traverse each
-    tree's nodes over and over until the walk froze them: 14,000 young and 1,000 middle
-    collections, 5 % of a corpus run. Worker processes forked during the run inherit it, and
-    those started without fork set it themselves (``_set_run_thresholds``)."""
-    thresholds = gc.get_threshold()
-    _set_run_thresholds()
+    A run allocates millions of container objects that live until their file is analysed (the
+    trees, the walks' facts) or to its end, and each young collection traversed what had been
+    allocated since the last: 77 collections, 0.5 s of a corpus check even with the young
+    threshold raised to 50,000, which found 7,797 objects of cyclic garbage in all (the trees hold
+    no cycles: reference counting frees them). Worker processes forked during the run inherit
+    it, and those started without fork pause it themselves (``_pause_run_collection``)."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
+        if enabled:
+            gc.enable()
 
 
-def _set_run_thresholds() -> None:
-    gc.set_threshold(RUN_COLLECTION_THRESHOLD, 20, 20)
+def _pause_run_collection() -> None:
+    gc.disable()
 
 
 def _forget_walked_modules() -> None:
@@ -516,7 +512,7 @@ def _lint_all(tasks: Sequence[FileTask], jobs: int) -> Iterator[tuple[FileTask, 
     # Biggest files first so one large file does not finish alone at the end.
     ordered = sorted(tasks, key=lambda task: -_size(task.path))
     with ProcessPoolExecutor(
-        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_set_run_thresholds
+        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_pause_run_collection
     ) as pool:
         yield from zip(ordered, pool.map(_lint_task, ordered, chunksize=1), strict=True)
 
