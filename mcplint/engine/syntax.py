@@ -235,9 +235,10 @@ def _add_called_results(names: set[str], value: object) -> None:
     """The last names of the calls whose result is called, in an expression (or a list of them)."""
     for part in value if isinstance(value, list) else (value,):
         if isinstance(part, ast.AST):
-            for node in nodes_of(part, _CALL):
-                if type(node.func) is ast.Call:  # type: ignore[attr-defined]
-                    _add_last_name(names, node.func.func)
+            for call in nodes_of(part, _CALL):
+                func = call.func  # type: ignore[attr-defined]
+                if type(func) is ast.Call:
+                    _add_last_name(names, func.func)
 
 
 def _add_last_name(names: set[str], expression: ast.expr) -> None:
