@@ -140,10 +140,8 @@ def test_a_worker_goes_on_with_its_queue_while_the_parent_reads_nothing():
 
 
 def test_a_message_holds_at_most_its_share_of_tasks(monkeypatch):
-    """Past ``TASKS_PER_MESSAGE``, the next task waits for the parent to read the answers so far
+    """Past ``TASKS_PER_MESSAGE``, the next tasks wait for the parent to read the answers so far
     (a run's tasks are not one message, whatever its size)."""
-    import time
-
     from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
@@ -151,14 +149,46 @@ def test_a_message_holds_at_most_its_share_of_tasks(monkeypatch):
         pytest.skip("fork is not available here")
     monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", 2)
     pool = PinnedPool(1, _started_at, key=lambda task: task)
+    connection = pool._workers[0].connection
+    sent_sizes = []
+    send = connection.send
+    connection.send = lambda message: (message and sent_sizes.append(len(message)), send(message))[1]
     try:
-        results = pool.map(["a", "b", "c"], size=lambda task: 1)
-        next(results)
-        time.sleep(0.5)
-        reading = time.monotonic()
-        next(results)
-        _, third_started = next(results)
-        assert third_started >= reading
+        answers = dict(pool.map(["a", "b", "c"], size=lambda task: 1))
+        assert sent_sizes == [2, 1]
+        assert answers["c"] > max(answers["a"], answers["b"])
+    finally:
+        pool.close()
+
+
+def _answer_pid(task):
+    import os
+
+    return os.getpid()
+
+
+@pytest.mark.parametrize(("answers_per_message", "messages"), [(1, 5), (2, 3), (32, 1)])
+def test_a_worker_answers_many_tasks_a_message(monkeypatch, answers_per_message, messages):
+    """Each answer woke the parent (on one core: a switch to it and back per file): a worker
+    sends up to ``ANSWERS_PER_MESSAGE`` at once, and what is left when its tasks are done."""
+    from mcplint.engine import pool as pool_module
+    from mcplint.engine.pool import PinnedPool, available
+
+    if not available():
+        pytest.skip("fork is not available here")
+    monkeypatch.setattr(pool_module, "ANSWERS_PER_MESSAGE", answers_per_message)
+    pool = PinnedPool(1, _answer_pid, key=lambda task: task)
+    connection = pool._workers[0].connection
+    received = []
+    recv = connection.recv
+    connection.recv = lambda: received.append(recv()) or received[-1]
+    try:
+        answers = dict(pool.map(list("abcde"), size=lambda task: 1))
+        assert sorted(answers) == list("abcde")
+        assert len(received) == messages
+        assert [len(message) for message in received] == [answers_per_message] * (5 // answers_per_message) + (
+            [5 % answers_per_message] if 5 % answers_per_message else []
+        )
     finally:
         pool.close()
 
@@ -172,14 +202,16 @@ def _crashes_on_b(task):
     return task.upper()
 
 
+@pytest.mark.parametrize("answers", [1, 32])
 @pytest.mark.parametrize("per_message", [1, 2, 128])
-def test_a_worker_that_dies_costs_its_task_only(monkeypatch, per_message):
+def test_a_worker_that_dies_costs_its_task_only(monkeypatch, per_message, answers):
     from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
     if not available():
         pytest.skip("fork is not available here")
     monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", per_message)  # b first, last or amid a message
+    monkeypatch.setattr(pool_module, "ANSWERS_PER_MESSAGE", answers)  # a answered, or done and kept
     pool = PinnedPool(1, _crashes_on_b, key=lambda task: task, lost=lambda task, why: f"{task} {why}")
     try:
         results = dict(pool.map(["a", "b", "c", "d"], size=lambda task: 1))
@@ -242,14 +274,16 @@ def _sleeps_on_slow(task):
     return task.upper()
 
 
+@pytest.mark.parametrize("answers", [1, 32])
 @pytest.mark.parametrize("per_message", [2, 128])
-def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself(monkeypatch, per_message):
+def test_a_task_past_the_time_budget_is_stopped_and_costs_only_itself(monkeypatch, per_message, answers):
     from mcplint.engine import pool as pool_module
     from mcplint.engine.pool import PinnedPool, available
 
     if not available():
         pytest.skip("fork is not available here")
     monkeypatch.setattr(pool_module, "TASKS_PER_MESSAGE", per_message)
+    monkeypatch.setattr(pool_module, "ANSWERS_PER_MESSAGE", answers)
     pool = PinnedPool(1, _sleeps_on_slow, key=lambda task: task, lost=lambda task, why: why, budget=1.0)
     try:
         results = dict(pool.map(["a", "slow", "b"], size=lambda task: 1))
