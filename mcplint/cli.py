@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 from collections.abc import Callable
@@ -20,17 +21,31 @@ from mcplint.report import FORMATS
 class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C ends any command with 130 and nothing else (click would print "Aborted!" and
-        exit 1); whoever started workers or a progress bar stops them on the way out."""
+        exit 1); whoever started workers or a progress bar stops them on the way out. A caller
+        that outlives the command (a test) gets the collector back (``_runs_once``)."""
+        collecting = gc.isenabled()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             sys.exit(130)  # 128 + SIGINT, what shells report for a Ctrl-C
+        finally:
+            if collecting and not gc.isenabled():
+                gc.freeze()  # what the command kept is not traversed again on the way out
+                gc.enable()
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="mcplint", message="%(prog)s %(version)s")
 def main() -> None:
     """Find and fix the error handling of Python MCP servers."""
+
+
+def _runs_once() -> None:
+    """The command analyses once and the process ends: no cyclic garbage collection from here on.
+    A run pauses the collector (``engine.runner``); switched on after it, the collector's first
+    pass traversed every object the run kept (about a quarter of a second after a corpus check)
+    to find the few cycles the run left behind (7,797 objects over the corpus)."""
+    gc.disable()
 
 
 def _report_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -156,6 +171,7 @@ def check(
         if "-" in paths:
             sys.exit(fail("--watch cannot read standard input"))
         sys.exit(watch_paths(paths, lambda: run_check(check_options)))
+    _runs_once()
     sys.exit(run_check(check_options))
 
 
@@ -167,6 +183,7 @@ def handlers(paths: tuple[str, ...], reach: bool, jobs: int | None) -> None:
     """List the servers and handlers mcplint finds (what handler scope starts from)."""
     from mcplint.handlers_command import list_handlers
 
+    _runs_once()
     sys.exit(list_handlers(paths, reach, jobs))
 
 
@@ -372,6 +389,7 @@ def migrate(
     from mcplint.migrate import MigrateOptions, run_migrate
 
     options = MigrateOptions(stat, report_file, _split_codes(select), _split_codes(ignore))
+    _runs_once()
     sys.exit(
         run_migrate(
             paths, write=write, domain=domain, base=base, jobs=jobs, show_generated=show_generated, options=options

@@ -756,3 +756,28 @@ def test_a_handler_that_is_its_own_root_runs_without_its_decorators(monkeypatch:
     assert scope.paths[("shared", "wrapped")] == {frozenset()}
     assert scope.paths[("shared", "app.a.run")] == scope.paths[("shared", "app.z.run")] != {frozenset()}
     assert [handler.key for handler in scope.reached_by["shared"]] == ["app.a.run", "wrapped", "app.z.run"]
+
+
+def test_a_command_that_runs_once_leaves_the_collector_off_and_gives_it_back(tmp_path, monkeypatch):
+    """`mcplint check` analyses once and exits: the collector stays off after the run (its first
+    pass would traverse every object the run kept), and a caller that outlives the command gets
+    it back."""
+    from click.testing import CliRunner
+
+    from mcplint import check
+    from mcplint.cli import main
+
+    (tmp_path / "server.py").write_text(SERVER)
+    after_the_run = []
+
+    def run_check(options):
+        code = checked(options)
+        after_the_run.append(gc.isenabled())
+        return code
+
+    checked = check.run_check
+    monkeypatch.setattr(check, "run_check", run_check)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--exit-zero", str(tmp_path / "server.py")])
+    assert result.exit_code == 0, result.output
+    assert after_the_run == [False]
+    assert gc.isenabled()
