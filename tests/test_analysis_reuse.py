@@ -781,3 +781,27 @@ def test_a_command_that_runs_once_leaves_the_collector_off_and_gives_it_back(tmp
     assert result.exit_code == 0, result.output
     assert after_the_run == [False]
     assert gc.isenabled()
+
+
+def test_a_run_reads_each_file_once_however_many_rounds_analyse_it(tmp_path, monkeypatch):
+    """The rounds analyse again the files whose project context changed: a check reads each file
+    once and keeps its bytes for the run (a run that fixes nothing writes none)."""
+    from mcplint.engine import lint, runner
+
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nfrom service import lookup\n\nmcp = FastMCP('s')\n\n\n"
+        "@mcp.tool()\ndef find(key: str) -> str:\n    return lookup(key)\n"
+    )
+    (tmp_path / "service.py").write_text("def lookup(key):\n    raise ValueError(key)\n")
+    opened = []
+
+    def counting_open(path, *args, **kwargs):
+        opened.append(path)
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(lint, "open", counting_open, raising=False)
+    tasks = [runner.FileTask(str(tmp_path / name), name, SETTINGS, True) for name in ("server.py", "service.py")]
+    result = runner.run(tasks, 1, small_rounds_in_process=True)
+    assert any(finding.path == "service.py" and finding.code == "MCP002" for finding in result.findings)
+    assert sorted(opened) == sorted(task.path for task in tasks)
+    assert lint._READ == {}  # forgotten with the run

@@ -164,7 +164,11 @@ def token_end(text: str, start: int) -> int:
 
 def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:
     """Mark each text or bytes literal written as several tokens (``concatenated``): LibCST's
-    ``ConcatenatedString``, where `ast` has one constant (``is_one_token`` reads the mark)."""
+    ``ConcatenatedString``, where `ast` has one constant (``is_one_token`` reads the mark).
+    A text in which no string token is followed by another has none to mark (most texts: the
+    screen is one pass of a regular expression, where the marks look at every constant)."""
+    if _MAY_CONCATENATE.match(source.text) is None:
+        return
     for node in constants(tree):
         if type(node.value) in (str, bytes) and not source.one_token(node):
             node.concatenated = True  # type: ignore[attr-defined]
@@ -174,3 +178,23 @@ def is_one_token(node: ast.AST) -> bool:
     """A text or bytes literal of one token (LibCST's ``SimpleString``), once the module's
     literals are marked (``mark_concatenated_strings``)."""
     return type(node) is ast.Constant and type(node.value) in (str, bytes) and not getattr(node, "concatenated", False)
+
+
+# A string token as CPython 3.11 reads it, its prefix left to what comes before.
+_STRING = r"""(?: '''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*''' | \"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"
+    | '[^\\'\r\n]*(?:\\.[^\\'\r\n]*)*' | "[^\\"\r\n]*(?:\\.[^\\"\r\n]*)*" )"""
+# An f-string token holding no quote but its own: no string inside its expressions either.
+_PLAIN_FSTRING = r"""[fF][rR]? (?: '''[^'"\\]*(?:\\.[^'"\\]*)*''' | \"\"\"[^'"\\]*(?:\\.[^'"\\]*)*\"\"\"
+    | '[^'"\\\r\n]*(?:\\.[^'"\\\r\n]*)*' | "[^'"\\\r\n]*(?:\\.[^'"\\\r\n]*)*" )"""
+# What may come between two string tokens of one literal, then the second's prefix and quote.
+_NEXT_STRING = r"""(?: [ \t\f\r\n]+ | \\(?:\r\n|\r|\n) | \#[^\r\n]* )*+ [rRbBuUfF]{0,2}['"]"""
+# Matches a text (from its start) that may hold a literal of several tokens: the code, comments
+# and string tokens before the first string token followed by another are skipped possessively;
+# an f-string with other quotes inside (a string in its expressions, `f"{d['k']}"`) stops the
+# skipping too, and counts as a may. A text that does not match has no such literal (CPython
+# parsed it: every quote outside a comment opens a string token).
+_MAY_CONCATENATE = re.compile(
+    rf"""(?: [^'"\#fF]+ | [fF](?![rR]?['"]) | \#[^\r\n]* | {_PLAIN_FSTRING} (?!{_NEXT_STRING}) | {_STRING} (?!{_NEXT_STRING}) )*+
+    (?: {_STRING} {_NEXT_STRING} | {_PLAIN_FSTRING} {_NEXT_STRING} | [fF] )""",
+    re.VERBOSE | re.DOTALL,
+)

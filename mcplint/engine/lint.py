@@ -77,15 +77,21 @@ def lint_path(
     project: ProjectContext = NO_PROJECT,
     judge: bool = True,
     templates: bool = True,
+    reread: bool = True,
 ) -> FileResult:
+    """``reread`` False: the bytes this run read of the file before, if it did (``_READ``)."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        with open(path, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            data = handle.read(MAX_PARSED_BYTES + 1)
-    except OSError as error:
-        return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
+    read = None if reread else _READ.get(path)
+    if read is None:
+        try:
+            with open(path, "rb") as handle:
+                status = os.fstat(handle.fileno())
+                data = handle.read(MAX_PARSED_BYTES + 1)
+        except OSError as error:
+            return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
+        read = _READ[path] = (status, data, hashlib.sha256(data).hexdigest())
+    status, data, digest = read
     refusal = size_refusal(max(status.st_size, len(data)))  # not decoded: the read stops at the limit
     if refusal is not None:
         result = _refused(display, settings, refusal)
@@ -93,8 +99,14 @@ def lint_path(
         result = _lint_data(data, display, settings, skip_generated, project, judge, templates)
     if not result.internal_error:
         result.stat_key = file_stamp(status)
-        result.content_hash = hashlib.sha256(data).hexdigest()
+        result.content_hash = digest
     return result
+
+
+# What this run read of each file (its stamp, its bytes, their digest), by path: each round of a
+# run that fixes nothing reads again the files whose project context changed, and a file is what
+# the run first read of it (``forget_walked_modules`` forgets them when it ends or the next starts).
+_READ: dict[str, tuple[os.stat_result, bytes, str]] = {}
 
 
 def _lint_data(
@@ -295,6 +307,7 @@ def forget_walked_modules() -> None:
     """A run ends (or starts): what it walked goes, unless the parses are kept (the runs of a
     migration over the same files): a walk is keyed by what it depends on (``_walk_key``),
     and what depends on the project context or the registry is judged again (``_resolve``)."""
+    _READ.clear()  # a migration writes files between its runs
     if _KEEP_PARSED[0]:
         return
     _WALKED.clear()

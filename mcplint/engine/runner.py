@@ -99,8 +99,9 @@ def _lint_task(task: FileTask) -> FileResult:
     from mcplint.engine.lint import lint_path
 
     return lint_path(
-        task.path, task.display, task.settings, task.skip_generated, task.project, task.judge, task.templates
-    )
+        task.path, task.display, task.settings, task.skip_generated, task.project, task.judge, task.templates,
+        reread=False,
+    )  # fmt: skip
 
 
 def default_jobs() -> int:
