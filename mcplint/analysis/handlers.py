@@ -1082,6 +1082,9 @@ class _Resolver:
         self.project = project
         self._module_heads = frozenset(project.module_heads) if project.module_heads is not None else None
         self._passing: dict[str, bool] = {}  # callee -> a function the join can find elsewhere
+        # (callee, typing depth) -> this module's function or class (``resolve_function`` looks
+        # less deep into objects' classes from inside another such question)
+        self._running_here: dict[tuple[str, int], bool] = {}
         self.left_out_heads: set[str] = set()  # what ``joinable`` said no to
         self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
         # Server classes and factories other modules of the project define (the run's join).
@@ -1421,8 +1424,14 @@ class _Resolver:
 
     def _runs_here(self, callee: str) -> bool:
         """A call of this module's function or class (``_local_parameter`` finds a parameter
-        for any slot of it)."""
-        return self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None
+        for any slot of it); asked of every call, twice (servers, then classes passed)."""
+        asked = (callee, self._typing_depth)
+        known = self._running_here.get(asked)
+        if known is None:
+            known = self._running_here[asked] = (
+                self._constructed(callee) is not None or self.resolve_function(callee, None, None) is not None
+            )
+        return known
 
     def _local_parameter(self, callee: str, slot: str) -> tuple[str, str] | None:
         """(function, parameter slot) an argument at ``slot`` of a call of this module's

@@ -777,6 +777,7 @@ class _AstResolver(_Resolver):
         project: ProjectContext,
     ) -> None:
         self.source = facts.source  # read while the constructor binds the servers
+        self._with_arguments: list[tuple[_Registration, str, list[ast.expr | ast.keyword]]] | None = None
         super().__init__(facts, imports, handler_decorators, handler_functions, project)  # type: ignore[arg-type]
 
     # -- the facts' nodes: the original's steps ------------------------------------------------
@@ -917,13 +918,25 @@ class _AstResolver(_Resolver):
                         return binding
         return None
 
+    def _calls_with_arguments(self) -> list[tuple[_Registration, str, list[ast.expr | ast.keyword]]]:
+        """(registration, callee, arguments as written) of the module's calls of a named callee
+        that pass something: what the servers and classes passed are looked for in (each asked
+        of every call, the servers and the classes, for this module and for the join)."""
+        if self._with_arguments is None:
+            self._with_arguments = []
+            for registration in self.facts.registrations:
+                call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
+                if call.args or call.keywords:
+                    callee = dotted_name(call.func)
+                    if callee is not None:
+                        self._with_arguments.append((registration, callee, written_arguments(call)))
+        return self._with_arguments
+
     def _passed_servers(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, ServerBinding]]:
-        for registration in self.facts.registrations:
-            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = dotted_name(call.func)
-            if callee is None or to is not None and not to(callee):
+        for registration, callee, arguments in self._calls_with_arguments():
+            if to is not None and not to(callee):
                 continue
-            for position, argument in enumerate(written_arguments(call)):
+            for position, argument in enumerate(arguments):
                 if _is_starred(argument):
                     break
                 keyword = _keyword_of(argument)
@@ -1141,14 +1154,12 @@ class _AstResolver(_Resolver):
     def _passed_arguments(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, str]]:
         if self._parameter_classes is None:
             self._parameter_classes = {}  # what is passed is not judged by what is passed
-        for registration in self.facts.registrations:
-            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = dotted_name(call.func)
-            if callee is None or callee.rpartition(".")[2] in _NOT_PASSING:
+        for registration, callee, arguments in self._calls_with_arguments():
+            if callee.rpartition(".")[2] in _NOT_PASSING:
                 continue
             if to is not None and not to(callee):
                 continue
-            for position, argument in enumerate(written_arguments(call)):
+            for position, argument in enumerate(arguments):
                 if _is_starred(argument):
                     break
                 found = self._argument_class(argument_value(argument), registration.context_key, registration.context_class)
