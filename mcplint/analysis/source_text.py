@@ -180,8 +180,9 @@ def is_one_token(node: ast.AST) -> bool:
     return type(node) is ast.Constant and type(node.value) in (str, bytes) and not getattr(node, "concatenated", False)
 
 
-# A string token as CPython 3.11 reads it, its prefix left to what comes before.
-_STRING = r"""(?: '''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*''' | \"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"
+# A string token as CPython 3.11 reads it, its prefix left to what comes before; unrolled
+# (`[^'\\]*(?:...)*`): a step per run of characters, not one per character (for verbose patterns).
+STRING_TOKEN = r"""(?: '''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*''' | \"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"
     | '[^\\'\r\n]*(?:\\.[^\\'\r\n]*)*' | "[^\\"\r\n]*(?:\\.[^\\"\r\n]*)*" )"""
 # An f-string token holding no quote but its own: no string inside its expressions either.
 _PLAIN_FSTRING = r"""[fF][rR]? (?: '''[^'"\\]*(?:\\.[^'"\\]*)*''' | \"\"\"[^'"\\]*(?:\\.[^'"\\]*)*\"\"\"
@@ -194,7 +195,7 @@ _NEXT_STRING = r"""(?: [ \t\f\r\n]+ | \\(?:\r\n|\r|\n) | \#[^\r\n]* )*+ [rRbBuUf
 # skipping too, and counts as a may. A text that does not match has no such literal (CPython
 # parsed it: every quote outside a comment opens a string token).
 _MAY_CONCATENATE = re.compile(
-    rf"""(?: [^'"\#fF]+ | [fF](?![rR]?['"]) | \#[^\r\n]* | {_PLAIN_FSTRING} (?!{_NEXT_STRING}) | {_STRING} (?!{_NEXT_STRING}) )*+
-    (?: {_STRING} {_NEXT_STRING} | {_PLAIN_FSTRING} {_NEXT_STRING} | [fF] )""",
+    rf"""(?: [^'"\#fF]+ | [fF](?![rR]?['"]) | \#[^\r\n]* | {_PLAIN_FSTRING} (?!{_NEXT_STRING}) | {STRING_TOKEN} (?!{_NEXT_STRING}) )*+
+    (?: {STRING_TOKEN} {_NEXT_STRING} | {_PLAIN_FSTRING} {_NEXT_STRING} | [fF] )""",
     re.VERBOSE | re.DOTALL,
 )

@@ -40,6 +40,8 @@ import re
 import sys
 from dataclasses import dataclass
 
+from mcplint.analysis.source_text import STRING_TOKEN
+
 # Imports inside functions: LibCST's positions are imported only to place a refusal, so the token scan stays
 # light on the `ast`-only path.
 
@@ -105,17 +107,15 @@ _DEFAULT_RECURSION_LIMIT = 1000
 # chaining keywords, strings and comments matched whole (their text is not code), line
 # continuations, a `:` or `!` not before `=`, any other character; then takes the token: a
 # bracket, a separator, a line break, an operator or keyword that chains an expression (or the
-# text's end). Strings unrolled (`[^'\\]*(?:...)*`): a step per run of characters, not one per
-# character (a third of the scan's time went to docstrings).
+# text's end). Strings as ``STRING_TOKEN`` matches them, a step per run of characters (a third
+# of the scan's time went to docstrings matched a character at a time).
 _TOKENS = re.compile(
-    r"""
-    (?: [ \t\f]+ | (?!(?:and|or|not|if|else|lambda|await)\b)\w+
-      | '''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*''' | \"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"
-      | '[^\\'\r\n]*(?:\\.[^\\'\r\n]*)*' | "[^\\"\r\n]*(?:\\.[^\\"\r\n]*)*"
-      | \#[^\r\n]* | \\(?:\r\n|\r|\n) | [:!](?!=) | [^\w\-+*/%@&|^~<>.(\[{)\]},;=\r\n:!]
+    rf"""
+    (?: [ \t\f]+ | (?!(?:and|or|not|if|else|lambda|await)\b)\w+ | {STRING_TOKEN}
+      | \#[^\r\n]* | \\(?:\r\n|\r|\n) | [:!](?!=) | [^\w\-+*/%@&|^~<>.(\[{{)\]}},;=\r\n:!]
     )*+
     ( == | != | <= | >= | := | -> | \*\* | // | << | >> | \r\n
-    | [-+*/%@&|^~<>.(\[{)\]},;=\r\n]
+    | [-+*/%@&|^~<>.(\[{{)\]}},;=\r\n]
     | \b(?:and|or|not|if|else|lambda|await)\b | \Z )
     """,
     re.VERBOSE | re.DOTALL,

@@ -65,9 +65,9 @@ class PinnedPool(Generic[Task]):
     CPU for the same files. Many answers a message, not one: each answer woke the parent, and
     where the two share a core (`--jobs 1` on one processor) each of those 3,700 wake-ups of a
     corpus check switched the core to the parent and back (3,783 involuntary switches of the
-    worker; 261 with answers 32 a message). The parent
-    sends the next message only once the worker has answered the last one, so neither can block
-    the other writing into a full pipe, and a message stays small whatever the size of the run."""
+    worker; 261 with answers 32 a message). The parent sends the next message only once the
+    worker has answered the last one, so neither can block the other writing into a full pipe,
+    and a message stays small whatever the size of the run."""
 
     def __init__(
         self,
