@@ -90,27 +90,41 @@ def lint_path(
                 data = handle.read(MAX_PARSED_BYTES + 1)
         except OSError as error:
             return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
-        read = _READ[path] = (status, data, hashlib.sha256(data).hexdigest())
-    status, data, digest = read
+        read = _READ[path] = _Read(status, data, hashlib.sha256(data).hexdigest())
+    status, data, digest = read.status, read.data, read.digest
     refusal = size_refusal(max(status.st_size, len(data)))  # not decoded: the read stops at the limit
     if refusal is not None:
         result = _refused(display, settings, refusal)
     else:
-        result = _lint_data(data, display, settings, skip_generated, project, judge, templates)
+        result = _lint_read(read, display, settings, skip_generated, project, judge, templates)
     if not result.internal_error:
         result.stat_key = file_stamp(status)
         result.content_hash = digest
     return result
 
 
-# What this run read of each file (its stamp, its bytes, their digest), by path: each round of a
-# run that fixes nothing reads again the files whose project context changed, and a file is what
-# the run first read of it (``forget_walked_modules`` forgets them when it ends or the next starts).
-_READ: dict[str, tuple[os.stat_result, bytes, str]] = {}
+class _Read:
+    """A file as this run read it: its stamp, its bytes and their digest, and its text once
+    decoded (or why it cannot be)."""
+
+    __slots__ = ("status", "data", "digest", "text")
+
+    def __init__(self, status: os.stat_result, data: bytes, digest: str) -> None:
+        self.status = status
+        self.data = data
+        self.digest = digest
+        self.text: str | UndecodableSource | None = None
 
 
-def _lint_data(
-    data: bytes,
+# What this run read of each file, by path: each round of a run that fixes nothing analyses again
+# the files whose project context changed, and a file is what the run first read of it
+# (``forget_walked_modules`` forgets them when it ends or the next starts). The text is decoded
+# once too: the same string object every round, whose hash the per-text memos below compute once.
+_READ: dict[str, _Read] = {}
+
+
+def _lint_read(
+    read: _Read,
     display: str,
     settings: FileSettings,
     skip_generated: bool,
@@ -119,8 +133,15 @@ def _lint_data(
     templates: bool,
 ) -> FileResult:
     try:
-        return lint_bytes(
-            data, display, settings, skip_generated=skip_generated, project=project, judge=judge, templates=templates
+        if read.text is None:
+            try:
+                read.text = decode_source(read.data)
+            except UndecodableSource as error:
+                read.text = error
+        if isinstance(read.text, UndecodableSource):
+            return _syntax_result(display, settings, read.text.message, read.text.line, read.text.column)
+        return lint_text(
+            read.text, display, settings, skip_generated=skip_generated, project=project, judge=judge, templates=templates
         )
     except RecursionError:
         return FileResult(warnings=[f"{display}: {SKIPPED_NESTED}"])
