@@ -232,6 +232,15 @@ def join(
 
     stdio_projects = {index.project_of(path) for path, result in results.items() if result.runs_stdio} - {None}
 
+    # Per file, the names its tables below hold: most imported names are in none of them.
+    keys_tabled: dict[str, set[str]] = {}
+
+    def tabled(path: str) -> set[str]:
+        found = keys_tabled.get(path)
+        if found is None:
+            found = keys_tabled[path] = _tabled_keys(results[path])
+        return found
+
     joined = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))
@@ -253,6 +262,8 @@ def join(
             if found is None or found[0] == path:
                 continue
             other, key = found
+            if key not in tabled(other) and not results[other].decorator_methods:
+                continue
             if registry_kind is not None and key in results[other].registry_decorators:
                 decorators.append((name, registry_kind))
             if key in results[other].unmasked_classes:
@@ -292,6 +303,8 @@ def join(
             if found is None or found[0] == path:
                 continue
             other, key = found
+            if key not in tabled(other):
+                continue
             if key in results[other].error_helpers and (target, results[other].error_helpers[key]) not in error_helpers:
                 error_helpers.append((target, results[other].error_helpers[key]))
             if key in results[other].text_helpers:
@@ -328,12 +341,32 @@ def join(
             # Set only where it decides something (a module importing helpers), so that it
             # does not change the context, and so the analysis, of every other file.
             imported_by_analysed=bool(error_helpers or text_helpers) and path in imported_by_analysed,
-            entry_points=tuple(sorted(calls[path])),
-            return_entry_points=tuple(sorted(returns[path])),
+            entry_points=_sorted_as_before(calls[path], context.entry_points),
+            return_entry_points=_sorted_as_before(returns[path], context.return_entry_points),
             stdio_transport=index.project_of(path) in stdio_projects
             and bool(calls[path] or returns[path] or results[path].handlers),
         )
     return joined
+
+
+def _sorted_as_before(found: set[EntryPoint], before: tuple[EntryPoint, ...]) -> tuple[EntryPoint, ...]:
+    """``found`` sorted: the last round's tuple when it holds the same (most files' entry points
+    stay from one round to the next, and sorting a hundred thousand of them is most of a join)."""
+    if len(found) == len(before) and found.issuperset(before):
+        return before
+    return tuple(sorted(found))
+
+
+def _tabled_keys(result: FileResult) -> set[str]:
+    """The names a module's tables that importers read hold (its decorator methods aside)."""
+    keys = set(result.registry_decorators)
+    for table in (
+        result.unmasked_classes, result.wrapper_guards, result.tool_wrappers, result.registrars, result.error_helpers,
+        result.text_helpers, result.raising_functions, result.module_servers, result.server_classes,
+        result.server_factories,
+    ):  # fmt: skip
+        keys.update(table)
+    return keys
 
 
 def _chain_step(
@@ -386,7 +419,10 @@ def _parameter_of(result: FileResult, key: str, slot: str) -> tuple[str, str]:
 def _head(key: str) -> str:
     """The module-level name a key starts with: `Client` of `Client.fetch`, `OPS` of `OPS[]`,
     `get_client` of `get_client().post`."""
-    return re.split(r"[.(\[]", key, maxsplit=1)[0]
+    return _HEAD_END.split(key, maxsplit=1)[0]
+
+
+_HEAD_END = re.compile(r"[.(\[]")
 
 
 def _wrappers_from(
