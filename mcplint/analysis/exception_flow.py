@@ -256,6 +256,9 @@ class ExceptionFlow:
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
+        # What the context was at the last ``drop_stale``: the call targets' function (the handler
+        # scope's, whose answers it keeps) and the rest by value. The same again, no answer differs.
+        self._asked_with: tuple[object, tuple[object, ...]] | None = None
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far."""
@@ -265,6 +268,7 @@ class ExceptionFlow:
         self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
+        self._asked_with = None
 
     def drop_stale(self) -> int:
         """Drop the analyses the flow's present context (a later round's helpers, raisers,
@@ -272,8 +276,11 @@ class ExceptionFlow:
         those that met a call cycle, and those of every function that read one of their
         summaries; the others stand (what their functions and callees make them, whichever
         function is asked for first). Returns how many were dropped."""
-        stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
-        stale |= self._met_cycle
+        if self._context_is_the_same():
+            stale = set(self._met_cycle)
+        else:
+            stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
+            stale |= self._met_cycle
         self._met_cycle.clear()
         if not stale:
             return 0
@@ -293,6 +300,14 @@ class ExceptionFlow:
             self._asked.pop(key, None)
             self._callees.pop(key, None)
         return len(stale)
+
+    def _context_is_the_same(self) -> bool:
+        """Whether every question would be told what it was at the last ``drop_stale`` (the
+        judging round after the last export, a round that changed only what the flow never
+        asks); remembers the present context for the next."""
+        present = (self.imported_text_helpers, self.imported_raisers, self.stdio, self.helpers_module, self.helper_names)
+        last, self._asked_with = self._asked_with, (self.external_calls, present)
+        return last is not None and last[0] is self.external_calls and last[1] == present
 
     def _told_the_same(self, question: Question) -> bool:
         kind, asked, told = question

@@ -228,6 +228,9 @@ class ExceptionFlow:
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}
+        # What the context was at the last ``drop_stale``: the call targets' function (the handler
+        # scope's, whose answers it keeps) and the rest by value. The same again, no answer differs.
+        self._asked_with: tuple[object, tuple[object, ...]] | None = None
         # The registry the questions asked since the last ``forget`` or ``drop_stale`` were asked
         # under: while it stays, their "registry" questions are told the same.
         self._asked_under: tuple[str | None, frozenset[str]] = (helpers_module, self.helper_names)
@@ -240,6 +243,7 @@ class ExceptionFlow:
         self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
+        self._asked_with = None
         self._asked_under = (self.helpers_module, self.helper_names)
 
     def drop_stale(self) -> int:
@@ -248,8 +252,11 @@ class ExceptionFlow:
         registry = (self.helpers_module, self.helper_names)
         told_the_same = self._told_the_same if registry != self._asked_under else self._told_the_same_registry_aside
         self._asked_under = registry
-        stale = {key for key, questions in self._asked.items() if not all(map(told_the_same, questions))}
-        stale |= self._met_cycle
+        if self._context_is_the_same():
+            stale = set(self._met_cycle)
+        else:
+            stale = {key for key, questions in self._asked.items() if not all(map(told_the_same, questions))}
+            stale |= self._met_cycle
         self._met_cycle.clear()
         if not stale:
             return 0
@@ -272,6 +279,14 @@ class ExceptionFlow:
 
     def _told_the_same_registry_aside(self, question: Question) -> bool:
         return question[0] == "registry" or self._told_the_same(question)
+
+    def _context_is_the_same(self) -> bool:
+        """Whether every question would be told what it was at the last ``drop_stale`` (the
+        judging round after the last export, a round that changed only what the flow never
+        asks); remembers the present context for the next."""
+        present = (self.imported_text_helpers, self.imported_raisers, self.stdio, self.helpers_module, self.helper_names)
+        last, self._asked_with = self._asked_with, (self.external_calls, present)
+        return last is not None and last[0] is self.external_calls and last[1] == present
 
     def _told_the_same(self, question: Question) -> bool:
         kind, asked, told = question
