@@ -18,7 +18,7 @@ import pickle
 import re
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -107,13 +107,16 @@ class _Read:
     """A file as this run read it: its stamp, its bytes and their digest, and its text once
     decoded (or why it cannot be)."""
 
-    __slots__ = ("status", "data", "digest", "text")
+    __slots__ = ("status", "data", "digest", "text", "asked")
 
     def __init__(self, status: os.stat_result, data: bytes, digest: str) -> None:
         self.status = status
         self.data = data
         self.digest = digest
         self.text: str | UndecodableSource | None = None
+        # What ``lint_text`` worked out of the text and the file's settings (the same every
+        # round of a run): whether it is generated, each rule's pre-screen, the walk's key.
+        self.asked: dict[object, Any] = {}
 
 
 # What this run read of each file, by path: each round of a run that fixes nothing analyses again
@@ -141,8 +144,9 @@ def _lint_read(
         if isinstance(read.text, UndecodableSource):
             return _syntax_result(display, settings, read.text.message, read.text.line, read.text.column)
         return lint_text(
-            read.text, display, settings, skip_generated=skip_generated, project=project, judge=judge, templates=templates
-        )
+            read.text, display, settings, skip_generated=skip_generated, project=project, judge=judge,
+            templates=templates, asked=read.asked,
+        )  # fmt: skip
     except RecursionError:
         return FileResult(warnings=[f"{display}: {SKIPPED_NESTED}"])
     except Exception as error:  # a bug in mcplint must not stop the run
@@ -179,13 +183,17 @@ def lint_text(
     project: ProjectContext = NO_PROJECT,
     judge: bool = True,
     templates: bool = True,
+    asked: dict[object, Any] | None = None,
 ) -> FileResult:
     """The file's findings and what the run's join reads of it. ``judge`` False: the join's
     part alone (``FileResult.judged`` False), for a round of a run that judges each file once,
     in the project context the rounds end with (``runner.run``'s ``judge_once``). ``templates``
     False: the findings' ``error_template`` may be left out where working it out is all a site
-    would be built for (``RuleContext.templates``)."""
-    if skip_generated and is_generated(text):
+    would be built for (``RuleContext.templates``). ``asked``: what an earlier call on the
+    same text with the same settings worked out, kept there for the next."""
+    if asked is None:
+        asked = {}
+    if skip_generated and _asked(asked, "generated", is_generated, text):
         return FileResult()
     refusal = size_refusal(len(text))  # a code point is at least a byte: never under-counts
     if refusal is not None:
@@ -197,16 +205,26 @@ def lint_text(
     rules = [rule for rule in ALL_RULES if rule.code in settings.codes and not rule.engine_reported]
     # A rule outside handler scope runs only on the files its text pre-screen accepts.
     rules = [
-        rule for rule in rules if rule.handler_scope or rule.wanted_by(project) or rule.prescreen(text, settings)
+        rule
+        for rule in rules
+        if rule.handler_scope or rule.wanted_by(project) or _asked(asked, rule, rule.prescreen, text, settings)
     ]
     if _may_produce_findings(text, rules, settings, project):
-        result = _rule_findings(text, display, settings, rules, project, judge, templates)
+        result = _rule_findings(text, display, settings, rules, project, judge, templates, asked)
     else:
-        result = _syntax_checked(text, display, settings, rules, project, judge, templates)
+        result = _syntax_checked(text, display, settings, rules, project, judge, templates, asked)
     if result.judged and (result.findings or UNUSED_SUPPRESSION in settings.codes):  # one search of a text without directives
         result.findings = apply_suppressions(text, result.findings, display, settings)
     result.findings.sort()
     return result
+
+
+def _asked(asked: dict[object, Any], question: object, answer: Callable[..., Any], *arguments: Any) -> Any:
+    """``answer(*arguments)``, worked out once per ``question`` in ``asked``."""
+    if question in asked:
+        return asked[question]
+    found = asked[question] = answer(*arguments)
+    return found
 
 
 def _syntax_checked(
@@ -217,6 +235,7 @@ def _syntax_checked(
     project: ProjectContext,
     judge: bool,
     templates: bool,
+    asked: dict[object, Any],
 ) -> FileResult:
     """CPython's syntax check and the names the join needs; or the whole analysis, where the
     module may apply a registration decorator imported from another module (one that only
@@ -224,7 +243,7 @@ def _syntax_checked(
     decorators = [name for name, _ in project.registry_decorators] if rules else []
     findings, facts = syntax_check_only(text, display, settings, project)
     if decorators and facts.may_apply(decorators):
-        return _rule_findings(text, display, settings, rules, project, judge, templates)
+        return _rule_findings(text, display, settings, rules, project, judge, templates, asked)
     return FileResult(
         findings=findings,
         imported_names=sorted(set(facts.exports.values())),
@@ -364,8 +383,10 @@ def _rule_findings(
     project: ProjectContext,
     judge: bool = True,
     templates: bool = True,
+    asked: dict[object, Any] | None = None,
 ) -> FileResult:
-    key = _walk_key(text, display, settings, rules)
+    codes = tuple(rule.code for rule in rules)
+    key = _asked({} if asked is None else asked, codes, _walk_key, text, display, settings, rules)
     walked = _WALKED.get(key)
     if walked is None:
         refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
