@@ -805,3 +805,46 @@ def test_a_run_reads_each_file_once_however_many_rounds_analyse_it(tmp_path, mon
     assert any(finding.path == "service.py" and finding.code == "MCP002" for finding in result.findings)
     assert sorted(opened) == sorted(task.path for task in tasks)
     assert lint._READ == {}  # forgotten with the run
+
+
+def test_a_run_decodes_each_text_and_asks_its_pre_screens_once(tmp_path, monkeypatch):
+    """The rounds analyse again the files whose project context changed: the text is decoded
+    once a run (the same string every round) and what depends on the text and settings alone
+    (the pre-screens, the generated-code check, the walk's key) is worked out once; a file
+    that cannot be decoded is reported all the same."""
+    from mcplint.engine import lint, runner
+    from mcplint.rules.mcp008_unmasked_error_details import UnmaskedErrorDetails
+
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nfrom service import lookup\n\nmcp = FastMCP('s')\n\n\n"
+        "@mcp.tool()\ndef find(key: str) -> str:\n    return lookup(key)\n"
+    )
+    (tmp_path / "service.py").write_text("def lookup(key):\n    raise ValueError(key)\n")
+    (tmp_path / "broken.py").write_bytes(b"x = '\xff'\n")
+    decoded, screened, texts = [], [], {}
+    real_decode, real_screen, real_lint_text = lint.decode_source, UnmaskedErrorDetails.prescreen, lint.lint_text
+
+    def counting_decode(data):
+        decoded.append(data)
+        return real_decode(data)
+
+    def counting_screen(text, settings):
+        screened.append(text)
+        return real_screen(text, settings)
+
+    def recording_lint_text(text, display, *args, **kwargs):
+        texts.setdefault(display, []).append(text)
+        return real_lint_text(text, display, *args, **kwargs)
+
+    monkeypatch.setattr(lint, "decode_source", counting_decode)
+    monkeypatch.setattr(UnmaskedErrorDetails, "prescreen", staticmethod(counting_screen))
+    monkeypatch.setattr(lint, "lint_text", recording_lint_text)
+    names = ("server.py", "service.py", "broken.py")
+    tasks = [runner.FileTask(str(tmp_path / name), name, SETTINGS, True) for name in names]
+    result = runner.run(tasks, 1, small_rounds_in_process=True)
+    assert any(finding.path == "service.py" and finding.code == "MCP002" for finding in result.findings)
+    assert [finding.code for finding in result.findings if finding.path == "broken.py"] == ["MCP000"]
+    assert len(texts["service.py"]) > 1  # analysed again once a handler reached it
+    assert all(text is texts["service.py"][0] for text in texts["service.py"])
+    assert sorted(decoded) == sorted((tmp_path / name).read_bytes() for name in names)
+    assert sorted(screened) == sorted(texts[name][0] for name in ("server.py", "service.py"))

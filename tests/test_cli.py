@@ -245,7 +245,7 @@ def test_a_file_skipped_as_nested_too_deeply_is_not_called_passed(project, monke
     def too_deep(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(lint, "lint_bytes", too_deep)  # forked workers inherit it
+    monkeypatch.setattr(lint, "lint_text", too_deep)  # forked workers inherit it
     result = run_cli("check", "--no-cache", ".", cwd=project)
     assert "server.py: skipped, nested too deeply to analyse" in result.stderr
     assert "All checks passed!" not in result.stdout
