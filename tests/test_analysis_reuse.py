@@ -272,6 +272,35 @@ def test_the_flow_remembers_what_it_asked_of_other_modules():
     assert dropped(flow, {"app.client.other": helper}, ["app.client.describe"]) == ["tool"]
 
 
+def test_a_flow_told_the_same_context_checks_no_remembered_answer_again(monkeypatch):
+    """The judging round after a file's last export brings the context that export had: the
+    flow then checks none of its remembered answers (the call targets' function is the same
+    object, the rest equal); any difference checks them all."""
+    module = cst.parse_module(textwrap.dedent("""
+        def tool(x):
+            try:
+                return run(x)
+            except Exception as e:
+                return client.describe(e)
+        """))
+    flow = _flow_of(module)
+    flow.external_calls = lambda callee, function: ["app.client.describe"]
+    flow.imported_text_helpers = {}
+    assert flow.leaks() == []
+    checked: list[object] = []
+    real = ExceptionFlow._told_the_same
+    monkeypatch.setattr(ExceptionFlow, "_told_the_same", lambda self, question: checked.append(question) or real(self, question))
+    assert flow.drop_stale() == 0
+    first = len(checked)
+    assert first > 0  # nothing remembered of the context yet: every answer checked
+    flow.imported_text_helpers = {}  # another dict, the same helpers
+    assert flow.drop_stale() == 0
+    assert len(checked) == first
+    flow.imported_text_helpers = {"app.client.describe": (("error",), (), ("error",))}
+    assert flow.drop_stale() == 1
+    assert len(checked) > first
+
+
 def test_a_stale_analysis_takes_its_callers_along():
     """A caller read its callee's summary: when the callee's analysis goes, so does the caller's."""
     module = cst.parse_module(textwrap.dedent("""

@@ -209,7 +209,32 @@ class FunctionSource:
     class_key: str | None
 
 
-class ExceptionFlow:
+class ContextMemory:
+    """What a flow's context was at its last ``drop_stale``: the call targets' function (the
+    handler scope's, which keeps its answers) and the rest by value. The same again, no
+    remembered answer can differ."""
+
+    _asked_with: tuple[object, tuple[object, ...]] | None = None
+    external_calls: Callable[[str, str | None], list[str]]
+    imported_text_helpers: Mapping[str, object]
+    imported_raisers: Mapping[str, object]
+    stdio: bool
+    helpers_module: str | None
+    helper_names: frozenset[str]
+
+    def forget_context(self) -> None:
+        self._asked_with = None
+
+    def _context_is_the_same(self) -> bool:
+        """Whether every question would be told what it was at the last ``drop_stale`` (the
+        judging round after the last export, a round that changed only what the flow never
+        asks); remembers the present context for the next."""
+        present = (self.imported_text_helpers, self.imported_raisers, self.stdio, self.helpers_module, self.helper_names)
+        last, self._asked_with = self._asked_with, (self.external_calls, present)
+        return last is not None and last[0] is self.external_calls and last[1] == present
+
+
+class ExceptionFlow(ContextMemory):
     """The taint analysis of one module's functions, run once the walk has seen them all.
 
     Callees are found by key (``name``, ``f.<locals>.g``, ``Class.method``), so
@@ -256,9 +281,6 @@ class ExceptionFlow:
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
-        # What the context was at the last ``drop_stale``: the call targets' function (the handler
-        # scope's, whose answers it keeps) and the rest by value. The same again, no answer differs.
-        self._asked_with: tuple[object, tuple[object, ...]] | None = None
 
     def forget(self) -> None:
         """Drop the summaries and leaks computed so far."""
@@ -268,7 +290,7 @@ class ExceptionFlow:
         self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
-        self._asked_with = None
+        self.forget_context()
 
     def drop_stale(self) -> int:
         """Drop the analyses the flow's present context (a later round's helpers, raisers,
@@ -300,14 +322,6 @@ class ExceptionFlow:
             self._asked.pop(key, None)
             self._callees.pop(key, None)
         return len(stale)
-
-    def _context_is_the_same(self) -> bool:
-        """Whether every question would be told what it was at the last ``drop_stale`` (the
-        judging round after the last export, a round that changed only what the flow never
-        asks); remembers the present context for the next."""
-        present = (self.imported_text_helpers, self.imported_raisers, self.stdio, self.helpers_module, self.helper_names)
-        last, self._asked_with = self._asked_with, (self.external_calls, present)
-        return last is not None and last[0] is self.external_calls and last[1] == present
 
     def _told_the_same(self, question: Question) -> bool:
         kind, asked, told = question

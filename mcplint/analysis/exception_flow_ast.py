@@ -42,6 +42,7 @@ from mcplint.analysis.exception_flow import (
     STRINGIFIERS,
     TEXT_FROM_ARGUMENTS,
     TRACEBACK_FUNCTIONS,
+    ContextMemory,
     Question,
     Raised,
     TextHelper,
@@ -192,7 +193,7 @@ class FunctionSource:
     class_key: str | None
 
 
-class ExceptionFlow:
+class ExceptionFlow(ContextMemory):
     """The taint analysis of one module's functions, run once the walk has seen them all
     (``exception_flow.ExceptionFlow``). ``text`` is the module's source, read only to tell
     how a few literals and tuples are written (see the module's docstring)."""
@@ -228,9 +229,6 @@ class ExceptionFlow:
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}
-        # What the context was at the last ``drop_stale``: the call targets' function (the handler
-        # scope's, whose answers it keeps) and the rest by value. The same again, no answer differs.
-        self._asked_with: tuple[object, tuple[object, ...]] | None = None
         # The registry the questions asked since the last ``forget`` or ``drop_stale`` were asked
         # under: while it stays, their "registry" questions are told the same.
         self._asked_under: tuple[str | None, frozenset[str]] = (helpers_module, self.helper_names)
@@ -243,7 +241,7 @@ class ExceptionFlow:
         self._met_cycle.clear()
         self._asked.clear()
         self._callees.clear()
-        self._asked_with = None
+        self.forget_context()
         self._asked_under = (self.helpers_module, self.helper_names)
 
     def drop_stale(self) -> int:
@@ -279,14 +277,6 @@ class ExceptionFlow:
 
     def _told_the_same_registry_aside(self, question: Question) -> bool:
         return question[0] == "registry" or self._told_the_same(question)
-
-    def _context_is_the_same(self) -> bool:
-        """Whether every question would be told what it was at the last ``drop_stale`` (the
-        judging round after the last export, a round that changed only what the flow never
-        asks); remembers the present context for the next."""
-        present = (self.imported_text_helpers, self.imported_raisers, self.stdio, self.helpers_module, self.helper_names)
-        last, self._asked_with = self._asked_with, (self.external_calls, present)
-        return last is not None and last[0] is self.external_calls and last[1] == present
 
     def _told_the_same(self, question: Question) -> bool:
         kind, asked, told = question
