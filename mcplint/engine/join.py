@@ -351,7 +351,7 @@ def join(
 
 def _sorted_as_before(found: set[EntryPoint], before: tuple[EntryPoint, ...]) -> tuple[EntryPoint, ...]:
     """``found`` sorted: the last round's tuple when it holds the same (most files' entry points
-    stay from one round to the next, and sorting a hundred thousand of them is most of a join)."""
+    stay from one round to the next; sorting them all was a tenth of a corpus check's joins)."""
     if len(found) == len(before) and found.issuperset(before):
         return before
     return tuple(sorted(found))

@@ -140,7 +140,7 @@ def _lint_read(
             try:
                 read.text = decode_source(read.data)
             except UndecodableSource as error:
-                read.text = error
+                read.text = error.with_traceback(None)  # kept for the run: not its frames
         if isinstance(read.text, UndecodableSource):
             return _syntax_result(display, settings, read.text.message, read.text.line, read.text.column)
         return lint_text(
