@@ -1,7 +1,7 @@
 """How many instructions a check executes: a figure the machine's load does not move.
 
 Usage:
-    python benchmarks/instructions.py PATH... [--python EXE]
+    python benchmarks/instructions.py PATH... [--python EXE] [--libcst]
 
 Runs `mcplint check --no-cache --jobs 1 PATH...` in one process under valgrind's
 callgrind (about 40 times slower than a plain run: pick a package or two, not the
@@ -12,6 +12,12 @@ so two versions of a change compare by it in one run each (then confirm the whol
 change with whole-process timings of the two versions run in turn and compared
 pair by pair, which time what users wait for). Hash randomisation
 is fixed (PYTHONHASHSEED=0) so that set and dict orders repeat. Needs valgrind.
+
+``--libcst``: also the instructions of the speed bar's yardstick, a process that
+LibCST-parses every `.py` file under the same paths (``run.py``'s parse-only
+script and file list), and the ratio of the two. The ratio of times moves with
+the machine (0.64x to 0.77x for the same code on two days); this one does not.
+LibCST's parse of the whole corpus takes about 40 minutes under callgrind.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
+
+from run import PARSE_SCRIPT, collect_files
 
 # The check in this process: the engine's worker process would not be counted.
 IN_PROCESS = """
@@ -41,10 +51,20 @@ main()
 
 
 def instructions(python: str, paths: list[str]) -> int:
-    command = [
-        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-        python, "-c", IN_PROCESS, "check", "--no-cache", "--jobs", "1", "--exit-zero", "--quiet", *paths,
-    ]  # fmt: skip
+    return _counted([python, "-c", IN_PROCESS, "check", "--no-cache", "--jobs", "1", "--exit-zero", "--quiet", *paths])
+
+
+def libcst_instructions(python: str, paths: list[str]) -> int:
+    """The instructions of LibCST parsing every `.py` file under ``paths``, in one process."""
+    files = [str(found) for path in map(Path, paths) for found in (collect_files(path) if path.is_dir() else [path])]
+    with tempfile.TemporaryDirectory() as directory:
+        listed = Path(directory, "files.txt")
+        listed.write_text("\n".join(files), encoding="utf-8")
+        return _counted([python, "-c", PARSE_SCRIPT, "libcst", str(listed)])
+
+
+def _counted(command: list[str]) -> int:
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr)
@@ -57,10 +77,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", help="files or directories to check")
     parser.add_argument("--python", default=sys.executable, help="the interpreter with mcplint installed")
+    parser.add_argument("--libcst", action="store_true", help="also LibCST's parse of the same files, and the ratio")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    print(f"{instructions(args.python, args.paths):,} instructions")
+    checked = instructions(args.python, args.paths)
+    print(f"{checked:,} instructions")
+    if args.libcst:
+        parsed = libcst_instructions(args.python, args.paths)
+        print(f"{parsed:,} instructions in LibCST's parse of the same files: {checked / parsed:.3f}x")
 
 
 if __name__ == "__main__":

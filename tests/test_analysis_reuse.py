@@ -877,3 +877,40 @@ def test_a_run_decodes_each_text_and_asks_its_pre_screens_once(tmp_path, monkeyp
     assert all(text is texts["service.py"][0] for text in texts["service.py"])
     assert sorted(decoded) == sorted((tmp_path / name).read_bytes() for name in names)
     assert sorted(screened) == sorted(texts[name][0] for name in ("server.py", "service.py"))
+
+
+def test_a_file_only_checked_in_the_first_round_is_parsed_once_when_analysed_later(tmp_path, monkeypatch):
+    """The first round only syntax-checks a module no handler can be in; once a handler of
+    another module reaches it, a later round analyses it on the tree that check parsed. A test's
+    tree is not kept (most tests are never analysed): it is parsed again if one is."""
+    import ast
+
+    from mcplint.engine import lint, runner, syntax
+
+    if not lint.AST_PORT:
+        pytest.skip("the LibCST pipeline parses with LibCST")
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nfrom service import lookup\nfrom tests.helpers import probe\n\n"
+        "mcp = FastMCP('s')\n\n\n@mcp.tool()\ndef find(key: str) -> str:\n    probe(key)\n    return lookup(key)\n"
+    )
+    (tmp_path / "service.py").write_text("def lookup(key):\n    raise ValueError(key)\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "__init__.py").write_text("")
+    (tmp_path / "tests" / "helpers.py").write_text("def probe(key):\n    raise KeyError(key)\n")
+    parsed: list[str] = []
+    real_parse = ast.parse
+
+    def counting_parse(source, *args, **kwargs):
+        parsed.append(source)
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
+    names = ("server.py", "service.py", "tests/helpers.py", "tests/__init__.py")
+    tasks = [runner.FileTask(str(tmp_path / name), name, SETTINGS, True) for name in names]
+    result = runner.run(tasks, 1, small_rounds_in_process=True)
+    found = {(finding.path, finding.code) for finding in result.findings}
+    assert ("service.py", "MCP002") in found and ("tests/helpers.py", "MCP002") in found
+    service, helpers = ((tmp_path / name).read_text() for name in ("service.py", "tests/helpers.py"))
+    assert parsed.count(service) == 1  # the first round's syntax check; the analysis took its tree
+    assert parsed.count(helpers) == 2  # a test's tree is not kept
+    assert not syntax._TREES  # the run let go of what it kept

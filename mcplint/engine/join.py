@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
 from mcplint.analysis.handlers import DISPATCHED, constructor_slot
 from mcplint.analysis.project import EntryPoint, ProjectContext, RaiserEntry, module_of
-from mcplint.engine.module_index import ModuleIndex
+from mcplint.engine.module_index import ModuleIndex, is_test_module
 from mcplint.engine.result import FileResult
 
 MAX_REEXPORT_HOPS = 8
@@ -178,7 +178,7 @@ def join(
     # no client request runs them, and a parameter given several classes reaches each.
     parameter_classes: dict[str, set[tuple[str, str, str]]] = {path: set() for path in results}
     for path, other, key, slots in names.resolved("outgoing_arguments"):
-        if _is_test_module(path):
+        if is_test_module(path):
             continue
         for slot, class_name in slots:
             parameter_classes[other].add((*_parameter_of(results[other], key, slot), names.canonical(class_name, path)))
@@ -393,19 +393,6 @@ def _chain_step(
             guards = set(state) | set.intersection(*ways) if ways else set(state)
             step.append((found[0], found[1], tuple(sorted(guards))))
     return step
-
-
-def _is_test_module(path: str) -> bool:
-    """A test suite's file: under a `tests`/`test` directory, or named `test_*.py`,
-    `*_test.py`, `conftest.py`."""
-    parts = PurePath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        any(part in ("tests", "test") for part in parts[:-1])
-        or name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "conftest.py"
-    )
 
 
 def _parameter_of(result: FileResult, key: str, slot: str) -> tuple[str, str]:

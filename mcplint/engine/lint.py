@@ -45,7 +45,7 @@ from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.engine.result import SKIPPED_NESTED, FileResult
 from mcplint.engine.suppress import apply_suppressions
-from mcplint.engine.syntax import parse_failure, syntax_check_only
+from mcplint.engine.syntax import forget_checked_trees, parse_failure, syntax_check_only
 from mcplint.finding import Edit, Finding, Fix
 from mcplint.fingerprint import shape_digest
 from mcplint.registry.match import template_of
@@ -241,7 +241,7 @@ def _syntax_checked(
     module may apply a registration decorator imported from another module (one that only
     calls the decorated function, as a test does, gives no reason)."""
     decorators = [name for name, _ in project.registry_decorators] if rules else []
-    findings, facts = syntax_check_only(text, display, settings, project)
+    findings, facts = syntax_check_only(text, display, settings, project, keep_tree=AST_PORT)
     if decorators and facts.may_apply(decorators):
         return _rule_findings(text, display, settings, rules, project, judge, templates, asked)
     return FileResult(
@@ -348,6 +348,7 @@ def forget_walked_modules() -> None:
     migration over the same files): a walk is keyed by what it depends on (``_walk_key``),
     and what depends on the project context or the registry is judged again (``_resolve``)."""
     _READ.clear()  # a migration writes files between its runs
+    forget_checked_trees()
     if _KEEP_PARSED[0]:
         return
     _WALKED.clear()

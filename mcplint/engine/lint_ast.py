@@ -27,6 +27,7 @@ from mcplint.analysis.handlers import LocalScope
 from mcplint.analysis.source_text import SourceText, mark_concatenated_strings
 from mcplint.analysis.walk_ast import AstWalker
 from mcplint.engine.ast_pairs import UnitPairs
+from mcplint.engine.syntax import checked_tree
 from mcplint.rules.base import Rule
 from mcplint.rules.base_ast import AstRuleContext
 
@@ -54,8 +55,9 @@ def twins_of(rules: Sequence[type[Rule]]) -> list[type[Rule]] | None:
 
 def analysis_tree(text: str) -> tuple[ast.Module, SourceText]:
     """CPython's tree of the text, its literals written as several tokens marked
-    (``SyntaxError``, ``ValueError`` as ``ast.parse`` raises them)."""
-    tree = ast.parse(text)
+    (``SyntaxError``, ``ValueError`` as ``ast.parse`` raises them): the one an earlier round's
+    syntax check parsed, where it kept it."""
+    tree = checked_tree(text) or ast.parse(text)
     source = SourceText.of(text)
     mark_concatenated_strings(tree, source)
     return tree, source

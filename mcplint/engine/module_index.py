@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import PurePath
 
 from mcplint.analysis.project import ProjectContext
 
@@ -116,3 +117,16 @@ def _shared_parts(directory: tuple[str, ...], path: tuple[str, ...]) -> int:
             break
         shared += 1
     return shared
+
+
+def is_test_module(path: str) -> bool:
+    """A test suite's file: under a `tests`/`test` directory, or named `test_*.py`,
+    `*_test.py`, `conftest.py`."""
+    parts = PurePath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        any(part in ("tests", "test") for part in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
