@@ -267,6 +267,7 @@ def _run(
                 if not pending:
                     settled = True
                     break
+            workers.forget_checked_trees()
             judged = [
                 replace(task, project=analysed_with[task.path], judge=True)
                 for task in tasks
@@ -461,6 +462,15 @@ class Workers:
             from mcplint.engine.lint import forget_walked_modules
 
             self._pool.call_everywhere(forget_walked_modules)
+
+    def forget_checked_trees(self) -> None:
+        """The rounds have settled: no file is analysed for the first time after them, so the
+        trees the syntax checks kept for such analyses go (``syntax.checked_tree``)."""
+        from mcplint.engine.syntax import forget_checked_trees
+
+        forget_checked_trees()
+        if self._pool is not None:
+            self._pool.call_everywhere(forget_checked_trees)
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
