@@ -6,6 +6,7 @@ parser killed the process (exit 139), which must fail the test, not pytest.
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -288,3 +289,39 @@ def test_source_lines_break_where_python_numbers_lines(text):
     """Only \\r\\n, \\r and \\n end a line (not form feeds or Unicode separators), with or
     without a \\r in the text."""
     assert source_lines(text) == re.split(r"\r\n|\r|\n", text)
+
+
+# Where CPython parses a text, the depth scan reads only the statements long enough to exceed a
+# bound (``limits.parsed_depth_refusal``): each shape below, refused or not, is judged as the
+# scan of the whole text judges it.
+_CHAIN = " + ".join(["x"] * 1_200)
+_SCANNED = {
+    "assignment": f"y = {_CHAIN}\n",
+    "return": "def f():\n    return (" + " or ".join(["a"] * 1_100) + ")\n",
+    "decorator": "@decorator(" + ".".join(["a"] * 1_100) + ")\ndef f():\n    pass\n",
+    "condition": "if " + " and ".join(["a"] * 1_100) + ":\n    pass\nelse:\n    pass\n",
+    "except clause": "try:\n    pass\nexcept (" + " | ".join(["E"] * 1_100) + ") as e:\n    pass\n",
+    "case guard": "match v:\n    case {'k': 1} if " + " and ".join(["a"] * 1_100) + ":\n        pass\n",
+    "after a semicolon": "x = 1; y = " + ".".join(["a"] * 1_100) + "\n",
+    "class bases": "class A(" + ".".join(["b"] * 1_100) + "):\n    pass\n",
+    "body on the header's line": "if x: y(" + " + ".join(["a"] * 1_100) + ")\n",
+    "long but flat literal": "x = {\n" + "".join(f"    'k{i}': v{i},\n" for i in range(3_000)) + "}\n",
+    "long but shallow line": "x = 1\n" * 2_000 + "y = " + "-" * 990 + "1\n",
+    "chain just under the bound": "x = [\n    " + " + ".join(["a"] * 999) + "\n]\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SCANNED))
+def test_the_scan_of_long_statements_refuses_what_the_whole_scan_refuses(shape):
+    text = _SCANNED[shape]
+    assert limits.parsed_depth_refusal(text, ast.parse(text)) == limits.depth_refusal(text)
+
+
+def test_the_scan_of_long_statements_agrees_on_every_fixture():
+    for path in sorted(Path(__file__).parent.joinpath("fixtures").rglob("*.py")):
+        try:
+            text = path.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            continue
+        assert limits.parsed_depth_refusal(text, tree) == limits.depth_refusal(text), path

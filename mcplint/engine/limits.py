@@ -36,6 +36,7 @@ all there is.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import sys
 from dataclasses import dataclass
@@ -146,6 +147,73 @@ def depth_refusal(text: str) -> Refusal | None:
 
     line, column = LineIndex(text).position(starts[index])
     return Refusal(what, line, column)
+
+
+def parsed_depth_refusal(text: str, tree: ast.Module) -> Refusal | None:
+    """``depth_refusal`` of a text CPython parsed into ``tree``, scanning only the statements
+    long enough to exceed a bound.
+
+    The scan's count starts again at every line break outside brackets and grows by one per
+    token, so it never exceeds the characters of the logical line it is in; each logical line
+    lies within the lines of one statement (a compound one's header, with its decorators), or
+    is a lone `else:`, `try:` or `finally:`, or a comment. Where the lines of overlapping
+    statements hold at most ``MAX_EXPRESSION_DEPTH`` characters in all, nothing there can be
+    refused, and CPython refused brackets nested deeper than ``MAX_BRACKET_DEPTH`` already.
+    Longer ones (a tool's JSON schema written as one literal) each start a logical line, where
+    the scan starts from nothing: they are scanned alone, and the whole text once one of them
+    is refused (for the refusal's place)."""
+    if len(text) <= _SHORT:
+        return None
+    line_ends = list(itertools.accumulate(len(line) + 1 for line in text.split("\n")))
+    for first, last in _statement_lines(tree):
+        start = line_ends[first - 2] if first > 1 else 0
+        end = line_ends[last - 1]
+        if end - start > _SHORT and _excess(_TOKENS.findall(text, start, end)) is not None:
+            return depth_refusal(text)
+    return None
+
+
+# Below the bound by more than the tokens a lone `else:` line adds to the logical line it
+# continues (`else: \`).
+_SHORT = MAX_EXPRESSION_DEPTH - 8
+
+
+def _statement_lines(tree: ast.Module) -> list[tuple[int, int]]:
+    """The (first, last) lines of the module's statements, those that share a line merged: a
+    simple statement's lines, a compound one's from its first decorator to its body's first line
+    (an `except` clause's and a `case`'s the same way)."""
+    spans: list[tuple[int, int]] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        body = getattr(node, "body", None)
+        if type(node) is ast.Match:
+            cases = node.cases
+            spans.append((node.lineno, cases[0].pattern.lineno))
+            for case in cases:
+                spans.append((case.pattern.lineno, case.body[0].lineno))
+                pending.extend(case.body)
+        elif isinstance(body, list):
+            decorators = getattr(node, "decorator_list", None)
+            first = min(decorator.lineno for decorator in decorators) if decorators else node.lineno
+            spans.append((first, body[0].lineno))
+            pending.extend(body)
+            for block in ("orelse", "finalbody"):
+                pending.extend(getattr(node, block, ()))
+            for handler in getattr(node, "handlers", ()):
+                spans.append((handler.lineno, handler.body[0].lineno))
+                pending.extend(handler.body)
+        else:
+            spans.append((node.lineno, node.end_lineno or node.lineno))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for first, last in spans:
+        if merged and first <= merged[-1][1]:
+            if last > merged[-1][1]:
+                merged[-1] = (merged[-1][0], last)
+        else:
+            merged.append((first, last))
+    return merged
 
 
 def _excess(tokens: list[str]) -> tuple[str, int] | None:

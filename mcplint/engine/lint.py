@@ -41,7 +41,7 @@ from mcplint.analysis.shape import node_shape
 from mcplint.analysis.walk import Walker, forget_own_nodes
 from mcplint.engine.cache import file_stamp
 from mcplint.engine.cst_parse import parse_module
-from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, size_refusal
+from mcplint.engine.limits import MAX_PARSED_BYTES, Refusal, depth_refusal, parsed_depth_refusal, size_refusal
 from mcplint.engine.positions import LineIndex, node_ranges
 from mcplint.engine.result import SKIPPED_NESTED, FileResult
 from mcplint.engine.suppress import apply_suppressions
@@ -390,11 +390,14 @@ def _rule_findings(
     key = _asked({} if asked is None else asked, codes, _walk_key, text, display, settings, rules)
     walked = _WALKED.get(key)
     if walked is None:
-        refusal = depth_refusal(text)  # LibCST's parser would crash the process (engine/limits.py)
+        tree = _ast_tree(text, rules) if AST_PORT else None
+        # LibCST's parser would crash the process (engine/limits.py): refused whichever pipeline
+        # analyses, CPython's tree telling which statements to scan where it parsed the text.
+        refusal = depth_refusal(text) if tree is None else parsed_depth_refusal(text, tree)
         if refusal is not None:
             return _refused(display, settings, refusal)
-        if AST_PORT:
-            walked = _walk_ast(text, rules, settings, project)
+        if tree is not None:
+            walked = _walk_ast(text, tree, rules, settings, project)
         if walked is None:
             try:
                 module, spans = _analysis_tree(text)
@@ -681,20 +684,29 @@ def _walk(
     return _Walked(module, spans, context, instances, list(context.candidates))
 
 
-def _walk_ast(
-    text: str, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
-) -> _Walked | None:
-    """The one walk of CPython's tree (engine/lint_ast.py); None where a rule has no twin yet or
-    Python refuses the text (a newer Python's syntax: LibCST reads it)."""
+def _ast_tree(text: str, rules: Sequence[type[Rule]]) -> ast.Module | None:
+    """CPython's tree for the `ast` pipeline (engine/lint_ast.py); None where a rule has no twin
+    yet or Python refuses the text (a newer Python's syntax: LibCST reads it)."""
     from mcplint.engine import lint_ast
 
-    twins = lint_ast.twins_of(rules)
-    if twins is None or "\r" in text:  # the builder places no node of a text with carriage returns
+    if lint_ast.twins_of(rules) is None or "\r" in text:  # the builder places no node of a text with carriage returns
         return None
     try:
         tree, _ = lint_ast.analysis_tree(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the last two: too deep for CPython's parser
         return None
+    return tree
+
+
+def _walk_ast(
+    text: str, tree: ast.Module, rules: Sequence[type[Rule]], settings: FileSettings, project: ProjectContext
+) -> _Walked | None:
+    """The one walk of CPython's tree (engine/lint_ast.py); None where the builder would not make
+    a fix's LibCST node (LibCST's pipeline then)."""
+    from mcplint.engine import lint_ast
+
+    twins = lint_ast.twins_of(rules)
+    assert twins is not None  # ``_ast_tree`` made the tree
     try:
         context, instances, bridge = lint_ast.walk(
             tree, text, twins, settings.rule_options, registry_path=settings.registry, package=project.package,
