@@ -66,3 +66,21 @@ def test_the_screened_marks_of_every_fixture_are_every_constants_own(path: Path)
 @pytest.mark.parametrize("text", [text for text, _ in SCREENED.values()], ids=SCREENED.keys())
 def test_the_screened_marks_are_every_constants_own(text: str) -> None:
     assert _marked(text) == _every_mark(text)
+
+
+# Only the statements on the lines where the screen stops are looked into, the screen going on
+# past each string token it stops at: every literal of several tokens is still marked.
+MARKED = {
+    "several in a text": 'a = "x" "y"\nb = 1\nc = ("p"\n     "q")\nd = "lone"\n',
+    "after a triple-quoted f-string with quotes inside": 'a = f"""{x} \'q\'\n"""\nb = "later" "on"\n',
+    "after an f-string with quotes inside": "a = f\"{d['k']}\" \"tail\"\nb = 'x' 'y'\n",
+    "in a decorator": '@mark(\n    "one "\n    "two"\n)\ndef f():\n    return "x"\n',
+    "in a nested block": 'def f():\n    if x:\n        return ("a"\n                "b")\n    return "c"\n',
+    "bytes and a prefix": 'a = rb"x" b"y"\nb = Rb"z"\n',
+    "none at all": 'a = "x"\nb = f"{y}"\n',
+}
+
+
+@pytest.mark.parametrize("text", MARKED.values(), ids=MARKED.keys())
+def test_the_marks_on_the_screens_lines_are_every_constants_own(text: str) -> None:
+    assert _marked(text) == _every_mark(text)

@@ -6,12 +6,13 @@ For the `ast` twins of the port (issue 11; docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
+import bisect
 import operator
 import re
 from collections.abc import Sequence
 from itertools import accumulate, count
 
-from mcplint.analysis.walk_ast import constants
+from mcplint.analysis.walk_ast import nodes_on_lines
 
 
 class SourceText:
@@ -165,13 +166,34 @@ def token_end(text: str, start: int) -> int:
 def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:
     """Mark each text or bytes literal written as several tokens (``concatenated``): LibCST's
     ``ConcatenatedString``, where `ast` has one constant (``is_one_token`` reads the mark).
-    A text in which no string token is followed by another has none to mark (most texts: the
-    screen is one pass of a regular expression, where the marks look at every constant)."""
-    if _MAY_CONCATENATE.match(source.text) is None:
+    Only the statements on a line where the screen finds a string token followed by another (or
+    an f-string it cannot read past) hold one: the constants of those are looked at (most texts
+    have no such line, and the others a few)."""
+    lines = _concatenation_lines(source)
+    if not lines:
         return
-    for node in constants(tree):
-        if type(node.value) in (str, bytes) and not source.one_token(node):
+    for node in nodes_on_lines(tree, _CONSTANT, lines):
+        if type(node.value) in (str, bytes) and not source.one_token(node):  # type: ignore[attr-defined,arg-type]
             node.concatenated = True  # type: ignore[attr-defined]
+
+
+_CONSTANT: frozenset[type] = frozenset({ast.Constant})
+
+
+def _concatenation_lines(source: SourceText) -> list[int]:
+    """The lines, in order, where the screen stops (``_MAY_CONCATENATE``): where a string token
+    it stops at (one followed by another, or an f-string holding other quotes) ends. It goes on
+    past that token as the tokenizer reads it (Python 3.11: to its own quote), not from where
+    its match ended, which may lie inside the token (a triple-quoted f-string read as an empty
+    f-string and a quote)."""
+    text = source.text
+    line_starts = source._line_starts()
+    found: list[int] = []
+    position = 0
+    while (match := _MAY_CONCATENATE.match(text, position)) is not None:
+        position = token_end(text, match.start(1))
+        found.append(bisect.bisect_right(line_starts, position - 1))
+    return found
 
 
 def is_one_token(node: ast.AST) -> bool:
@@ -196,6 +218,6 @@ _NEXT_STRING = r"""(?: [ \t\f\r\n]+ | \\(?:\r\n|\r|\n) | \#[^\r\n]* )*+ [rRbBuUf
 # parsed it: every quote outside a comment opens a string token).
 _MAY_CONCATENATE = re.compile(
     rf"""(?: [^'"\#fF]+ | [fF](?![rR]?['"]) | \#[^\r\n]* | {_PLAIN_FSTRING} (?!{_NEXT_STRING}) | {STRING_TOKEN} (?!{_NEXT_STRING}) )*+
-    (?: {STRING_TOKEN} {_NEXT_STRING} | {_PLAIN_FSTRING} {_NEXT_STRING} | [fF] )""",
+    () (?: {STRING_TOKEN} {_NEXT_STRING} | {_PLAIN_FSTRING} {_NEXT_STRING} | [fF] )""",
     re.VERBOSE | re.DOTALL,
 )

@@ -11,6 +11,7 @@ and values and a signature's parameters and defaults in the order they are writt
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
@@ -207,6 +208,33 @@ def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
     fields_of = _CHILD_FIELDS
     while pending:
         node = pop()
+        kind = type(node)
+        if kind in kinds:
+            yield node
+        for name in fields_of[kind]:
+            value = getattr(node, name)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        push(child)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
+def nodes_on_lines(tree: ast.AST, kinds: frozenset[type], lines: Sequence[int]) -> Iterator[ast.AST]:
+    """``nodes_of``, in the statements that span one of ``lines`` (sorted) only (a definition's
+    lines begin with its decorators)."""
+    pending = [tree]
+    pop, push = pending.pop, pending.append
+    fields_of = _CHILD_FIELDS
+    while pending:
+        node = pop()
+        if isinstance(node, ast.stmt):
+            decorators = getattr(node, "decorator_list", None)
+            first = decorators[0].lineno if decorators else node.lineno
+            at = bisect.bisect_left(lines, first)
+            if at == len(lines) or lines[at] > node.end_lineno:  # type: ignore[operator]
+                continue
         kind = type(node)
         if kind in kinds:
             yield node

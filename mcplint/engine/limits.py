@@ -18,7 +18,9 @@ on an 8 MiB stack), taking every other file's findings with it. So:
    lambdas 3,400, attributes 5,900, ``+`` 6,900, ``or`` 7,000, unary minus
    8,200; so the worst a bounded file can do (200 brackets around a 1,000-deep
    chain of lambdas) uses under half the stack. The pass costs about 2% of LibCST's parse (0.96 s against
-   48 s for the 1,434 files, 17.9 MB, of the pinned corpus).
+   48 s for the 1,434 files, 17.9 MB, of the pinned corpus). Where CPython has parsed the file
+   (the `ast` pipeline parses before it scans), only the statements long enough to exceed the
+   bound are scanned (``parsed_depth_refusal``: 0.38x the time on the corpus and held-out files).
 3. Files no handler can be in get CPython's parser only (``cpython_parse``),
    under its default recursion limit so that it refuses what ``python`` refuses
    ("too complex" for trees deeper than it builds). A refusal for one of
