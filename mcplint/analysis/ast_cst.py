@@ -21,10 +21,12 @@ import ast
 import dataclasses
 import io
 import keyword
+import operator
 import re
 import sys
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, count
 from typing import Any
 
 import libcst as cst
@@ -183,14 +185,10 @@ class _Builder:
         self.text = text
         self.base = base  # where ``text`` starts in the file (an f-string's expression)
         self.spans: dict[int, Span] = {} if spans is None else spans
-        starts = [0]
-        index = text.find("\n")
-        while index != -1:
-            starts.append(index + 1)
-            index = text.find("\n", index + 1)
         if "\r" in text:  # ast counts a lone CR as a line break too
             raise Unsupported("carriage returns")
-        self.line_starts = starts
+        # Line k starts past the k first "\n"s: the lengths of the lines before it, and as many breaks.
+        self.line_starts = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
         # Per line of a text that is not all ASCII: its UTF-8 bytes, or b"" where the line is
         # ASCII (most lines of such a text: a byte column is a code-point column there).
         self._wide_lines: dict[int, bytes] = {}
