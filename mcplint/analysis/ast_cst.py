@@ -188,7 +188,7 @@ class _Builder:
         if "\r" in text:  # ast counts a lone CR as a line break too
             raise Unsupported("carriage returns")
         # Line k starts past the k first "\n"s: the lengths of the lines before it, and as many breaks.
-        self.line_starts = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
+        self.line_starts: list[int] = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
         # Per line of a text that is not all ASCII: its UTF-8 bytes, or b"" where the line is
         # ASCII (most lines of such a text: a byte column is a code-point column there).
         self._wide_lines: dict[int, bytes] = {}

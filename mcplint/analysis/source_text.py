@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from itertools import accumulate, count
 
-from mcplint.analysis.walk_ast import nodes_on_lines
+from mcplint.analysis.walk_ast import nodes_of
 
 
 class SourceText:
@@ -172,7 +172,7 @@ def mark_concatenated_strings(tree: ast.AST, source: SourceText) -> None:
     lines = _concatenation_lines(source)
     if not lines:
         return
-    for node in nodes_on_lines(tree, _CONSTANT, lines):
+    for node in nodes_of(tree, _CONSTANT, lines):
         if type(node.value) in (str, bytes) and not source.one_token(node):  # type: ignore[attr-defined,arg-type]
             node.concatenated = True  # type: ignore[attr-defined]
 

@@ -200,14 +200,17 @@ def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield clause.body
 
 
-def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
+def nodes_of(tree: ast.AST, kinds: frozenset[type], lines: Sequence[int] | None = None) -> Iterator[ast.AST]:
     """Every node of the tree whose class is one of ``kinds``, in no particular order: a stack over
-    the walked fields (a node found is looked into too)."""
+    the walked fields (a node found is looked into too). With ``lines`` (sorted), only in the
+    statements that span one of them (a definition's lines begin with its decorators)."""
     pending = [tree]
     pop, push = pending.pop, pending.append
     fields_of = _CHILD_FIELDS
     while pending:
         node = pop()
+        if lines is not None and isinstance(node, ast.stmt) and not _spans_one_of(node, lines):
+            continue
         kind = type(node)
         if kind in kinds:
             yield node
@@ -221,31 +224,10 @@ def nodes_of(tree: ast.AST, kinds: frozenset[type]) -> Iterator[ast.AST]:
                 push(value)
 
 
-def nodes_on_lines(tree: ast.AST, kinds: frozenset[type], lines: Sequence[int]) -> Iterator[ast.AST]:
-    """``nodes_of``, in the statements that span one of ``lines`` (sorted) only (a definition's
-    lines begin with its decorators)."""
-    pending = [tree]
-    pop, push = pending.pop, pending.append
-    fields_of = _CHILD_FIELDS
-    while pending:
-        node = pop()
-        if isinstance(node, ast.stmt):
-            decorators = getattr(node, "decorator_list", None)
-            first = decorators[0].lineno if decorators else node.lineno
-            at = bisect.bisect_left(lines, first)
-            if at == len(lines) or lines[at] > node.end_lineno:  # type: ignore[operator]
-                continue
-        kind = type(node)
-        if kind in kinds:
-            yield node
-        for name in fields_of[kind]:
-            value = getattr(node, name)
-            if type(value) is list:
-                for child in value:
-                    if isinstance(child, ast.AST):
-                        push(child)
-            elif isinstance(value, ast.AST):
-                push(value)
+def _spans_one_of(statement: ast.stmt, lines: Sequence[int]) -> bool:
+    decorators = getattr(statement, "decorator_list", None)
+    at = bisect.bisect_left(lines, decorators[0].lineno if decorators else statement.lineno)
+    return at < len(lines) and lines[at] <= statement.end_lineno  # type: ignore[operator]
 
 
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.
