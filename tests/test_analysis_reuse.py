@@ -879,16 +879,21 @@ def test_a_run_decodes_each_text_and_asks_its_pre_screens_once(tmp_path, monkeyp
     assert sorted(screened) == sorted(texts[name][0] for name in ("server.py", "service.py"))
 
 
-def test_a_file_only_checked_in_the_first_round_is_parsed_once_when_analysed_later(tmp_path, monkeypatch):
+@pytest.mark.parametrize("bound", [None, 0])
+def test_a_file_only_checked_in_the_first_round_is_parsed_once_when_analysed_later(tmp_path, monkeypatch, bound):
     """The first round only syntax-checks a module no handler can be in; once a handler of
     another module reaches it, a later round analyses it on the tree that check parsed. A test's
-    tree is not kept (most tests are never analysed): it is parsed again if one is."""
+    tree is not kept (most tests are never analysed): it is parsed again if one is; so is every
+    file past the bound on the texts whose trees are kept at once."""
     import ast
 
     from mcplint.engine import lint, runner, syntax
 
     if not lint.AST_PORT:
         pytest.skip("the LibCST pipeline parses with LibCST")
+    if bound is not None:
+        monkeypatch.setattr(syntax, "MAX_KEPT_CHARACTERS", bound)
+    monkeypatch.setattr(syntax, "_CHECKED", type(syntax._CHECKED)())  # a process's checks outlast a run
     (tmp_path / "server.py").write_text(
         "from mcp.server.fastmcp import FastMCP\nfrom service import lookup\nfrom tests.helpers import probe\n\n"
         "mcp = FastMCP('s')\n\n\n@mcp.tool()\ndef find(key: str) -> str:\n    probe(key)\n    return lookup(key)\n"
@@ -911,6 +916,6 @@ def test_a_file_only_checked_in_the_first_round_is_parsed_once_when_analysed_lat
     found = {(finding.path, finding.code) for finding in result.findings}
     assert ("service.py", "MCP002") in found and ("tests/helpers.py", "MCP002") in found
     service, helpers = ((tmp_path / name).read_text() for name in ("service.py", "tests/helpers.py"))
-    assert parsed.count(service) == 1  # the first round's syntax check; the analysis took its tree
+    assert parsed.count(service) == (1 if bound is None else 2)  # the first round's syntax check; the analysis took its tree
     assert parsed.count(helpers) == 2  # a test's tree is not kept
-    assert not syntax._TREES  # the run let go of what it kept
+    assert not syntax._TREES and syntax._KEPT == [0]  # the run let go of what it kept
