@@ -21,16 +21,15 @@ import ast
 import dataclasses
 import io
 import keyword
-import operator
 import re
 import sys
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
-from itertools import accumulate, count
 from typing import Any
 
 import libcst as cst
 
+from mcplint.analysis.source_text import line_starts
 from mcplint.analysis.walk_ast import nodes_of, statement_blocks
 
 Span = tuple[int, int]  # code-point offsets in the source: start, end (exclusive)
@@ -187,8 +186,7 @@ class _Builder:
         self.spans: dict[int, Span] = {} if spans is None else spans
         if "\r" in text:  # ast counts a lone CR as a line break too
             raise Unsupported("carriage returns")
-        # Line k starts past the k first "\n"s: the lengths of the lines before it, and as many breaks.
-        self.line_starts: list[int] = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
+        self.line_starts = line_starts(text)
         # Per line of a text that is not all ASCII: its UTF-8 bytes, or b"" where the line is
         # ASCII (most lines of such a text: a byte column is a code-point column there).
         self._wide_lines: dict[int, bytes] = {}

@@ -36,26 +36,21 @@ class SourceText:
         # Per line of a text not all ASCII: its UTF-8 bytes, or b"" where the line is ASCII.
         self._encoded: dict[int, bytes] = {}
 
-    def _line_starts(self) -> list[int]:
-        # Listed on first use: most modules' literals are never read this way.
-        starts = self._starts
-        if starts is None:  # `ast` ends a line at "\r\n", "\r" and "\n"
-            text = self.text
-            if "\r" in text:
-                starts = [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
-            else:  # the common case, without a step in Python per line: line k starts past k "\n"s
-                starts = [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
-            self._starts = starts
-        return starts
+    def line_starts(self) -> list[int]:
+        """``line_starts`` of the text, listed on first use (most modules' literals are never
+        read this way)."""
+        if self._starts is None:
+            self._starts = line_starts(self.text)
+        return self._starts
 
     def offset(self, line: int, column: int) -> int:
         """``ast``'s (line, UTF-8 byte column) as an index in ``text``."""
-        start = self._line_starts()[line - 1]
+        start = self.line_starts()[line - 1]
         if self._ascii:
             return start + column
         encoded = self._encoded.get(line)
         if encoded is None:
-            starts = self._line_starts()
+            starts = self.line_starts()
             chars = self.text[start : starts[line] if line < len(starts) else len(self.text)]
             encoded = self._encoded[line] = b"" if chars.isascii() else chars.encode("utf-8")
         if not encoded:
@@ -112,6 +107,14 @@ class SourceText:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of the text starts, as `ast` ends a line: at "\r\n", "\r" and "\n"."""
+    if "\r" in text:
+        return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+    # The common case, without a step in Python per line: line k starts past k "\n"s.
+    return [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
 
 
 _LAST: SourceText | None = None  # ``SourceText.of``'s
@@ -187,12 +190,12 @@ def _concatenation_lines(source: SourceText) -> list[int]:
     its match ended, which may lie inside the token (a triple-quoted f-string read as an empty
     f-string and a quote)."""
     text = source.text
-    line_starts = source._line_starts()
+    starts = source.line_starts()
     found: list[int] = []
     position = 0
     while (match := _MAY_CONCATENATE.match(text, position)) is not None:
         position = token_end(text, match.start(1))
-        found.append(bisect.bisect_right(line_starts, position - 1))
+        found.append(bisect.bisect_right(starts, position - 1))
     return found
 
 

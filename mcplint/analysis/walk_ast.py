@@ -225,9 +225,15 @@ def nodes_of(tree: ast.AST, kinds: frozenset[type], lines: Sequence[int] | None 
 
 
 def _spans_one_of(statement: ast.stmt, lines: Sequence[int]) -> bool:
-    decorators = getattr(statement, "decorator_list", None)
-    at = bisect.bisect_left(lines, decorators[0].lineno if decorators else statement.lineno)
+    at = bisect.bisect_left(lines, first_line(statement))
     return at < len(lines) and lines[at] <= statement.end_lineno  # type: ignore[operator]
+
+
+def first_line(statement: ast.stmt) -> int:
+    """Where a statement is written from: a definition's first decorator's line (`ast` places
+    the definition at its `def` or `class`)."""
+    decorators = getattr(statement, "decorator_list", None)
+    return decorators[0].lineno if decorators else statement.lineno
 
 
 # id(root) -> (root, its own nodes); the root is kept so that its id is not reused meanwhile.

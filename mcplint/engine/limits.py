@@ -38,12 +38,12 @@ all there is.
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 import sys
 from dataclasses import dataclass
 
-from mcplint.analysis.source_text import STRING_TOKEN
+from mcplint.analysis.source_text import STRING_TOKEN, SourceText
+from mcplint.analysis.walk_ast import first_line
 
 # Imports inside functions: LibCST's positions are imported only to place a refusal, so the token scan stays
 # light on the `ast`-only path.
@@ -166,10 +166,10 @@ def parsed_depth_refusal(text: str, tree: ast.Module) -> Refusal | None:
     is refused (for the refusal's place)."""
     if len(text) <= _SHORT:
         return None
-    line_ends = list(itertools.accumulate(len(line) + 1 for line in text.split("\n")))
+    starts = SourceText.of(text).line_starts()  # the analysis's, listed once
     for first, last in _statement_lines(tree):
-        start = line_ends[first - 2] if first > 1 else 0
-        end = line_ends[last - 1]
+        start = starts[first - 1]
+        end = starts[last] if last < len(starts) else len(text)
         if end - start > _SHORT and _excess(_TOKENS.findall(text, start, end)) is not None:
             return depth_refusal(text)
     return None
@@ -196,9 +196,7 @@ def _statement_lines(tree: ast.Module) -> list[tuple[int, int]]:
                 spans.append((case.pattern.lineno, case.body[0].lineno))
                 pending.extend(case.body)
         elif isinstance(body, list):
-            decorators = getattr(node, "decorator_list", None)
-            first = min(decorator.lineno for decorator in decorators) if decorators else node.lineno
-            spans.append((first, body[0].lineno))
+            spans.append((first_line(node), body[0].lineno))
             pending.extend(body)
             for block in ("orelse", "finalbody"):
                 pending.extend(getattr(node, block, ()))
