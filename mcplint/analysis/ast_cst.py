@@ -29,7 +29,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcplint.analysis.source_text import line_starts
+from mcplint.analysis.source_text import shared_line_starts
 from mcplint.analysis.walk_ast import nodes_of, statement_blocks
 
 Span = tuple[int, int]  # code-point offsets in the source: start, end (exclusive)
@@ -186,7 +186,7 @@ class _Builder:
         self.spans: dict[int, Span] = {} if spans is None else spans
         if "\r" in text:  # ast counts a lone CR as a line break too
             raise Unsupported("carriage returns")
-        self.line_starts = line_starts(text)
+        self.line_starts = shared_line_starts(text)
         # Per line of a text that is not all ASCII: its UTF-8 bytes, or b"" where the line is
         # ASCII (most lines of such a text: a byte column is a code-point column there).
         self._wide_lines: dict[int, bytes] = {}

@@ -24,6 +24,7 @@ from typing import Literal, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
 
+from mcplint.analysis.asked_project import AskedProject, ProjectQuestions
 from mcplint.analysis.catching import Guards, encode, stops_encoded, translator_called
 from mcplint.analysis.empty_values import emptiness_tested, is_empty_value, own_nodes
 from mcplint.analysis.error_payloads import (
@@ -35,7 +36,7 @@ from mcplint.analysis.error_payloads import (
 )
 from mcplint.analysis.imports import ImportTable, dotted_name
 from mcplint.analysis.leads_to import leads_to
-from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.analysis.project import DISPATCHED, HELD, NO_PROJECT, ProjectContext, constructor_slot
 from mcplint.analysis.scopes import Frames, ScopeTracker, enclosing_function_keys, parent_function
 from mcplint.analysis.walk import children
 
@@ -95,9 +96,6 @@ def as_handler_kind(text: str) -> HandlerKind:
 ServerLevel = Literal["high", "low", "low-2", "any"]
 SERVER_LEVELS = frozenset(get_args(ServerLevel))
 LOW_LEVEL_2: ServerLevel = "low-2"  # mcp 2.x's low-level registrations: `Server(on_call_tool=f)`, add_request_handler
-# The level of a tool a low-level `call_tool` runs by name from a table, followed by the `try`s
-# (encoded) around the dispatching call: what the tool raises is stopped there.
-DISPATCHED = "dispatched:"
 # mcp 2.x low-level `Server(on_call_tool=...)`; any other `on_*` keyword is a handler too.
 LOW_LEVEL_KEYWORDS = {
     "on_call_tool": "tool",
@@ -153,17 +151,8 @@ PathState = frozenset[str]
 MAX_PATH_STATES = 8
 
 
-#: A parameter slot for a server an argument object keeps in an attribute: `0@mcp` for the
-#: `self` of `ToolsRegistry(self)` whose class set `self.mcp = FastMCP(...)`.
-HELD = "@"
 # A registrar entry's position for a function that returns a registering decorator (`@tool(...)`).
 FACTORY_SLOT = "()"
-
-
-def constructor_slot(slot: str) -> str:
-    """The slot of `__init__` a constructor call's argument lands in: positions count `self`."""
-    position, held, attribute = slot.partition(HELD)
-    return (str(int(position) + 1) if position.isdigit() else position) + held + attribute
 
 
 #: A function a server class's `tool()` wraps each tool in, with the `try`s (encoded) its inner
@@ -1066,6 +1055,48 @@ class HandlerScope:
         return table.get(function_key, [])
 
 
+# The resolver's tables of its project context (``ProjectQuestions.table``).
+def _imported_servers(project: ProjectContext) -> dict[str, ServerBinding]:
+    return {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
+
+
+def _imported_server_classes(project: ProjectContext) -> dict[str, ServerBinding]:
+    class_wrappers = dict(project.imported_tool_wrappers)
+    return {
+        name: replace(ServerBinding.read(level, framework), tool_wrappers=class_wrappers.get(name, ()))
+        for name, level, framework in project.imported_server_classes
+    }
+
+
+def _imported_server_factories(project: ProjectContext) -> dict[str, ServerBinding]:
+    return {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories}
+
+
+def _imported_registering(project: ProjectContext) -> dict[str, tuple[bool, tuple[int, str, str, str]]]:
+    return {
+        name: (slot == FACTORY_SLOT, (0, parameter, kind, level))
+        for name, slot, parameter, kind, level in project.imported_registrars
+        if slot in ("0", FACTORY_SLOT)
+    }
+
+
+def _parameter_class_table(project: ProjectContext) -> dict[tuple[str, str], list[str]]:
+    """Per (function, parameter slot), the classes other modules pass there, in the order met."""
+    table: dict[tuple[str, str], list[str]] = {}
+    for key, slot, class_name in project.parameter_classes:
+        passed = table.setdefault((key, slot), [])
+        if class_name not in passed:
+            passed.append(class_name)
+    return table
+
+
+def _server_parameters(project: ProjectContext) -> dict[tuple[str, str], ServerBinding]:
+    return {
+        (function, slot): ServerBinding.read(level, framework)
+        for function, slot, level, framework in project.server_parameters
+    }
+
+
 class _Resolver:
     def __init__(
         self,
@@ -1079,33 +1110,40 @@ class _Resolver:
         self.imports = imports
         self.handler_decorators = handler_decorators
         self.handler_functions = handler_functions
+        # The context is read only through what remembers what was asked of it (its tables, or
+        # ``project``'s fields read whole): ``LocalScope.answered_the_same``.
+        self.questions = ProjectQuestions(project)
         self.project = project
         self._module_heads = frozenset(project.module_heads) if project.module_heads is not None else None
+        self.questions.read_whole("module_heads")
         self._passing: dict[str, bool] = {}  # callee -> a function the join can find elsewhere
         # (callee, typing depth) -> this module's function or class (``resolve_function`` looks
         # less deep into objects' classes from inside another such question)
         self._running_here: dict[tuple[str, int], bool] = {}
         self.left_out_heads: set[str] = set()  # what ``joinable`` said no to
-        self.imported_servers = {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
+        table = self.questions.table
+        self.imported_servers: dict[str, ServerBinding] = table(("imported_servers",), _imported_servers)
         # Server classes and factories other modules of the project define (the run's join).
-        class_wrappers = dict(project.imported_tool_wrappers)
-        self.imported_server_classes = {
-            name: replace(ServerBinding.read(level, framework), tool_wrappers=class_wrappers.get(name, ()))
-            for name, level, framework in project.imported_server_classes
-        }
-        self.imported_wrapper_guards = dict(project.imported_wrapper_guards)
+        self.imported_server_classes: dict[str, ServerBinding] = table(
+            ("imported_server_classes", "imported_tool_wrappers"), _imported_server_classes
+        )
+        self.imported_wrapper_guards: dict[str, tuple[str, ...]] = table(
+            ("imported_wrapper_guards",), lambda project: dict(project.imported_wrapper_guards)
+        )
         # Methods of other modules' classes that return a registering decorator: qualified -> kind.
-        self.imported_decorator_methods = dict(project.imported_decorator_methods)
+        self.imported_decorator_methods: dict[str, str] = table(
+            ("imported_decorator_methods",), lambda project: dict(project.imported_decorator_methods)
+        )
         self.local_decorator_methods: dict[str, str] = {}
         # What a registrar wraps its parameter in before registering it (`_as_tool_errors(function)`).
         self.registrar_wrappers: dict[str, list[tuple[cst.BaseExpression, str | None]]] = {}
         # Decorator methods' wrappers, as ToolWrappers: method key (local) or qualified name.
-        self.decorator_method_wrappers: dict[str, tuple[ToolWrapper, ...]] = {
-            method: wrappers for method, wrappers in project.imported_decorator_method_wrappers
-        }
-        self.imported_server_factories = {
-            name: ServerBinding.read(level, framework) for name, level, framework in project.imported_server_factories
-        }
+        self.decorator_method_wrappers: dict[str, tuple[ToolWrapper, ...]] = table(
+            ("imported_decorator_method_wrappers",), lambda project: dict(project.imported_decorator_method_wrappers)
+        )
+        self.imported_server_factories: dict[str, ServerBinding] = table(
+            ("imported_server_factories",), _imported_server_factories
+        )
         self.imports_framework = any(
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
         )
@@ -1139,26 +1177,33 @@ class _Resolver:
         self.registrars: dict[str, tuple[int, str, str, str]] = {}
         # Other modules' functions that register what they decorate: qualified name -> (used
         # called, `@tool(...)`, the registrar entry).
-        self.imported_registering: dict[str, tuple[bool, tuple[int, str, str, str]]] = {
-            name: (slot == FACTORY_SLOT, (0, parameter, kind, level))
-            for name, slot, parameter, kind, level in project.imported_registrars
-            if slot in ("0", FACTORY_SLOT)
-        }
+        self.imported_registering: dict[str, tuple[bool, tuple[int, str, str, str]]] = table(
+            ("imported_registrars",), _imported_registering
+        )
         # Functions (or lists of them, `name[]`) of other modules registered here: (target, kind, level).
         self.outgoing_registrations: set[tuple[str, str, str]] = set()
         # The project's registration decorators (`@mcp_for_unity_tool(...)`) when its servers
         # register what such registries collect: qualified name -> handler kind.
-        self.registry_decorators_in_use = dict(project.registry_decorators)
+        self.registry_decorators_in_use: dict[str, str] = table(
+            ("registry_decorators",), lambda project: dict(project.registry_decorators)
+        )
         self.local_registry_decorators: dict[str, str] = {}
         # (function key, parameter name or position) -> the server a caller passes there.
-        self.server_parameters: dict[tuple[str, str], ServerBinding] = {
-            (function, slot): ServerBinding.read(level, framework)
-            for function, slot, level, framework in project.server_parameters
-        }
+        self.server_parameters: dict[tuple[str, str], ServerBinding] = table(("server_parameters",), _server_parameters)
         self.server_subclasses = self._server_subclasses()
         self.bindings = self._bindings()
         self._local_server_parameters()
         self._bind_attribute_parameters()
+
+    @property
+    def project(self) -> ProjectContext:
+        return self._project  # type: ignore[return-value]  # read as one: ``AskedProject``
+
+    @project.setter
+    def project(self, project: ProjectContext) -> None:
+        """A context differing from the one the resolver was made with only where the resolver
+        does not look (``scope_in_project``'s entry points): its reads are remembered the same."""
+        self._project = AskedProject(project, self.questions)
 
     # -- the facts' nodes --------------------------------------------------
     # What the methods below read of a node the facts hold, where the rest of the method reads
@@ -2314,9 +2359,7 @@ class _Resolver:
     def _classes_passed(self, function: str, parameter: str) -> list[str]:
         """Every class callers pass to the parameter, by its name or its position."""
         if self._parameter_classes is None:
-            self._parameter_classes = {}
-            for key, slot, class_name in self.project.parameter_classes:
-                self._add_class_passed((key, slot), class_name)
+            self._parameter_classes = self.questions.table(("parameter_classes",), _parameter_class_table)
             self._local_parameter_classes()
         names = list(self.facts.functions[function].parameters) if function in self.facts.functions else []
         found = self._parameter_classes.get((function, parameter))
@@ -2624,6 +2667,16 @@ class LocalScope:
     # What the module gives the join whatever the entry points (``_MODULE_OUTPUTS``), once worked out.
     module_outputs: HandlerScope | None = None
 
+    def kept_for(self, project: ProjectContext) -> bool:
+        """Whether ``project`` (another round's context, entry points aside) tells the resolver
+        all it asked as the one it was made with did: the local scope is then the same, and the
+        resolver goes on with ``project`` (``asked_project``). False leaves it as it was."""
+        questions = self.resolver.questions
+        if not questions.answered_the_same(project):
+            return False
+        questions.rebase(project)
+        return True
+
 
 def resolve_local_scope(
     facts: HandlerFactsCollector,
@@ -2811,7 +2864,7 @@ def _module_outputs(resolver: _Resolver, project: ProjectContext, handlers: Mapp
     facts = resolver.facts
     scope = HandlerScope()
     _collect_local_reach(resolver, scope)
-    scope.message_targets = _message_targets(resolver, project)
+    scope.message_targets = _message_targets(resolver, resolver.project)
     scope.module_servers = resolver.module_servers()
     scope.server_classes = resolver.module_server_classes()
     scope.decorator_methods = {key: kind for key, kind in resolver.local_decorator_methods.items() if "<locals>" not in key}

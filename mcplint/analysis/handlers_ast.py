@@ -55,7 +55,6 @@ from mcplint.analysis.handlers import (
     _RUNNERS,
     _SENDS,
     CONTAINER_ADDERS,
-    HELD,
     HIGH_LEVEL_ADDERS,
     HIGH_LEVEL_DECORATORS,
     LOW_LEVEL_2,
@@ -80,7 +79,7 @@ from mcplint.analysis.handlers import (
 )
 from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.leads_to import leads_to
-from mcplint.analysis.project import NO_PROJECT, ProjectContext
+from mcplint.analysis.project import HELD, NO_PROJECT, ProjectContext
 from mcplint.analysis.scopes import Frames, enclosing_function_keys
 from mcplint.analysis.source_text import SourceText, is_one_token
 from mcplint.analysis.walk_ast import argument_value, argument_values, children, own_nodes, written_arguments

@@ -23,6 +23,21 @@ EntryPoint = tuple[str, str, str, tuple[str, ...]]
 TextHelperEntry = tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 RaiserEntry = tuple[str, tuple[str, ...], tuple[str, ...]]
 
+# The join's words for what the analyses tell it (here, not in analysis/handlers.py, so that
+# the run's parent process joins without importing the analyses, and LibCST with them).
+# The level of a tool a low-level `call_tool` runs by name from a table, followed by the `try`s
+# (encoded) around the dispatching call: what the tool raises is stopped there.
+DISPATCHED = "dispatched:"
+#: A parameter slot for a server an argument object keeps in an attribute: `0@mcp` for the
+#: `self` of `ToolsRegistry(self)` whose class set `self.mcp = FastMCP(...)`.
+HELD = "@"
+
+
+def constructor_slot(slot: str) -> str:
+    """The slot of `__init__` a constructor call's argument lands in: positions count `self`."""
+    position, held, attribute = slot.partition(HELD)
+    return (str(int(position) + 1) if position.isdigit() else position) + held + attribute
+
 
 @dataclass(frozen=True)
 class ProjectContext:

@@ -120,6 +120,16 @@ def line_starts(text: str) -> list[int]:
 _LAST: SourceText | None = None  # ``SourceText.of``'s
 
 
+def shared_line_starts(text: str) -> list[int]:
+    """``line_starts`` of ``text``, the module's ``SourceText`` list when ``text`` is its text
+    (the tree's spans, the fixes' bridge and MCP005 each build nodes from the module's text, and
+    each listed its lines again); not to be changed."""
+    last = _LAST
+    if last is not None and last.text is text:
+        return last.line_starts()
+    return line_starts(text)
+
+
 def _line_end(text: str, index: int) -> int:
     found = _LINE_BREAK.search(text, index)
     return found.start() if found is not None else len(text)

@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from mcplint.analysis.handlers import DISPATCHED, constructor_slot
-from mcplint.analysis.project import EntryPoint, ProjectContext, RaiserEntry, module_of
+from mcplint.analysis.project import DISPATCHED, EntryPoint, ProjectContext, RaiserEntry, constructor_slot, module_of
 from mcplint.engine.module_index import ModuleIndex, is_test_module
 from mcplint.engine.result import FileResult
 

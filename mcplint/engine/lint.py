@@ -752,6 +752,8 @@ def _resolve(
         # The module's own handlers and their reach do not depend on other modules' entry
         # points: a round that brings only new ones (the next commonest) adds them to those.
         local_inputs = replace(scope_inputs, entry_points=(), return_entry_points=())
+        if walked.local_scope is not None and walked.local_scope[0] != local_inputs and walked.local_scope[1].kept_for(local_inputs):
+            walked.local_scope = (local_inputs, walked.local_scope[1])  # it asked nothing the new context answers otherwise
         if walked.local_scope is None or walked.local_scope[0] != local_inputs:
             resolve = resolve_local_scope if walked.tree is None else _ast_local_scope
             local = resolve(
@@ -877,7 +879,8 @@ def _place_ast(walked: _Walked, text: str, nodes: Sequence[Any], fix_targets: Se
     the nodes made from them; their fixes' LibCST nodes (the bridge's) by the bridge's spans."""
     assert walked.node_spans is not None
     ranges = walked.ranges
-    lines = LineIndex(text)
+    starts = walked.context.source.line_starts()  # type: ignore[attr-defined]  # the `ast` twins' context
+    lines = LineIndex(text, starts)
     for node in nodes:
         if id(node) not in ranges:
             start, end = walked.node_spans.span(node)
@@ -885,7 +888,7 @@ def _place_ast(walked: _Walked, text: str, nodes: Sequence[Any], fix_targets: Se
     missing = [node for node in fix_targets if id(node) not in ranges]
     if missing:
         assert walked.bridge is not None
-        ranges.update(_spanned_ranges(walked.bridge.spans, missing, text))
+        ranges.update(_spanned_ranges(walked.bridge.spans, missing, text, starts))
 
 
 def _shape_of(walked: _Walked, node: Any) -> str:
@@ -977,9 +980,9 @@ def _form_applies(
 
 
 def _spanned_ranges(
-    spans: dict[int, Span], nodes: Iterable[cst.CSTNode], text: str
+    spans: dict[int, Span], nodes: Iterable[cst.CSTNode], text: str, starts: list[int] | None = None
 ) -> dict[int, tuple[int, int, int, int]]:
-    lines = LineIndex(text)
+    lines = LineIndex(text, starts)
     ranges = {}
     for node in nodes:
         span = spans.get(id(node))

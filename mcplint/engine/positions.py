@@ -102,8 +102,12 @@ def _aligned(text: str, source: str) -> Callable[[int], int]:
 class LineIndex:
     """Offset to (line, column), both 1-based, columns in code points."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, starts: list[int] | None = None) -> None:
+        """``starts``: where the text's lines start, when already listed (``SourceText``'s)."""
         self._length = len(text)
+        if starts is not None:
+            self._starts = starts
+            return
         self._starts = [0]
         if "\r" in text:  # Python's line breaks: CRLF, a lone CR, LF
             self._starts.extend(match.end() for match in LINE_BREAK.finditer(text))

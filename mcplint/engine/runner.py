@@ -186,6 +186,14 @@ def _pause_run_collection() -> None:
     gc.disable()
 
 
+def _forget_checked_trees() -> None:
+    """The trees this process's syntax checks kept go; a process that never checked a file
+    (the parent of worker processes) does not import the syntax check for that."""
+    syntax = sys.modules.get("mcplint.engine.syntax")
+    if syntax is not None:
+        syntax.forget_checked_trees()
+
+
 def _forget_walked_modules() -> None:
     """What this process walked goes; a process that never imported the lint engine walked
     nothing (a run replayed from the cache does not import it, nor LibCST with it)."""
@@ -466,11 +474,9 @@ class Workers:
     def forget_checked_trees(self) -> None:
         """The rounds have settled: no file is analysed for the first time after them, so the
         trees the syntax checks kept for such analyses go (``syntax.checked_tree``)."""
-        from mcplint.engine.syntax import forget_checked_trees
-
-        forget_checked_trees()
+        _forget_checked_trees()
         if self._pool is not None:
-            self._pool.call_everywhere(forget_checked_trees)
+            self._pool.call_everywhere(_forget_checked_trees)
 
     def lint(self, tasks: Sequence[FileTask]) -> Iterator[tuple[FileTask, FileResult]]:
         """(task, result) as results arrive; the caller sorts the findings."""
