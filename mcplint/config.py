@@ -492,12 +492,23 @@ class ConfigResolver:
         self._config_file_of: dict[Path, Path | None] = {}
         self._settings: dict[tuple[int, frozenset[str], int], FileSettings] = {}
         self._line_length_of: dict[Path, int] = {}
+        # By a file's directory as given: the config and line length of its files (the process's
+        # working directory is the same for a resolver's life, as the absolute paths assume).
+        self._config_in: dict[Path, Config] = {}
+        self._line_length_in: dict[Path, int] = {}
         selected_codes(Config(root=self.cwd), cli)  # reject bad CLI selectors up front
 
     def config_for(self, path: Path) -> Config:
         if self._fixed is not None:
             return self._fixed
-        config_path = self._closest_config_file(path.parent.absolute())
+        directory = path.parent
+        config = self._config_in.get(directory)  # a run asks for every file of a directory
+        if config is None:
+            config = self._config_in[directory] = self._config_below(directory.absolute())
+        return config
+
+    def _config_below(self, directory: Path) -> Config:
+        config_path = self._closest_config_file(directory)
         if config_path not in self._loaded:
             loaded = load_config(config_path) if config_path else Config(root=self.cwd)
             self._loaded[config_path] = self._with_command_line(loaded)
@@ -550,7 +561,11 @@ class ConfigResolver:
     def line_length_for(self, path: Path) -> int:
         """The line length of the closest formatter config above ``path`` (see `line_length_in`),
         looked up once per directory."""
-        return self._line_length_below(path.parent.absolute())
+        directory = path.parent
+        found = self._line_length_in.get(directory)
+        if found is None:
+            found = self._line_length_in[directory] = self._line_length_below(directory.absolute())
+        return found
 
     def _line_length_below(self, directory: Path) -> int:
         if directory not in self._line_length_of:

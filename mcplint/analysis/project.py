@@ -115,20 +115,34 @@ class ProjectContext:
         return f"{self.module}.{key}" if self.module else key
 
 
-def module_of(path: Path) -> tuple[str, str, bool]:
+def module_of(path: Path, packages: dict[str, tuple[str, tuple[str, ...]]] | None = None) -> tuple[str, str, bool]:
     """(import root, dotted module name, is a package's __init__) from the package layout.
 
     A directory whose name is not an identifier is never a package on an import path, even
     with an ``__init__.py`` (an unpacked sdist ``server-1.2.0/``, a checkout ``my-server/``
-    with a stray one at the top): the import root is there."""
-    absolute = Path(os.path.abspath(path))
-    is_package = absolute.name == "__init__.py"
-    parts = [] if is_package else [absolute.stem]
-    directory = absolute.parent
-    while (directory / "__init__.py").is_file() and directory.parent != directory and directory.name.isidentifier():
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return str(directory), ".".join(parts), is_package
+    with a stray one at the top): the import root is there. ``packages``: what the files of the
+    same directories found, kept there (a run's files share their directories)."""
+    absolute = os.path.abspath(path)
+    name = os.path.basename(absolute)
+    is_package = name == "__init__.py"
+    root, package = _package_of(os.path.dirname(absolute), {} if packages is None else packages)
+    parts = package if is_package else (*package, Path(name).stem)
+    return root, ".".join(parts), is_package
+
+
+def _package_of(directory: str, packages: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]]:
+    """(import root, the package's names) of an absolute directory: its own name and its parents'
+    while each holds an ``__init__.py``."""
+    found = packages.get(directory)
+    if found is None:
+        parent, name = os.path.dirname(directory), os.path.basename(directory)
+        if parent != directory and name.isidentifier() and os.path.isfile(os.path.join(directory, "__init__.py")):
+            root, names = _package_of(parent, packages)
+            found = (root, (*names, name))
+        else:
+            found = (directory, ())
+        packages[directory] = found
+    return found
 
 
 def split_target(target: str, modules: set[str]) -> tuple[str, str] | None:

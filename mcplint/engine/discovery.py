@@ -53,6 +53,9 @@ def discover(
     """The files to lint; ``skipped``, when given, collects what was left out and why."""
     found: dict[str, DiscoveredFile] = {}  # by _identity
     cwd = resolver.cwd
+    repositories: _Repositories = {}
+    # A relative path, under the working directory it is relative to, shows as it is written.
+    in_cwd = cwd == Path.cwd()
     for argument in paths:
         path = Path(argument)
         if not path.exists():
@@ -60,30 +63,40 @@ def discover(
         if path.is_dir():
             if force_exclude and _skip(path, resolver.config_for(path / "__init__.py"), True, cwd, skipped):
                 continue
-            for file in _walk(path, resolver, skipped):
-                found.setdefault(_identity(file), DiscoveredFile(file, _display(file, cwd), explicit=False))
+            for file in _walk(path, resolver, skipped, repositories):
+                display = file.as_posix() if in_cwd and not file.is_absolute() else _display(file, cwd)
+                found.setdefault(_identity(file), DiscoveredFile(file, display, explicit=False))
         elif not (force_exclude and _skip(path, resolver.config_for(path), False, cwd, skipped)):
             found.setdefault(_identity(path), DiscoveredFile(path, _display(path, cwd), explicit=True))
     return sorted(found.values(), key=lambda file: file.display)
 
 
-def _walk(root: Path, resolver: ConfigResolver, skipped: list[SkippedPath] | None = None) -> Iterator[Path]:
+def _walk(
+    root: Path, resolver: ConfigResolver, skipped: list[SkippedPath] | None = None, repositories: _Repositories | None = None
+) -> Iterator[Path]:
     cwd = resolver.cwd
     for directory, subdirectories, files in os.walk(root, followlinks=False):
         base = Path(directory)
         config = resolver.config_for(base / "__init__.py")
         subdirectories[:] = sorted(
-            name for name in subdirectories if not _skip(base / name, config, True, cwd, skipped)
+            name for name in subdirectories if not _skip(base / name, config, True, cwd, skipped, repositories)
         )
         for name in sorted(files):
             if name.endswith(PYTHON_SUFFIXES):
                 file = base / name
-                if not _skip(file, config, False, cwd, skipped):
+                if not _skip(file, config, False, cwd, skipped, repositories):
                     yield file
 
 
-def _skip(path: Path, config: Config, is_dir: bool, cwd: Path, skipped: list[SkippedPath] | None) -> bool:
-    if not _is_ignored(path, config, is_dir=is_dir):
+def _skip(
+    path: Path,
+    config: Config,
+    is_dir: bool,
+    cwd: Path,
+    skipped: list[SkippedPath] | None,
+    repositories: _Repositories | None = None,
+) -> bool:
+    if not _is_ignored(path, config, is_dir=is_dir, repositories=repositories):
         return False
     if skipped is not None:
         skipped.append(SkippedPath(_display(path, cwd), is_dir, skip_reason(path, config, is_dir=is_dir, cwd=cwd)))
@@ -114,8 +127,8 @@ def _identity(path: Path) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
-def _is_ignored(path: Path, config: Config, *, is_dir: bool) -> bool:
-    return config.is_excluded(path, is_dir=is_dir) or _gitignored(path, is_dir=is_dir)
+def _is_ignored(path: Path, config: Config, *, is_dir: bool, repositories: _Repositories | None = None) -> bool:
+    return config.is_excluded(path, is_dir=is_dir) or _gitignored(path, is_dir=is_dir, repositories=repositories)
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -132,11 +145,22 @@ def _display(path: Path, cwd: Path) -> str:
 
 
 # -- .gitignore -------------------------------------------------------------------
-def _gitignored(path: Path, *, is_dir: bool) -> bool:
-    absolute = path.absolute()
-    repository = _repository_root(absolute.parent)
+# Per directory as walked, the git work tree it is in (None: none): a walk asks for every
+# file of a directory, and outside a work tree (most runs) that answers for them all.
+_Repositories = dict[Path, "Path | None"]
+
+
+def _gitignored(path: Path, *, is_dir: bool, repositories: _Repositories | None = None) -> bool:
+    parent = path.parent
+    if repositories is None:
+        repository = _repository_root(parent.absolute())
+    elif parent in repositories:
+        repository = repositories[parent]
+    else:
+        repository = repositories[parent] = _repository_root(parent.absolute())
     if repository is None:
         return False
+    absolute = path.absolute()
     directory = absolute.parent
     # Deeper .gitignore files override shallower ones, like git.
     chain = [directory, *directory.parents]
@@ -159,10 +183,10 @@ def project_root(cwd: Path) -> Path:
 
 @cache
 def _repository_root(directory: Path) -> Path | None:
-    for candidate in (directory, *directory.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
+    if (directory / ".git").exists():
+        return directory
+    parent = directory.parent
+    return _repository_root(parent) if parent != directory else None  # the parent's answer, once
 
 
 @cache

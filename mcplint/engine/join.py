@@ -29,8 +29,9 @@ MAX_REEXPORT_HOPS = 8
 
 def initial_contexts(paths: list[str]) -> dict[str, ProjectContext]:
     contexts = {}
+    packages: dict[str, tuple[str, tuple[str, ...]]] = {}  # by directory, for all its files
     for path in paths:
-        root, module, is_package = module_of(Path(path))
+        root, module, is_package = module_of(Path(path), packages)
         contexts[path] = ProjectContext(module=module or None, is_package=is_package, root=root)
     return contexts
 
