@@ -163,6 +163,9 @@ class AstHandlerFactsCollector:
         self.class_bases: dict[str, list[ast.expr]] = {}
         self.bindings: list[tuple[str | None, str, ast.expr, bool]] = []
         self.registrations: list[_Registration] = []  # their calls are `ast.Call`s
+        # ``_AstResolver._calls_with_arguments``'s, listed once per walk: the facts alone decide it,
+        # and every round that resolves the module again (a new resolver) asks for it.
+        self.calls_with_arguments: list[tuple[_Registration, str, list[ast.expr | ast.keyword]]] | None = None
         self.module_calls: list[str] = []
         self.aliases: dict[tuple[str | None, str], list[ast.expr]] = {}
         self.attribute_parameters: list[tuple[str | None, str, str, str]] = []
@@ -776,7 +779,6 @@ class _AstResolver(_Resolver):
         project: ProjectContext,
     ) -> None:
         self.source = facts.source  # read while the constructor binds the servers
-        self._with_arguments: list[tuple[_Registration, str, list[ast.expr | ast.keyword]]] | None = None
         super().__init__(facts, imports, handler_decorators, handler_functions, project)  # type: ignore[arg-type]
 
     # -- the facts' nodes: the original's steps ------------------------------------------------
@@ -921,15 +923,16 @@ class _AstResolver(_Resolver):
         """(registration, callee, arguments as written) of the module's calls of a named callee
         that pass something: what the servers and classes passed are looked for in (each asked
         of every call, the servers and the classes, for this module and for the join)."""
-        if self._with_arguments is None:
-            self._with_arguments = []
+        found = self.facts.calls_with_arguments
+        if found is None:
+            found = self.facts.calls_with_arguments = []
             for registration in self.facts.registrations:
                 call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
                 if call.args or call.keywords:
                     callee = dotted_name(call.func)
                     if callee is not None:
-                        self._with_arguments.append((registration, callee, written_arguments(call)))
-        return self._with_arguments
+                        found.append((registration, callee, written_arguments(call)))
+        return found
 
     def _passed_servers(self, to: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, ServerBinding]]:
         for registration, callee, arguments in self._calls_with_arguments():
@@ -1139,12 +1142,9 @@ class _AstResolver(_Resolver):
         return True
 
     def _instances_passed(self) -> Iterator[tuple[str, str, str | None]]:
-        for registration in self.facts.registrations:
-            call: ast.Call = registration.call  # type: ignore[assignment]  # `ast`'s
-            callee = dotted_name(call.func)
-            arguments = written_arguments(call)
-            first = argument_value(arguments[0]) if arguments and _keyword_of(arguments[0]) is None else None
-            if callee is None or type(first) is not ast.Call:
+        for registration, callee, arguments in self._calls_with_arguments():
+            first = argument_value(arguments[0]) if _keyword_of(arguments[0]) is None else None
+            if type(first) is not ast.Call:
                 continue
             found = self._callable_class(first.func, registration.context_key, registration.context_class, 1)  # type: ignore[arg-type]
             if found is not None and not found.endswith("()"):
