@@ -1,7 +1,7 @@
 """How many instructions a check executes: a figure the machine's load does not move.
 
 Usage:
-    python benchmarks/instructions.py PATH... [--python EXE] [--libcst]
+    python benchmarks/instructions.py PATH... [--python EXE] [--libcst] [--processes]
 
 Runs `mcplint check --no-cache --jobs 1 PATH...` in one process under valgrind's
 callgrind (about 40 times slower than a plain run: pick a package or two, not the
@@ -18,6 +18,13 @@ LibCST-parses every `.py` file under the same paths (``run.py``'s parse-only
 script and file list), and the ratio of the two. The ratio of times moves with
 the machine (0.64x to 0.77x for the same code on two days); this one does not.
 LibCST's parse of the whole corpus takes about 40 minutes under callgrind.
+
+``--processes``: the command as users run it instead (`python -m mcplint check --no-cache
+--jobs 1 ...`): the parent process and its worker, each counted, and their sum. The
+in-process count leaves out what the two processes each do (start, import, send and receive
+the tasks and results); the sum is what the speed bar's one core executes. Count with the
+package's bytecode compiled, as an installation has it (with PYTHONDONTWRITEBYTECODE set and
+no `__pycache__`, each run compiles the modules it imports: about 1.8 G instructions).
 """
 
 from __future__ import annotations
@@ -54,6 +61,12 @@ def instructions(python: str, paths: list[str]) -> int:
     return _counted([python, "-c", IN_PROCESS, "check", "--no-cache", "--jobs", "1", "--exit-zero", "--quiet", *paths])
 
 
+def process_instructions(python: str, paths: list[str]) -> list[int]:
+    """Each process's instructions of `python -m mcplint check --no-cache --jobs 1 PATH...`."""
+    command = [python, "-m", "mcplint", "check", "--no-cache", "--jobs", "1", "--exit-zero", "--quiet", *paths]
+    return _counted_each(command)
+
+
 def libcst_instructions(python: str, paths: list[str]) -> int:
     """The instructions of LibCST parsing every `.py` file under ``paths``, in one process."""
     files = [str(found) for path in map(Path, paths) for found in (collect_files(path) if path.is_dir() else [path])]
@@ -64,13 +77,19 @@ def libcst_instructions(python: str, paths: list[str]) -> int:
 
 
 def _counted(command: list[str]) -> int:
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    return sum(_counted_each(command, children=False))
+
+
+def _counted_each(command: list[str], children: bool = True) -> list[int]:
+    """Callgrind's count of each process of ``command`` (its forked children too)."""
+    traced = ["--trace-children=yes"] if children else []
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *traced, *command]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-    found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr)
-    if done.returncode != 0 or found is None:
+    found = [int(count.replace(",", "")) for count in re.findall(r"Collected\s*:\s*([\d,]+)", done.stderr)]
+    if done.returncode != 0 or not found:
         raise SystemExit(f"callgrind run failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    return found
 
 
 def main() -> None:
@@ -78,11 +97,17 @@ def main() -> None:
     parser.add_argument("paths", nargs="+", help="files or directories to check")
     parser.add_argument("--python", default=sys.executable, help="the interpreter with mcplint installed")
     parser.add_argument("--libcst", action="store_true", help="also LibCST's parse of the same files, and the ratio")
+    parser.add_argument("--processes", action="store_true", help="the command as users run it: its processes, summed")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    checked = instructions(args.python, args.paths)
-    print(f"{checked:,} instructions")
+    if args.processes:
+        each = process_instructions(args.python, args.paths)
+        checked = sum(each)
+        print(f"{checked:,} instructions in {len(each)} processes ({', '.join(f'{count:,}' for count in each)})")
+    else:
+        checked = instructions(args.python, args.paths)
+        print(f"{checked:,} instructions")
     if args.libcst:
         parsed = libcst_instructions(args.python, args.paths)
         print(f"{parsed:,} instructions in LibCST's parse of the same files: {checked / parsed:.3f}x")

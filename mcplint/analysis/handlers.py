@@ -2666,6 +2666,11 @@ class LocalScope:
     scope: HandlerScope
     # What the module gives the join whatever the entry points (``_MODULE_OUTPUTS``), once worked out.
     module_outputs: HandlerScope | None = None
+    # ``scope_in_project``'s answers for an entry point's pattern (and state), which depend on
+    # the resolver alone: a round that brings more entry points walks only from the new ones.
+    matching: dict[str, list[str]] = field(default_factory=dict)  # pattern -> this module's functions
+    walks: dict[tuple[str, PathState], dict[str, set[PathState]] | None] = field(default_factory=dict)
+    returned: dict[str, list[str]] = field(default_factory=dict)  # pattern -> the functions whose result it returns
 
     def kept_for(self, project: ProjectContext) -> bool:
         """Whether ``project`` (another round's context, entry points aside) tells the resolver
@@ -2787,13 +2792,13 @@ def scope_in_project(local: LocalScope, project: ProjectContext) -> HandlerScope
         outgoing_states={key: set(states) for key, states in local.scope.outgoing_states.items()},
     )
     # Functions that handlers of other modules reach (the run's join says which).
-    matching: dict[str, list[str]] = {}
+    matching = local.matching
     # Most entries differ only by their handler (a helper a hundred tools reach, with the same
     # guards): a walk from the same functions in the same state reaches the same functions in
     # the same states whoever the handler is, so it is walked once per (pattern, state) and its
     # result given to each handler (`_given_reach`) as its own walk would have added it.
-    walks: dict[tuple[str, PathState], dict[str, set[PathState]] | None] = {}
-    returned: dict[str, list[str]] = {}  # pattern -> the functions whose result it returns
+    walks = local.walks
+    returned = local.returned
     for entries, table, through_return in (
         (project.entry_points, scope.reached_by, False),
         (project.return_entry_points, scope.returns_to, True),

@@ -14,6 +14,7 @@ wins.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from pathlib import PurePath
@@ -119,6 +120,7 @@ def _shared_parts(directory: tuple[str, ...], path: tuple[str, ...]) -> int:
     return shared
 
 
+@functools.lru_cache(maxsize=8192)  # each syntax check and each join asks again for the same paths
 def is_test_module(path: str) -> bool:
     """A test suite's file: under a `tests`/`test` directory, or named `test_*.py`,
     `*_test.py`, `conftest.py`."""
