@@ -1055,6 +1055,18 @@ class HandlerScope:
         return table.get(function_key, [])
 
 
+def _bound_names(facts: HandlerFactsCollector, imports: ImportTable) -> frozenset[str]:
+    """The bare names a call in the module may resolve through (``_Resolver.is_free_name``): the
+    last part of each function and class key (`f`, `Outer.<locals>.f`, `Store.save`), each name
+    assigned or looked up in a table (in any scope), each name imported."""
+    names = set(imports.imported())
+    names.update(key.rpartition(".")[2] for key in facts.functions)
+    names.update(key.rpartition(".")[2] for key in facts.class_bases)
+    names.update(name for _, name in facts.aliases)
+    names.update(name for _, name in facts.table_lookups)
+    return frozenset(names)
+
+
 # The resolver's tables of its project context (``ProjectQuestions.table``).
 def _imported_servers(project: ProjectContext) -> dict[str, ServerBinding]:
     return {name: ServerBinding.read(level, framework) for name, level, framework in project.imported_servers}
@@ -1148,6 +1160,7 @@ class _Resolver:
             name.split(".", 1)[0] in ("mcp", "fastmcp") for name in imports.imported().values()
         )
         self._typing_depth = 0  # class_of and resolve_function call each other
+        self._bound_names: frozenset[str] | None = None  # ``is_free_name``'s
         # The facts' bindings by (scope, target): looked up once per name, not scanned.
         self._bindings_at: dict[tuple[str | None, str], list[tuple[cst.BaseExpression, bool]]] = {}
         for binding_scope, target, expression, is_annotation in facts.bindings:
@@ -1999,9 +2012,20 @@ class _Resolver:
     def resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         """The functions a call may run: a direct target, or every entry of a dispatch table."""
         key = (dotted, context_key, context_class)
-        if key not in self._callees:
-            self._callees[key] = self._resolve_callee(dotted, context_key, context_class)
-        return self._callees[key]
+        found = self._callees.get(key)
+        if found is None:
+            found = self._callees[key] = [] if self.is_free_name(dotted) else self._resolve_callee(*key)
+        return found
+
+    def is_free_name(self, callee: str) -> bool:
+        """A bare name that no function, class, assignment or table lookup of the module binds and
+        that it does not import (`len`, `print`, a parameter called): ``_resolve_callee`` and
+        ``_find_call_externals`` find nothing for it in any function, and are not asked (a third
+        of a module's calls; every function asks again)."""
+        bound = self._bound_names
+        if bound is None:
+            bound = self._bound_names = _bound_names(self.facts, self.imports)
+        return callee not in bound and callee.isidentifier()
 
     def _resolve_callee(self, dotted: str, context_key: str | None, context_class: str | None) -> list[str]:
         owner, dot, method = dotted.rpartition(".")
@@ -3125,6 +3149,8 @@ def _call_externals(resolver: _Resolver, callee: str, function: str | None, clas
     from the top (not while another is being answered: the recursion guard may cut an inner
     answer short) is answered once per resolver: the outgoing tables, the local reach and
     MCP006's flows ask the same ones, the flows once per call site and round."""
+    if resolver.is_free_name(callee):
+        return []
     asked = (callee, function, class_key)
     if asked in resolver.externals_asked:
         return []  # a table whose values lead back to it (`handler = handlers[name]` in a loop over them)
