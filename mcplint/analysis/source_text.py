@@ -9,6 +9,8 @@ import ast
 import bisect
 import operator
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import accumulate, count
 
@@ -22,12 +24,17 @@ class SourceText:
     @classmethod
     def of(cls, text: str) -> SourceText:
         """The one for this text object: the tree's builder, the rules' context and the handler
-        facts of a module read the same text, and each would list its lines again."""
-        global _LAST
-        last = _LAST  # read once: another thread may set it meanwhile
-        if last is None or last.text is not text:
-            last = _LAST = cls(text)
-        return last
+        facts of a module read the same text, and each would list its lines again (as would the
+        judging round, which reads a module's text again after other modules')."""
+        with _RECENT_LOCK:  # the language server's threads analyse too
+            found = _RECENT.get(id(text))
+            if found is None or found.text is not text:
+                found = _RECENT[id(text)] = cls(text)
+                while len(_RECENT) > _MAX_RECENT:
+                    _RECENT.popitem(last=False)
+            else:
+                _RECENT.move_to_end(id(text))
+            return found
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -117,17 +124,16 @@ def line_starts(text: str) -> list[int]:
     return [0, *map(operator.add, accumulate(map(len, text.split("\n")[:-1])), count(1))]
 
 
-_LAST: SourceText | None = None  # ``SourceText.of``'s
+# ``SourceText.of``'s, by the text object's identity (the object itself tells a reused id).
+_RECENT: OrderedDict[int, SourceText] = OrderedDict()
+_MAX_RECENT = 8
+_RECENT_LOCK = threading.Lock()
 
 
 def shared_line_starts(text: str) -> list[int]:
-    """``line_starts`` of ``text``, the module's ``SourceText`` list when ``text`` is its text
-    (the tree's spans, the fixes' bridge and MCP005 each build nodes from the module's text, and
-    each listed its lines again); not to be changed."""
-    last = _LAST
-    if last is not None and last.text is text:
-        return last.line_starts()
-    return line_starts(text)
+    """``line_starts`` of the module's text, listed once (the tree's spans, the fixes' bridge and
+    MCP005 each build nodes from it, and each listed its lines again); not to be changed."""
+    return SourceText.of(text).line_starts()
 
 
 def _line_end(text: str, index: int) -> int:
