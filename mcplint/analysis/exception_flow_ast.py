@@ -1004,6 +1004,16 @@ class _Parameters:
 
 
 def _parameters(function: Function) -> _Parameters:
+    """The function's parameters, read once per node (each call site of it asks: the node keeps
+    them, as it lives as long as the walk that holds it)."""
+    found: _Parameters | None = getattr(function, "_mcplint_parameters", None)
+    if found is None:
+        found = _read_parameters(function)
+        function._mcplint_parameters = found  # type: ignore[union-attr]
+    return found
+
+
+def _read_parameters(function: Function) -> _Parameters:
     arguments = function.args
     positional = (*arguments.posonlyargs, *arguments.args)
     annotations = {
