@@ -52,7 +52,7 @@ def test_reading_a_table_or_a_field_whole_asks_about_every_entry():
     assert not questions.answered_the_same(ProjectContext(module="m", registered_here=(("f", "tool", "high"),)))
 
 
-def test_rebasing_takes_the_new_entries_not_asked_and_keeps_the_resolvers_own():
+def test_moving_on_takes_the_new_entries_not_asked_and_keeps_the_resolvers_own():
     before = ProjectContext(module="m", imported_servers=(("a.mcp", "high", "fastmcp"), ("b.mcp", "high", "mcp")))
     questions = ProjectQuestions(before)
     servers = questions.table(("imported_servers",), _servers)
@@ -62,8 +62,9 @@ def test_rebasing_takes_the_new_entries_not_asked_and_keeps_the_resolvers_own():
         module="m",
         imported_servers=(("a.mcp", "high", "fastmcp"), ("c.mcp", "low", "mcp"), ("local.mcp", "high", "fastmcp")),
     )
-    assert questions.answered_the_same(after)
-    questions.rebase(after)
+    assert not questions.move_to(ProjectContext(module="m", imported_servers=(("a.mcp", "low", "mcp"),)))
+    assert questions.project is before  # a move refused changes nothing
+    assert questions.move_to(after)
     assert dict(servers) == {"a.mcp": ("high", "fastmcp"), "c.mcp": ("low", "mcp"), "local.mcp": ("low", "mcp")}
     assert questions.project is after
 

@@ -47,28 +47,16 @@ class ProjectQuestions:
 
     def answered_the_same(self, other: ProjectContext) -> bool:
         """Whether ``other`` answers every question asked so far as this context did."""
-        project = self.project
-        if other is project:
-            return True
-        if any(getattr(other, field) != getattr(project, field) for field in self._whole):
-            return False
-        for fields, build, table in self._tables:
-            if not table.asked or all(getattr(other, field) == getattr(project, field) for field in fields):
-                continue
-            before, now = build(project), build(other)
-            if any(before.get(name, _MISSING) != now.get(name, _MISSING) for name in table.asked):
-                return False
-        return True
+        return self._changes(other) is not None
 
-    def rebase(self, other: ProjectContext) -> None:
-        """The resolver goes on with ``other``, which ``answered_the_same``: its tables take
-        ``other``'s entries for the names not asked yet (a later question reads those), and
-        keep those the resolver set itself."""
-        project = self.project
-        for fields, build, table in self._tables:
-            if all(getattr(other, field) == getattr(project, field) for field in fields):
-                continue
-            before, now = build(project), build(other)
+    def move_to(self, other: ProjectContext) -> bool:
+        """Go on with ``other`` if it ``answered_the_same``: the tables take ``other``'s entries
+        for the names not asked yet (a later question reads those) and keep those the resolver
+        set itself. False, changing nothing, where it answers otherwise."""
+        changes = self._changes(other)
+        if changes is None:
+            return False
+        for table, before, now in changes:
             for name in before.keys() | now.keys():
                 if name in table.own or before.get(name, _MISSING) == now.get(name, _MISSING):
                     continue
@@ -77,6 +65,25 @@ class ProjectQuestions:
                 else:
                     dict.pop(table, name, None)
         self.project = other
+        return True
+
+    def _changes(self, other: ProjectContext) -> list[tuple[AskedTable, dict[Any, Any], dict[Any, Any]]] | None:
+        """Each table whose fields ``other`` holds otherwise, built from this context and from
+        ``other``; None where a question asked so far is answered otherwise."""
+        project = self.project
+        if other is project:
+            return []
+        if any(getattr(other, field) != getattr(project, field) for field in self._whole):
+            return None
+        changes = []
+        for fields, build, table in self._tables:
+            if all(getattr(other, field) == getattr(project, field) for field in fields):
+                continue
+            before, now = build(project), build(other)
+            if any(before.get(name, _MISSING) != now.get(name, _MISSING) for name in table.asked):
+                return None
+            changes.append((table, before, now))
+        return changes
 
 
 class AskedTable(dict):  # type: ignore[type-arg]

@@ -2700,11 +2700,7 @@ class LocalScope:
         """Whether ``project`` (another round's context, entry points aside) tells the resolver
         all it asked as the one it was made with did: the local scope is then the same, and the
         resolver goes on with ``project`` (``asked_project``). False leaves it as it was."""
-        questions = self.resolver.questions
-        if not questions.answered_the_same(project):
-            return False
-        questions.rebase(project)
-        return True
+        return self.resolver.questions.move_to(project)
 
 
 def resolve_local_scope(

@@ -54,8 +54,6 @@ def discover(
     found: dict[str, DiscoveredFile] = {}  # by _identity
     cwd = resolver.cwd
     repositories: _Repositories = {}
-    # A relative path, under the working directory it is relative to, shows as it is written.
-    in_cwd = cwd == Path.cwd()
     for argument in paths:
         path = Path(argument)
         if not path.exists():
@@ -64,8 +62,7 @@ def discover(
             if force_exclude and _skip(path, resolver.config_for(path / "__init__.py"), True, cwd, skipped):
                 continue
             for file in _walk(path, resolver, skipped, repositories):
-                display = file.as_posix() if in_cwd and not file.is_absolute() else _display(file, cwd)
-                found.setdefault(_identity(file), DiscoveredFile(file, display, explicit=False))
+                found.setdefault(_identity(file), DiscoveredFile(file, _display(file, cwd), explicit=False))
         elif not (force_exclude and _skip(path, resolver.config_for(path), False, cwd, skipped)):
             found.setdefault(_identity(path), DiscoveredFile(path, _display(path, cwd), explicit=True))
     return sorted(found.values(), key=lambda file: file.display)
@@ -137,6 +134,8 @@ def display_path(path: Path, cwd: Path) -> str:
 
 
 def _display(path: Path, cwd: Path) -> str:
+    if not path.is_absolute() and str(cwd) == os.getcwd():  # relative to ``cwd``: as written
+        return path.as_posix()
     absolute = path.absolute()
     try:
         return absolute.relative_to(cwd).as_posix()

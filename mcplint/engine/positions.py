@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from mcplint.source import LINE_BREAK
+from mcplint.analysis.source_text import line_starts
 
 
 class _AllRecorded(Exception):
@@ -105,17 +105,7 @@ class LineIndex:
     def __init__(self, text: str, starts: list[int] | None = None) -> None:
         """``starts``: where the text's lines start, when already listed (``SourceText``'s)."""
         self._length = len(text)
-        if starts is not None:
-            self._starts = starts
-            return
-        self._starts = [0]
-        if "\r" in text:  # Python's line breaks: CRLF, a lone CR, LF
-            self._starts.extend(match.end() for match in LINE_BREAK.finditer(text))
-            return
-        index = text.find("\n")
-        while index != -1:
-            self._starts.append(index + 1)
-            index = text.find("\n", index + 1)
+        self._starts = starts if starts is not None else line_starts(text)
 
     def offset(self, line: int, column: int) -> int:
         """The inverse of ``position``; a line past the end is the end of the text."""
