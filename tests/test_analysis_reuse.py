@@ -920,3 +920,77 @@ def test_a_file_only_checked_in_the_first_round_is_parsed_once_when_analysed_lat
     assert parsed.count(service) == (1 if bound is None else 2)  # the first round's syntax check; the analysis took its tree
     assert parsed.count(helpers) == 2  # a test's tree is not kept
     assert not syntax._TREES and syntax._KEPT == [0]  # the run let go of what it kept
+
+
+def test_a_file_longer_than_its_stat_said_is_read_whole(tmp_path, monkeypatch):
+    """The read asks for the bytes the file's stat gives and one more: a file that grew since
+    (the stat said less) is read on, up to the size limit, as a read of the whole limit would."""
+    import hashlib
+    import os
+
+    from mcplint.engine import lint
+    from mcplint.engine.limits import MAX_PARSED_BYTES
+
+    short = tmp_path / "short.py"
+    short.write_text("def lookup(key):\n    return {'error': key}\n" * 50)
+    long = tmp_path / "long.py"
+    long.write_bytes(b"x = 1\n" * (MAX_PARSED_BYTES // 6 + 2))
+    real_fstat = os.fstat
+
+    def understated(descriptor):
+        status = real_fstat(descriptor)
+        return os.stat_result((*status[:6], 10, *status[7:]))  # st_size: 10 bytes
+
+    monkeypatch.setattr(lint.os, "fstat", understated)
+    try:
+        read = lint.lint_path(str(short), "short.py", SETTINGS, True)
+        refused = lint.lint_path(str(long), "long.py", SETTINGS, True)
+    finally:
+        forget_walked_modules()
+    assert read.content_hash == hashlib.sha256(short.read_bytes()).hexdigest()
+    assert [finding.message for finding in refused.findings] == [
+        f"file too large to analyse: {MAX_PARSED_BYTES + 1:,} bytes (limit 2 MiB)"
+    ]
+
+
+def test_a_module_s_own_error_helpers_are_worked_out_once_and_others_each_round():
+    """MCP001's error helpers of a module (every return an error payload) depend on what the walk
+    saw, and on the error helpers other modules export where the module imports one: worked out
+    once for the rounds whose context imports none, each round otherwise; every round equals a
+    fresh analysis."""
+    text = textwrap.dedent("""
+        from mcp.server.fastmcp import FastMCP
+        from errors import failure
+
+        mcp = FastMCP("s")
+
+        def own_error(message):
+            return {"error": message}
+
+        def wrapped(message):
+            return failure(message)
+
+        @mcp.tool()
+        def find(key: str) -> dict:
+            if not key:
+                return own_error("no key")
+            return wrapped(key)
+        """)
+    bare = ProjectContext(module="server")
+    importing = ProjectContext(module="server", imported_error_helpers=(("errors.failure", "dict"),))
+
+    def analysed(context, fresh):
+        if fresh:
+            forget_walked_modules()
+        result = lint_text(text, "server.py", SETTINGS, project=context)
+        return result.error_helpers, sorted((finding.line, finding.code) for finding in result.findings)
+
+    try:
+        rounds = [analysed(context, fresh=False) for context in (bare, importing, bare, importing)]
+        fresh = [analysed(context, fresh=True) for context in (bare, importing, bare, importing)]
+    finally:
+        forget_walked_modules()
+    assert rounds == fresh
+    assert rounds[0][0] == {"own_error": "dict"}
+    assert rounds[1][0] == {"own_error": "dict", "wrapped": "dict", "find": "dict"}
+    assert rounds[0][1] != rounds[1][1]  # the imported helper's return is a finding only then

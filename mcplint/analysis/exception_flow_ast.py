@@ -229,6 +229,7 @@ class ExceptionFlow(ContextMemory):
         self._asked: dict[str, list[Question]] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}
+        self._resolved: dict[tuple[str, str, str | None], FunctionSource | None] = {}
         # The registry the questions asked since the last ``forget`` or ``drop_stale`` were asked
         # under: while it stays, their "registry" questions are told the same.
         self._asked_under: tuple[str | None, frozenset[str]] = (helpers_module, self.helper_names)
@@ -333,6 +334,7 @@ class ExceptionFlow(ContextMemory):
 
     def add_function(self, key: str, node: Function, class_key: str | None) -> None:
         self.functions.setdefault(key, []).append(FunctionSource(key, node, class_key))
+        self._resolved.clear()  # (the walk adds them all before any analysis asks)
 
     def leaks(self, only: Iterable[str] | None = None) -> list[Leak]:
         """Every origin that reaches a sink, once, with its most telling sink (in the ``only``
@@ -397,6 +399,15 @@ class ExceptionFlow(ContextMemory):
         dotted = dotted_name(func)
         if dotted is None:
             return None
+        # The module's functions and imports are the walk's: the same answer every round.
+        asked = (dotted, caller.key, caller.class_key)
+        try:
+            return self._resolved[asked]
+        except KeyError:
+            found = self._resolved[asked] = self._resolve(dotted, caller)
+            return found
+
+    def _resolve(self, dotted: str, caller: FunctionSource) -> FunctionSource | None:
         parts = dotted.split(".")
         candidates: list[str] = []
         if len(parts) == 1 and not self.imports.is_imported(dotted):
@@ -424,7 +435,7 @@ class ExceptionFlow(ContextMemory):
 
     def _is_sanitiser(self, call: ast.Call, dotted: str, qualified: str) -> bool:
         tail = dotted.rpartition(".")[2]
-        if self.sanitizers & {dotted, qualified, tail}:
+        if self.sanitizers and self.sanitizers & {dotted, qualified, tail}:
             return True
         if self._called_like_a_helper(call, tail):
             return True
@@ -434,7 +445,7 @@ class ExceptionFlow(ContextMemory):
 
     def _called_like_a_helper(self, call: ast.Call, name: str) -> bool:
         """`<domain>_error("SYMBOL", ...)`: the shape of a generated helper call, registry or not."""
-        if _HELPER_NAME.fullmatch(name) is None:
+        if not name.endswith("_error") or _HELPER_NAME.fullmatch(name) is None:
             return False
         arguments = _arguments_of(call)
         symbol = self.source_text.literal(_argument_value(arguments[0])) if arguments else None
@@ -686,7 +697,10 @@ class _FunctionRun:
             return _CLEAN
         kind = type(node)
         if kind is ast.Name:
-            return frozenset(_materialise(item, node) for item in environment.get(cast(ast.Name, node).id, _CLEAN))
+            held = environment.get(cast(ast.Name, node).id)
+            if not held:  # most names hold nothing
+                return _CLEAN
+            return frozenset(_materialise(item, node) for item in held)
         if kind is ast.Constant:
             return _CLEAN
         if kind is ast.Attribute:
@@ -942,7 +956,11 @@ def _union(taints: Iterable[Taint]) -> Taint:
 
 def _merge_into(environment: Environment, other: Mapping[str, frozenset[Origin | _Marker]]) -> None:
     for name, taint in other.items():
-        environment[name] = environment.get(name, _CLEAN) | taint
+        held = environment.get(name)
+        if held is None:
+            environment[name] = taint
+        elif taint and taint is not held:  # most merged names hold nothing, or what they held
+            environment[name] = held | taint
 
 
 def _root_name(expression: ast.expr) -> str | None:

@@ -100,7 +100,7 @@ class UnitPairs:
         statement = group[0]
         if isinstance(statement, _SMALL):
             return group
-        for inner in _blocks(statement):
+        for inner in _blocks(statement, self._builder._is_elif):
             if type(inner) is ast.ExceptHandler:
                 if inner.lineno <= line <= inner.end_lineno:  # type: ignore[operator]
                     found = self._unit_in(inner.body, line) if not self._builder.after_colon(inner.body) else None
@@ -130,9 +130,11 @@ class UnitPairs:
         self._found.update(_libcst_by_ast(_paired_nodes([built], self.pairs), self.pairs))
 
 
-def _blocks(statement: ast.stmt) -> list[Any]:
+def _blocks(statement: ast.stmt, is_elif: Callable[[ast.If], bool]) -> list[Any]:
     """The indented blocks of a compound statement a unit may lie in (an `except` clause's as
-    the clause itself), in the builder's terms: those it builds with ``suite`` alone."""
+    the clause itself), in the builder's terms: those it builds with ``suite`` alone (an `elif`'s
+    body too: a fix in one branch of a long `if`/`elif` dispatch builds that branch's statement,
+    not the whole chain)."""
     kind = type(statement)
     if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith):
         return [statement.body]  # type: ignore[attr-defined]
@@ -141,10 +143,15 @@ def _blocks(statement: ast.stmt) -> list[Any]:
     if kind is ast.Try:
         return [statement.body, *statement.handlers, *(b for b in (statement.orelse, statement.finalbody) if b)]  # type: ignore[attr-defined]
     if kind is ast.If:
+        blocks = [statement.body]  # type: ignore[attr-defined]
         orelse = statement.orelse  # type: ignore[attr-defined]
-        # An `elif` is built with its `if` (``_Builder._if``): it is no unit of its own.
-        plain_else = orelse and not (len(orelse) == 1 and type(orelse[0]) is ast.If)
-        return [statement.body, orelse] if plain_else else [statement.body]  # type: ignore[attr-defined]
+        # An `elif` is built with its `if` (``_Builder._if``): it is no unit of its own, its body is.
+        while len(orelse) == 1 and type(orelse[0]) is ast.If and is_elif(orelse[0]):
+            blocks.append(orelse[0].body)
+            orelse = orelse[0].orelse
+        if orelse:
+            blocks.append(orelse)
+        return blocks
     return []
 
 

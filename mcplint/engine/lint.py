@@ -87,7 +87,13 @@ def lint_path(
         try:
             with open(path, "rb") as handle:
                 status = os.fstat(handle.fileno())
-                data = handle.read(MAX_PARSED_BYTES + 1)
+                # As much as the file holds (and one more byte, should it have grown since):
+                # a read of the whole limit allocates and trims a 2 MiB buffer for every file,
+                # a 1.5 % of a corpus check's time that callgrind does not count (the kernel's).
+                wanted = min(status.st_size, MAX_PARSED_BYTES) + 1
+                data = handle.read(wanted)
+                if len(data) == wanted and wanted <= MAX_PARSED_BYTES:
+                    data += handle.read(MAX_PARSED_BYTES + 1 - wanted)
         except OSError as error:
             return _syntax_result(display, settings, f"cannot read file: {error.strerror}", 1, 1)
         read = _READ[path] = _Read(status, data, hashlib.sha256(data).hexdigest())
