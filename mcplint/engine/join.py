@@ -242,7 +242,6 @@ def join(
         return found
 
     joined = {}
-    entry_sets: dict[int, tuple[tuple[EntryPoint, ...], set[EntryPoint]]] = {}
     for path, context in contexts.items():
         registry_kind = registry_kinds.get(index.project_of(path))
         servers: list[tuple[str, str, str]] = []
@@ -342,44 +341,25 @@ def join(
             # Set only where it decides something (a module importing helpers), so that it
             # does not change the context, and so the analysis, of every other file.
             imported_by_analysed=bool(error_helpers or text_helpers) and path in imported_by_analysed,
-            entry_points=_sorted_as_before(calls[path], context.entry_points, entry_sets),
-            return_entry_points=_sorted_as_before(returns[path], context.return_entry_points, entry_sets),
+            entry_points=_sorted_as_before(calls[path], context.entry_points),
+            return_entry_points=_sorted_as_before(returns[path], context.return_entry_points),
             stdio_transport=index.project_of(path) in stdio_projects
             and bool(calls[path] or returns[path] or results[path].handlers),
         )
-    global _LAST_ENTRY_SETS
-    _LAST_ENTRY_SETS = entry_sets
     return joined
 
 
-# The last join's entry points as sets, by the tuple each was sorted into (by id, with the tuple,
-# so that an id reused by another tuple is no match): the next join, handed those tuples in its
-# contexts, compares its entries with a set it does not have to build (hashing every tuple) again.
-_LAST_ENTRY_SETS: dict[int, tuple[tuple[EntryPoint, ...], set[EntryPoint]]] = {}
-
-
-def _sorted_as_before(
-    found: set[EntryPoint],
-    before: tuple[EntryPoint, ...],
-    entry_sets: dict[int, tuple[tuple[EntryPoint, ...], set[EntryPoint]]],
-) -> tuple[EntryPoint, ...]:
+def _sorted_as_before(found: set[EntryPoint], before: tuple[EntryPoint, ...]) -> tuple[EntryPoint, ...]:
     """``found`` sorted: the last round's tuple when it holds the same (most files' entry points
     stay from one round to the next; sorting them all was a tenth of a corpus check's joins).
     Entry points mostly come on top of the last round's: those (sorted already) followed by the
-    new ones sorted, which a sort merges in one pass over the old ones. ``entry_sets``: where
-    this join notes the set of the tuple it returns, for the next."""
-    known = _LAST_ENTRY_SETS.get(id(before))
-    old: set[EntryPoint] | tuple[EntryPoint, ...] = known[1] if known is not None and known[0] is before else before
-    if len(found) == len(before) and found.issuperset(old):
-        entry_sets[id(before)] = (before, found)
+    new ones sorted, which a sort merges in one pass over the old ones."""
+    if len(found) == len(before) and found.issuperset(before):
         return before
-    added = found.difference(old)
+    added = found.difference(before)
     if len(found) == len(before) + len(added):  # the old ones are all still there
-        sorted_found = tuple(sorted([*before, *sorted(added)]))
-    else:
-        sorted_found = tuple(sorted(found))
-    entry_sets[id(sorted_found)] = (sorted_found, found)
-    return sorted_found
+        return tuple(sorted([*before, *sorted(added)]))
+    return tuple(sorted(found))
 
 
 def _tabled_keys(result: FileResult) -> set[str]:
