@@ -953,11 +953,15 @@ def test_a_file_longer_than_its_stat_said_is_read_whole(tmp_path, monkeypatch):
     ]
 
 
-def test_a_module_s_own_error_helpers_are_worked_out_once_and_others_each_round():
+@pytest.mark.parametrize("ast_port", [True, False], ids=["ast", "libcst"])
+def test_a_module_s_own_error_helpers_are_worked_out_once_and_others_each_round(ast_port, monkeypatch):
     """MCP001's error helpers of a module (every return an error payload) depend on what the walk
     saw, and on the error helpers other modules export where the module imports one: worked out
     once for the rounds whose context imports none, each round otherwise; every round equals a
-    fresh analysis."""
+    fresh analysis, in either pipeline."""
+    from mcplint.engine import lint
+
+    monkeypatch.setattr(lint, "AST_PORT", ast_port)
     text = textwrap.dedent("""
         from mcp.server.fastmcp import FastMCP
         from errors import failure

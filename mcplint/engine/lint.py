@@ -89,7 +89,7 @@ def lint_path(
                 status = os.fstat(handle.fileno())
                 # As much as the file holds (and one more byte, should it have grown since):
                 # a read of the whole limit allocates and trims a 2 MiB buffer for every file,
-                # a 1.5 % of a corpus check's time that callgrind does not count (the kernel's).
+                # 1.5 % of a corpus check's time, which callgrind does not count (the kernel's).
                 wanted = min(status.st_size, MAX_PARSED_BYTES) + 1
                 data = handle.read(wanted)
                 if len(data) == wanted and wanted <= MAX_PARSED_BYTES:

@@ -256,6 +256,9 @@ class BareErrorReturn(Rule):
         # `result["error"] = str(e)` in an `except` clause: (function, the local, the assignment).
         self._items_set: list[tuple[str, str, cst.Assign]] = []
         self._clauses_setting: set[tuple[int, str]] = set()
+        # The module's error helpers where no other module's are imported: the walk's alone
+        # decide them then, the same every round (``_error_helpers``).
+        self._own_helpers: dict[str, str] | None = None
 
     def finish(self) -> None:
         """A call of another module's error helper returned as a success (`return
@@ -318,6 +321,15 @@ class BareErrorReturn(Rule):
     def _error_helpers(self) -> dict[str, str]:
         """Functions of the module every return of which is an error payload (their kind), and
         those that return their first argument serialised (PASS_THROUGH: `dump_json(payload)`)."""
+        # Other modules' helpers, and the calls' targets that tell which are called, come with
+        # the round's context; without them, what the walk saw decides.
+        if self.context.project.imported_error_helpers:
+            return self._find_error_helpers()
+        if self._own_helpers is None:
+            self._own_helpers = self._find_error_helpers()
+        return dict(self._own_helpers)
+
+    def _find_error_helpers(self) -> dict[str, str]:
         by_function = self._returns_by_function()
         helpers: dict[str, str] = {}
         changed = True

@@ -94,9 +94,6 @@ class AstBareErrorReturn(BareErrorReturn):
         self._sites: list[_ReturnSite] = []
         self._handed: list[tuple[ast.Call, str | None, _Site | None, str | None]] = []
         self._assigned_items: list[tuple[str, str, ast.Assign]] = []
-        # The module's error helpers where no other module's are imported: the walk's alone
-        # decide them then, the same every round (``_error_helpers``).
-        self._own_helpers: dict[str, str] | None = None
 
     # The context's tables and walk are the twins', typed as the original's in ``RuleContext``.
     @property
@@ -147,15 +144,6 @@ class AstBareErrorReturn(BareErrorReturn):
                     through_return=True,
                     success_only=True,
                 )
-
-    def _error_helpers(self) -> dict[str, str]:
-        # Other modules' helpers, and the calls' targets that tell which are called, come with
-        # the round's context; without them, what the walk saw decides.
-        if self.context.project.imported_error_helpers:
-            return self._find_error_helpers()
-        if self._own_helpers is None:
-            self._own_helpers = self._find_error_helpers()
-        return dict(self._own_helpers)
 
     def _find_error_helpers(self) -> dict[str, str]:
         by_function = self._returns_by_function()
