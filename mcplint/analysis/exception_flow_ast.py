@@ -344,11 +344,14 @@ class ExceptionFlow(ContextMemory):
         keys = self.functions if wanted is None else [key for key in self.functions if key in wanted]
         for key in keys:
             self._analyse(key)
-            if not self._leaks[key]:
+            in_function = self._leaks[key]
+            if not in_function:
                 continue
-            order = self._source_order(key)
+            if len(in_function) > 1:  # (one leak has no order to keep: its function is not numbered)
+                order = self._source_order(key)
+                in_function = sorted(in_function, key=lambda leak: order(leak.origin.node))
             by_origin: dict[ast.AST, list[Leak]] = {}
-            for leak in sorted(self._leaks[key], key=lambda leak: order(leak.origin.node)):
+            for leak in in_function:
                 by_origin.setdefault(leak.origin.node, []).append(leak)
             for leaks in by_origin.values():
                 found.append(next((leak for leak in leaks if not leak.sink.through_return), leaks[0]))

@@ -210,7 +210,7 @@ class SilentEmptyFallback(Rule):
         exits, builders = self._module_facts
         if _is_probe(node):
             return
-        returns_something = returns_values(node)
+        returns_something: bool | None = None  # asked of a clause that answers None only
         annotation = node.returns.annotation if node.returns is not None else None
         outcomes = list(clause_returns(node, exits, builders))
         reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
@@ -227,8 +227,11 @@ class SilentEmptyFallback(Rule):
         for outcome in [*outcomes, *left]:
             if not outcome.empty or self._expected(outcome, flags):
                 continue
-            if _returns_none(outcome) and not returns_something:
-                continue  # a procedure: None is its only success
+            if _returns_none(outcome):
+                if returns_something is None:
+                    returns_something = returns_values(node)
+                if not returns_something:
+                    continue  # a procedure: None is its only success
             # `-> str | None` on a helper: None is in its contract, and its callers decide.
             only_as_handler = _returns_none(outcome) and _declares_none(annotation)
             yield _finding(outcome), key, _site(key, outcome, annotation), only_as_handler

@@ -130,7 +130,7 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
         exits, builders = self._module_facts
         if _is_probe(node):
             return
-        returns_something = returns_values(node)
+        returns_something: bool | None = None  # asked of a clause that answers None only
         annotation = node.returns
         outcomes = list(clause_returns(node, exits, builders))
         reported = {id(outcome.handler) for outcome in outcomes if outcome.empty}
@@ -147,8 +147,11 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
         for outcome in [*outcomes, *left]:
             if not outcome.empty or self._expected(outcome, flags):
                 continue
-            if _returns_none(outcome) and not returns_something:
-                continue  # a procedure: None is its only success
+            if _returns_none(outcome):
+                if returns_something is None:
+                    returns_something = returns_values(node)
+                if not returns_something:
+                    continue  # a procedure: None is its only success
             only_as_handler = _returns_none(outcome) and self._declares_none(annotation)
             yield self._finding(outcome), key, _site(outcome, annotation), only_as_handler
 

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, cast
 
 import libcst as cst
@@ -223,13 +224,21 @@ class HiddenPartialFailure(Rule):
         local_functions = {qualname.rsplit(".", 1)[-1] for qualname in self._functions}
         imported = frozenset(self.context.imports.imported())
         discarded: dict[str, frozenset[str]] = {}
+
+        def discarded_in(function: str) -> frozenset[str]:
+            # Asked only of a loop with a `try` that may drop its item: most loops have none.
+            found = discarded.get(function)
+            if found is None:
+                definition = self._functions.get(function)
+                found = _discarded_records(definition) if definition is not None else frozenset()
+                discarded[function] = found
+            return found
+
         for loop, function in self._loops:
             definition = self._functions.get(function)
-            if definition is not None and function not in discarded:
-                discarded[function] = _discarded_records(definition)
             clauses = [
                 clause
-                for clause in _swallowing_clauses(loop, discarded.get(function, frozenset()))
+                for clause in _swallowing_clauses(loop, partial(discarded_in, function))
                 if definition is None
                 or not _filters_malformed_records(loop, clause, definition, local_functions, imported)
             ]
@@ -248,7 +257,7 @@ class HiddenPartialFailure(Rule):
             fix = batch_fix(self.context, statement, definition, loops, symbol) if statement is not None else None
             for _, clauses in loops:
                 for clause in clauses:
-                    record = _record_of(clause, discarded.get(function, frozenset()))
+                    record = _record_of(clause, discarded_in(function))
                     emptied = sorted(_clause_empties(clause))
                     continues = bool(emptied) and not record and _continues(clause)
                     message = dropped_item_message(record, emptied, continues, definition.name.value)
@@ -421,14 +430,15 @@ def _asks_per_key(loop: cst.For, local_functions: set[str], imported: frozenset[
     return False
 
 
-def _swallowing_clauses(loop: cst.For, discarded: frozenset[str] = frozenset()) -> list[cst.ExceptHandler]:
+def _swallowing_clauses(loop: cst.For, discarded_of: Callable[[], frozenset[str]] = frozenset) -> list[cst.ExceptHandler]:
     """The `except` clauses of `try`s in the loop body (not in nested loops or functions)
     that drop the item, where the loop collects the others. A failure recorded in one of
-    the ``discarded`` locals is dropped all the same."""
+    the locals ``discarded_of`` gives is dropped all the same."""
     nodes = _loop_nodes(loop.body)
     trys = [node for node in nodes if isinstance(node, cst.Try)]
     if not trys or not _collects(_with_inner_loops(nodes)) or _returns_from(nodes):
         return []  # a `return` in the loop: a scan for the first candidate that works
+    discarded = discarded_of()
     found = []
     for node in trys:
         inner = _loop_nodes(node.body)

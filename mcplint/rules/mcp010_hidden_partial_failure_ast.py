@@ -22,7 +22,8 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, cast
 
 import libcst as cst
@@ -155,13 +156,21 @@ class AstHiddenPartialFailure(HiddenPartialFailure):
         local_functions = {qualname.rsplit(".", 1)[-1] for qualname in self._functions}
         imported = frozenset(self.context.imports.imported())
         discarded: dict[str, frozenset[str]] = {}
+
+        def discarded_in(function: str) -> frozenset[str]:
+            # Asked only of a loop with a `try` that may drop its item: most loops have none.
+            found = discarded.get(function)
+            if found is None:
+                definition = self._functions.get(function)
+                found = _discarded_records(definition, source) if definition is not None else frozenset()
+                discarded[function] = found
+            return found
+
         for loop, function in self._loops:
             definition = self._functions.get(function)
-            if definition is not None and function not in discarded:
-                discarded[function] = _discarded_records(definition, source)
             clauses = [
                 clause
-                for clause in _swallowing_clauses(loop, discarded.get(function, frozenset()))
+                for clause in _swallowing_clauses(loop, partial(discarded_in, function))
                 if definition is None
                 or not _filters_malformed_records(loop, clause, definition, local_functions, imported)
             ]
@@ -179,7 +188,7 @@ class AstHiddenPartialFailure(HiddenPartialFailure):
             fix = self._batch_fix(statement, definition, loops, symbol) if statement is not None else None
             for _, clauses in loops:
                 for clause in clauses:
-                    record = _record_of(clause, discarded.get(function, frozenset()), source)
+                    record = _record_of(clause, discarded_in(function), source)
                     emptied = sorted(_clause_empties(clause))
                     continues = bool(emptied) and not record and _continues(clause)
                     message = dropped_item_message(record, emptied, continues, definition.name)
@@ -397,11 +406,12 @@ def _asks_per_key(loop: Loop, local_functions: set[str], imported: frozenset[str
     return False
 
 
-def _swallowing_clauses(loop: Loop, discarded: frozenset[str] = frozenset()) -> list[ast.ExceptHandler]:
+def _swallowing_clauses(loop: Loop, discarded_of: Callable[[], frozenset[str]] = frozenset) -> list[ast.ExceptHandler]:
     nodes = _loop_nodes(loop.body)
     trys = [node for node in nodes if type(node) is ast.Try]
     if not trys or not _collects(_with_inner_loops(nodes)) or _returns_from(nodes):
         return []
+    discarded = discarded_of()
     found = []
     for node in trys:
         assert isinstance(node, ast.Try)
