@@ -24,7 +24,8 @@ from mcplint.analysis.catching import (  # tree-independent: shared with the Lib
     stops,
     stops_encoded,
 )
-from mcplint.analysis.empty_values_ast import body_nodes, dotted_name
+from mcplint.analysis.empty_values_ast import dotted_name
+from mcplint.analysis.walk_ast import own_statements
 
 __all__ = [
     "CATCH_ALL", "Clause", "Guards", "TryGuard", "catches", "clause_of", "decode", "encode", "guard_of", "stops",
@@ -49,7 +50,7 @@ def clause_of(handler: ast.ExceptHandler) -> Clause:
 
 def _passes_on(handler: ast.ExceptHandler) -> bool:
     bound = handler.name
-    for node in body_nodes(handler.body):
+    for node in own_statements(handler.body):
         if type(node) is ast.Raise and node.cause is None:
             exc = node.exc
             if exc is None or (bound is not None and type(exc) is ast.Name and exc.id == bound):

@@ -41,7 +41,7 @@ from mcplint.analysis.empty_values import (  # tree-independent: shared with the
 )
 from mcplint.analysis.imports_ast import dotted_name, name_text
 from mcplint.analysis.source_text import is_one_token
-from mcplint.analysis.walk_ast import body_nodes
+from mcplint.analysis.walk_ast import body_nodes, own_statements
 from mcplint.analysis.walk_ast import own_nodes as _own_nodes
 
 __all__ = [
@@ -193,7 +193,7 @@ def returns_values(function: Function) -> bool:
     """Whether some ``return`` of the function hands back something other than ``None``."""
     return any(
         type(node) is ast.Return and node.value is not None and not is_none_literal(node.value)
-        for node in body_nodes(function.body)
+        for node in own_statements(function.body)
     )
 
 
@@ -308,7 +308,7 @@ def clauses_leaving_empty(
 
     The answer then reports the failed part as "nothing there" (one result per clause).
     ``text``: the module's source, for the code of an emptied target (``refs["shared"]``)."""
-    returns = [node for node in body_nodes(function.body) if type(node) is ast.Return and node.value is not None]
+    returns = [node for node in own_statements(function.body) if type(node) is ast.Return and node.value is not None]
     if not returns:
         return
     coalesced = _coalesced_locals(function)
@@ -323,7 +323,7 @@ def clauses_leaving_empty(
         if type(unit) is not ast.Try:
             continue
         assert isinstance(unit, ast.Try)
-        inside = {id(node) for node in own_nodes(unit)}
+        inside = {id(node) for node in own_statements([unit])}
         later = [node for node in returns if id(node) not in inside]
         if not later:
             continue
@@ -691,7 +691,7 @@ def _gives_up(try_path: Path, try_node: ast.Try, handler: ast.ExceptHandler) -> 
     caught = {"BaseException"} if handler.type is None else caught_names(handler.type)
     if caught & _ABSENT_OR_MALFORMED:
         return False
-    return any(type(node) is ast.Return for node in body_nodes(try_node.body))
+    return any(type(node) is ast.Return for node in own_statements(try_node.body))
 
 
 def caught_names(caught: ast.expr) -> set[str]:

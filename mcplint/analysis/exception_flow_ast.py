@@ -52,7 +52,7 @@ from mcplint.analysis.exception_flow import (
 from mcplint.analysis.handlers import SERVER_CLASSES
 from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.scopes import enclosing_function_keys
-from mcplint.analysis.walk_ast import children, own_nodes
+from mcplint.analysis.walk_ast import children, own_statements
 from mcplint.source import source_lines
 
 __all__ = [
@@ -121,7 +121,7 @@ def catches_everything(handler: ast.ExceptHandler, imports: AstImportTable) -> b
 def reraises(handler: ast.ExceptHandler) -> bool:
     """The clause raises on some path (a bare ``raise``, ``raise e``, or a new error)."""
     # The clause's own nodes are its body's and its class expression's (no raise in that).
-    return any(type(node) is ast.Raise for node in own_nodes(handler))
+    return any(type(node) is ast.Raise for node in own_statements(handler.body))
 
 
 def bound_name(handler: ast.ExceptHandler) -> str | None:

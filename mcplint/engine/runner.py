@@ -19,6 +19,7 @@ from mcplint.engine.result import FileResult
 from mcplint.settings import FileSettings
 
 if TYPE_CHECKING:
+    from mcplint.engine.join import NameMemory
     from mcplint.engine.pool import PinnedPool
     from mcplint.engine.result import FileResult
     from mcplint.finding import Finding
@@ -243,10 +244,11 @@ def _run(
     if replayed is not None:
         results = replayed
     else:
-        from mcplint.engine.join import initial_contexts
+        from mcplint.engine.join import NameMemory, initial_contexts
 
         contexts = initial_contexts([task.path for task in tasks])
         index = ModuleIndex(contexts)
+        names = NameMemory()  # the joins' resolved names, the same index's
         contexts.update((path, start[path]) for path in contexts if path in start)
         for path, context in contexts.items():
             heads = index.heads_of(path)
@@ -265,7 +267,7 @@ def _run(
                 # A name resolves only within its importer's project (ModuleIndex): after the
                 # first round only the projects of the files just analysed can join otherwise.
                 changed = None if round_number == 0 else {index.project_of(task.path) for task in pending}
-                wanted = _joined(results, contexts, index, changed)
+                wanted = _joined(results, contexts, index, changed, names)
                 pending = [
                     replace(task, project=wanted[task.path], judge=not judge_once)
                     for task in tasks
@@ -319,15 +321,16 @@ def _joined(
     contexts: dict[str, ProjectContext],
     index: ModuleIndex,
     projects: set[str | None] | None,
+    names: NameMemory | None = None,
 ) -> dict[str, ProjectContext]:
     """``join`` over every file (``projects`` None), or over the files of ``projects`` only,
-    the others keeping their contexts."""
+    the others keeping their contexts (``names``: what the run's earlier joins resolved)."""
     from mcplint.engine.join import join
 
     if projects is None:
-        return join(results, contexts, index)
+        return join(results, contexts, index, names)
     paths = [path for path in results if index.project_of(path) in projects]
-    joined = join({path: results[path] for path in paths}, {path: contexts[path] for path in paths}, index)
+    joined = join({path: results[path] for path in paths}, {path: contexts[path] for path in paths}, index, names)
     return {**contexts, **joined}
 
 

@@ -18,7 +18,7 @@ from mcplint.analysis.empty_values_ast import is_none_literal
 from mcplint.analysis.exception_flow_ast import bound_name
 from mcplint.analysis.imports_ast import dotted_name, name_text
 from mcplint.analysis.source_text import SourceText
-from mcplint.analysis.walk_ast import argument_value, body_nodes, own_nodes, written_arguments
+from mcplint.analysis.walk_ast import argument_value, own_nodes, own_statements, written_arguments
 from mcplint.finding import SAFE, UNSAFE
 from mcplint.registry.match import site_message
 from mcplint.rules.advice import RAISE_INSTEAD
@@ -165,7 +165,7 @@ class AstRawExceptionRaise(RawExceptionRaise):
         if clause is not None:
             in_clause = [
                 node.value
-                for node in body_nodes(clause.body)
+                for node in own_statements(clause.body)
                 if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == message.id for t in node.targets)
             ]
             if len(in_clause) == 1:

@@ -32,6 +32,7 @@ from mcplint.analysis.exception_flow_ast import catches_everything, caught_names
 from mcplint.analysis.handlers_ast import _subscript_elements
 from mcplint.analysis.imports_ast import AstImportTable, dotted_name, name_text
 from mcplint.analysis.source_text import is_one_token
+from mcplint.analysis.walk_ast import own_statements
 from mcplint.finding import UNSAFE
 from mcplint.registry.match import failure_text
 from mcplint.rules.advice import FAILURE_INSTEAD
@@ -185,7 +186,7 @@ class AstSilentEmptyFallback(SilentEmptyFallback):
         source = self.context.source
         found: set[str] = set()
         only_none: set[str] = set()
-        for node in body_nodes(function.body):
+        for node in own_statements(function.body):
             if type(node) is not ast.If:
                 continue
             statement = node.body[0]
@@ -284,9 +285,9 @@ def _raises_only_on_request(handler: ast.ExceptHandler, flags: frozenset[str]) -
         id(node)
         for statement in statements
         if not flags.isdisjoint(_names(statement.test))
-        for node in body_nodes(statement.body)
+        for node in own_statements(statement.body)
     }
-    raises = [node for node in body_nodes(handler.body) if type(node) is ast.Raise]
+    raises = [node for node in own_statements(handler.body) if type(node) is ast.Raise]
     return bool(raises) and all(id(node) in guarded for node in raises)
 
 
