@@ -288,8 +288,8 @@ def test_a_flow_told_the_same_context_checks_no_remembered_answer_again(monkeypa
     flow.imported_text_helpers = {}
     assert flow.leaks() == []
     checked: list[object] = []
-    real = ExceptionFlow._told_the_same
-    monkeypatch.setattr(ExceptionFlow, "_told_the_same", lambda self, question: checked.append(question) or real(self, question))
+    real = ExceptionFlow._answer_now
+    monkeypatch.setattr(ExceptionFlow, "_answer_now", lambda self, *question: checked.append(question) or real(self, *question))
     assert flow.drop_stale() == 0
     first = len(checked)
     assert first > 0  # nothing remembered of the context yet: every answer checked

@@ -190,8 +190,9 @@ Raised = tuple[frozenset[str], frozenset[str]]
 _NOTHING_RAISED: Raised = (frozenset(), frozenset())
 # (positional parameters, keyword-only parameters, the parameters whose text is returned)
 TextHelper = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-# What an analysis asked of its context: (kind, the question, the answer it was given).
-Question = tuple[str, tuple[Any, ...], object]
+# What an analysis asked of its context: (kind, the question), and the answer it was given.
+Question = tuple[str, tuple[Any, ...]]
+Questions = dict[Question, object]
 
 
 def text_helper(summary: Summary, function: cst.FunctionDef) -> TextHelper | None:
@@ -224,6 +225,40 @@ class ContextMemory:
 
     def forget_context(self) -> None:
         self._asked_with = None
+
+    def _told_the_same(self, questions: Questions, now: Questions, registry_aside: bool = False) -> bool:
+        """Whether the present context tells each question what it told the analysis (``now``:
+        the present answers worked out so far, one per question for every function asking it;
+        ``registry_aside``: the registry's questions are told the same)."""
+        for question, told in questions.items():
+            if registry_aside and question[0] == "registry":
+                continue
+            try:
+                answer = now[question]
+            except KeyError:
+                answer = now[question] = self._answer_now(*question)
+            if answer != told:
+                return False
+        return True
+
+    def _answer_now(self, kind: str, asked: tuple[Any, ...]) -> object:
+        """What the present context answers ``asked``, as the analysis was told it."""
+        if kind == "helper":
+            return self.imported_text_helpers.get(asked[0])
+        if kind == "no_helper":  # the targets were not looked up: no helper may sit among them now
+            found = any(self.imported_text_helpers.get(target) is not None for target in self.external_calls(*asked))
+            return True if found else None
+        if kind == "targets":
+            return self.external_calls(*asked)
+        if kind == "raised":
+            return self._raised(*asked)
+        if kind == "stdio":
+            return self.stdio
+        tail, qualified = asked  # "registry"
+        return _registry_helper(tail, qualified, self.helpers_module, self.helper_names)
+
+    def _raised(self, qualified: str | None, callee: str, function: str) -> Raised:
+        raise NotImplementedError
 
     def _context_is_the_same(self) -> bool:
         """Whether every question would be told what it was at the last ``drop_stale`` (the
@@ -278,7 +313,7 @@ class ExceptionFlow(ContextMemory):
         # and raisers, the targets of its calls, the transport, the registry's helpers) and
         # what it was told, and the functions of this module whose summaries it read. A later
         # round's context keeps each analysis whose answers stay the same (``drop_stale``).
-        self._asked: dict[str, list[Question]] = {}
+        self._asked: dict[str, Questions] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}  # function -> id(node) -> place in its source
 
@@ -301,7 +336,8 @@ class ExceptionFlow(ContextMemory):
         if self._context_is_the_same():
             stale = set(self._met_cycle)
         else:
-            stale = {key for key, questions in self._asked.items() if not all(map(self._told_the_same, questions))}
+            now: Questions = {}
+            stale = {key for key, questions in self._asked.items() if not self._told_the_same(questions, now)}
             stale |= self._met_cycle
         self._met_cycle.clear()
         if not stale:
@@ -323,24 +359,12 @@ class ExceptionFlow(ContextMemory):
             self._callees.pop(key, None)
         return len(stale)
 
-    def _told_the_same(self, question: Question) -> bool:
-        kind, asked, told = question
-        if kind == "helper":
-            return self.imported_text_helpers.get(asked[0]) == told
-        if kind == "no_helper":  # the targets were not looked up: no helper may sit among them now
-            return not any(self.imported_text_helpers.get(target) is not None for target in self.external_calls(*asked))
-        if kind == "targets":
-            return self.external_calls(*asked) == told
-        if kind == "raised":
-            return self._raised(*asked) == told
-        if kind == "stdio":
-            return self.stdio == told
-        tail, qualified = asked  # "registry"
-        return _registry_helper(tail, qualified, self.helpers_module, self.helper_names) == told
-
     def _ask(self, kind: str, asked: tuple[Any, ...], told: object) -> None:
         if self._running:
-            self._asked.setdefault(self._running[-1], []).append((kind, asked, told))
+            questions = self._asked.get(self._running[-1])
+            if questions is None:
+                questions = self._asked[self._running[-1]] = {}
+            questions[(kind, asked)] = told  # (asked again, the same answer: one check later)
 
     def text_helper(self, name: str) -> TextHelper | None:
         """The imported text helper of that qualified name, if any (the answer is remembered:

@@ -44,6 +44,7 @@ from mcplint.analysis.exception_flow import (
     TRACEBACK_FUNCTIONS,
     ContextMemory,
     Question,
+    Questions,
     Raised,
     TextHelper,
     _registry_helper,
@@ -75,6 +76,7 @@ __all__ = [
     "Leak",
     "Origin",
     "Question",
+    "Questions",
     "Raised",
     "Sink",
     "StdioDetector",
@@ -226,7 +228,7 @@ class ExceptionFlow(ContextMemory):
         self._leaks: dict[str, list[Leak]] = {}
         self._running: list[str] = []
         self._met_cycle: set[str] = set()
-        self._asked: dict[str, list[Question]] = {}
+        self._asked: dict[str, Questions] = {}
         self._callees: dict[str, set[str]] = {}
         self._orders: dict[str, dict[int, int]] = {}
         self._resolved: dict[tuple[str, str, str | None], FunctionSource | None] = {}
@@ -249,12 +251,15 @@ class ExceptionFlow(ContextMemory):
         """``exception_flow.ExceptionFlow.drop_stale``: drop the analyses the present context
         would answer otherwise, those that met a call cycle, and their readers."""
         registry = (self.helpers_module, self.helper_names)
-        told_the_same = self._told_the_same if registry != self._asked_under else self._told_the_same_registry_aside
+        registry_aside = registry == self._asked_under
         self._asked_under = registry
         if self._context_is_the_same():
             stale = set(self._met_cycle)
         else:
-            stale = {key for key, questions in self._asked.items() if not all(map(told_the_same, questions))}
+            now: Questions = {}
+            stale = {
+                key for key, questions in self._asked.items() if not self._told_the_same(questions, now, registry_aside)
+            }
             stale |= self._met_cycle
         self._met_cycle.clear()
         if not stale:
@@ -276,27 +281,12 @@ class ExceptionFlow(ContextMemory):
             self._callees.pop(key, None)
         return len(stale)
 
-    def _told_the_same_registry_aside(self, question: Question) -> bool:
-        return question[0] == "registry" or self._told_the_same(question)
-
-    def _told_the_same(self, question: Question) -> bool:
-        kind, asked, told = question
-        if kind == "helper":
-            return self.imported_text_helpers.get(asked[0]) == told
-        if kind == "no_helper":
-            return not any(self.imported_text_helpers.get(target) is not None for target in self.external_calls(*asked))
-        if kind == "targets":
-            return self.external_calls(*asked) == told
-        if kind == "raised":
-            return self._raised(*asked) == told
-        if kind == "stdio":
-            return self.stdio == told
-        tail, qualified = asked  # "registry"
-        return _registry_helper(tail, qualified, self.helpers_module, self.helper_names) == told
-
     def _ask(self, kind: str, asked: tuple[Any, ...], told: object) -> None:
         if self._running:
-            self._asked.setdefault(self._running[-1], []).append((kind, asked, told))
+            questions = self._asked.get(self._running[-1])
+            if questions is None:
+                questions = self._asked[self._running[-1]] = {}
+            questions[(kind, asked)] = told  # (asked again, the same answer: one check later)
 
     def text_helper(self, name: str) -> TextHelper | None:
         found = self.imported_text_helpers.get(name)
