@@ -124,6 +124,7 @@ def stops(guards: Guards, raised: str) -> bool:
 # -- a compact text form, for what crosses modules (and the cache) -------------------------
 # `ValueError,KeyError;+*/Exception`: clauses of a `try` split by `;` (`+`: passes the exception
 # on, `*`: a bare `except:`), the `try`s around a call split by `/`, innermost first.
+@lru_cache(maxsize=4096)  # the calls in one `try` share its guards
 def encode(guards: Guards) -> str:
     return "/".join(
         ";".join(("+" if passes else "") + (",".join(names) or "*") for names, passes in _what_it_stops(guard))

@@ -503,7 +503,7 @@ class HandlerFactsCollector:
         if info is not None:
             tested = answer_checked(node.test)
             info.error_tested.update(tested)
-            if _raises(node.body):
+            if tested and _raises(node.body):
                 info.checked_answers.update(tested)
         name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body):

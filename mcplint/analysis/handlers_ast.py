@@ -351,7 +351,7 @@ class AstHandlerFactsCollector:
         if info is not None:
             tested = answer_checked(node.test, source)
             info.error_tested.update(tested)
-            if _raises(node.body, source):
+            if tested and _raises(node.body, source):
                 info.checked_answers.update(tested)
         name = emptiness_tested(node.test)
         if info is not None and name is not None and _answers(node.body, source):
@@ -446,9 +446,10 @@ class AstHandlerFactsCollector:
         if self._open_trys and self._guards_of is not None and function in self.functions:
             guards = self._guards_of(node)
             if guards:
+                encoded = encode(guards)
                 for callee in dict.fromkeys(references):
                     if callee is not None:
-                        self.functions[function].call_guards.setdefault(callee, []).append(encode(guards))
+                        self.functions[function].call_guards.setdefault(callee, []).append(encoded)
         # `_Registration.call` says LibCST's node: the twin's is `ast`'s.
         self.registrations.append(_Registration(node, function, _nearest_class(self._scopes)))  # type: ignore[arg-type]
 

@@ -125,7 +125,7 @@ class AstRuleContext(RuleContext):
         found: list[TryGuard] = []
         for block in self._guarding_blocks(node):
             if isinstance(block, ast.Try):
-                found.append(tuple(map(clause_of, block.handlers)))
+                found.append(_try_guard(block))
             elif self.translators:
                 for item in reversed(block.items):  # the last one entered is the first to exit
                     name = translator_called(item.context_expr, self.translators)
@@ -144,6 +144,15 @@ class AstRuleContext(RuleContext):
             if kind is ast.ExceptHandler and (index == 0 or type(ancestors[index - 1]) is not _TRY_STAR):
                 return ancestor  # type: ignore[no-any-return]
         return None
+
+
+def _try_guard(block: ast.Try) -> TryGuard:
+    """What a `try` stops, worked out once: the facts ask again for every call in its body."""
+    try:
+        return block._mcplint_guard  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        guard = block._mcplint_guard = tuple(map(clause_of, block.handlers))  # type: ignore[attr-defined]
+        return guard
 
 
 def _raised_class(raised: ast.expr | None) -> str | None:
