@@ -20,7 +20,7 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeGuard, TypeVar, cast, get_args
+from typing import Literal, NamedTuple, TypeGuard, TypeVar, cast, get_args
 
 import libcst as cst
 
@@ -220,8 +220,14 @@ class FunctionInfo:
         return self._guards[callee]
 
 
-@dataclass(frozen=True)
-class Handler:
+# How other modules name a handler's kind in the run's join: the kind, marked when a raise
+# reaching the handler is a protocol error (functions it calls in other modules must know),
+# and when it checks its answers.
+_PROTOCOL_MARK = "!"
+_CHECKED_MARK = "?"
+
+
+class Handler(NamedTuple):  # hashed each time a table adds it: a tuple hashes in a fraction of the time
     key: str
     kind: HandlerKind
     # Registered on a low-level `Server`: what it raises is not a tool error there (mcp 1.x sends
@@ -235,18 +241,12 @@ class Handler:
     # so a helper's error payload it returns is not answered as a success.
     checks_answers: bool = False
 
-    # How other modules name the handler's kind in the run's join: the kind, marked when a raise
-    # reaching the handler is a protocol error (functions it calls in other modules must know),
-    # and when it checks its answers.
-    _PROTOCOL_MARK = "!"
-    _CHECKED_MARK = "?"
-
     @property
     def joined_kind(self) -> str:
         return (
             self.kind
-            + (self._PROTOCOL_MARK if self.raise_is_protocol_error else "")
-            + (self._CHECKED_MARK if self.checks_answers else "")
+            + (_PROTOCOL_MARK if self.raise_is_protocol_error else "")
+            + (_CHECKED_MARK if self.checks_answers else "")
         )
 
     @classmethod
@@ -254,8 +254,8 @@ class Handler:
     # the same few thousand handlers (immutable), made once.
     @functools.lru_cache(maxsize=65_536)
     def from_join(cls, label: str, joined_kind: str) -> Handler:
-        checked = joined_kind.removesuffix(cls._CHECKED_MARK)
-        kind = checked.removesuffix(cls._PROTOCOL_MARK)
+        checked = joined_kind.removesuffix(_CHECKED_MARK)
+        kind = checked.removesuffix(_PROTOCOL_MARK)
         return cls(
             label,
             as_handler_kind(kind),
@@ -269,8 +269,7 @@ class Handler:
 _Registered = tuple[cst.BaseExpression, str, str, "str | None", "str | None"]
 
 
-@dataclass(frozen=True)
-class _Registration:
+class _Registration(NamedTuple):  # one per call of the module: a tuple is made in less time
     call: cst.Call
     context_key: str | None
     context_class: str | None

@@ -19,7 +19,8 @@ import re
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -276,10 +277,11 @@ class _Walked:
     # Per rule (its index): the project inputs of its last finish() or export(), what it reported
     # (None: an export's) and exported.
     finished: dict[int, tuple[object, list[Candidate] | None, dict[str, dict[str, Any]]]] = field(default_factory=dict)
-    # The handler scope last resolved, and the part of the project context it was resolved in.
-    scope: tuple[ProjectContext, HandlerScope] | None = None
+    # The handler scope last resolved, and the part of the project context it was resolved in
+    # (``_scope_fields``, ``_local_fields``).
+    scope: tuple[tuple[object, ...], HandlerScope] | None = None
     # ... and its local part (before other modules' entry points), with its context.
-    local_scope: tuple[ProjectContext, LocalScope] | None = None
+    local_scope: tuple[tuple[object, ...], LocalScope] | None = None
     defined_names: list[str] | None = None  # the module's, once listed (``_defined_names``)
     # The scope's tables as the join reads them (``_scope_pairs``), with the scope and the module
     # name they were worked out for: a round that keeps the scope keeps them.
@@ -725,6 +727,22 @@ def _walk_ast(
     return walked
 
 
+# What the handler scope does not read of a project context (other modules' helper summaries,
+# the transport: the rules read them after it), and the fields it does; the local part reads
+# no entry point either.
+_OUTSIDE_THE_SCOPE: dict[str, Any] = {
+    "imported_text_helpers": (),
+    "imported_raisers": (),
+    "imported_error_helpers": (),
+    "imported_unmasked_classes": (),
+    "imported_by_analysed": False,
+    "stdio_transport": False,
+}
+_SCOPE_FIELDS = [item.name for item in fields(ProjectContext) if item.name not in _OUTSIDE_THE_SCOPE]
+_scope_fields = attrgetter(*_SCOPE_FIELDS)
+_local_fields = attrgetter(*(name for name in _SCOPE_FIELDS if name not in ("entry_points", "return_entry_points")))
+
+
 def _resolve(
     walked: _Walked, settings: FileSettings, project: ProjectContext, judge: bool = True, templates: bool = True
 ) -> tuple[list[Candidate], HandlerScope, RuleContext]:
@@ -743,24 +761,19 @@ def _resolve(
     # The project context's summaries of other modules' helpers and whether the project
     # runs over stdio do not enter the handler scope: a later round that brings only those
     # (the commonest kind) keeps the last scope.
-    scope_inputs = replace(
-        project,
-        imported_text_helpers=(),
-        imported_raisers=(),
-        imported_error_helpers=(),
-        imported_unmasked_classes=(),
-        imported_by_analysed=False,
-        stdio_transport=False,
-    )
-    if walked.scope is not None and walked.scope[0] == scope_inputs:
+    # (Compared as the tuples of the fields that count: a context has 25, `replace` sets them all.)
+    scope_key = _scope_fields(project)
+    if walked.scope is not None and walked.scope[0] == scope_key:
         scope = walked.scope[1]
     else:
+        scope_inputs = replace(project, **_OUTSIDE_THE_SCOPE)
         # The module's own handlers and their reach do not depend on other modules' entry
         # points: a round that brings only new ones (the next commonest) adds them to those.
+        local_key = _local_fields(project)
         local_inputs = replace(scope_inputs, entry_points=(), return_entry_points=())
-        if walked.local_scope is not None and walked.local_scope[0] != local_inputs and walked.local_scope[1].kept_for(local_inputs):
-            walked.local_scope = (local_inputs, walked.local_scope[1])  # it asked nothing the new context answers otherwise
-        if walked.local_scope is None or walked.local_scope[0] != local_inputs:
+        if walked.local_scope is not None and walked.local_scope[0] != local_key and walked.local_scope[1].kept_for(local_inputs):
+            walked.local_scope = (local_key, walked.local_scope[1])  # it asked nothing the new context answers otherwise
+        if walked.local_scope is None or walked.local_scope[0] != local_key:
             resolve = resolve_local_scope if walked.tree is None else _ast_local_scope
             local = resolve(
                 context.facts,
@@ -769,9 +782,9 @@ def _resolve(
                 handler_functions=settings.handler_functions,
                 project=local_inputs,
             )
-            walked.local_scope = (local_inputs, local)
+            walked.local_scope = (local_key, local)
         scope = scope_in_project(walked.local_scope[1], scope_inputs)
-        walked.scope = (scope_inputs, scope)
+        walked.scope = (scope_key, scope)
     # Rules whose judgement is costly judge only the functions a handler reaches.
     context.reached = frozenset(scope.reached_by) | frozenset(scope.returns_to)
     context.external_calls = scope.external_calls
