@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import io
-import itertools
 import keyword
 import re
 import sys
@@ -1449,12 +1448,20 @@ class NodeSpans:
         span = found.get(id(node))
         if span is not None:
             return span
-        assert self._tree is not None, "an f-string's part is placed with the module's tree"
+        if self._fstrings is None:
+            assert self._tree is not None, "an f-string's part is placed with the module's tree"
+            specs = set()
+            strings: list[ast.JoinedStr] = []
+            for inner in nodes_of(self._tree, _FSTRING_NODES):
+                kind = type(inner)
+                if kind is ast.FormattedValue:
+                    specs.add(id(inner.format_spec))  # type: ignore[attr-defined]
+                elif kind is ast.JoinedStr:
+                    strings.append(inner)  # type: ignore[arg-type]
+            self._fstrings = [string for string in strings if id(string) not in specs]
         line = node.lineno
-        # The f-strings of the statements on its line first (one of them holds it); the module's
-        # others only where none did (not reached: a part lies within its string's lines).
-        around = [string for string in _fstrings(self._tree, [line]) if string.lineno <= line <= string.end_lineno]  # type: ignore[operator]
-        for string in itertools.chain(around, _LazyFstrings(self)):
+        around = [string for string in self._fstrings if string.lineno <= line <= string.end_lineno]  # type: ignore[operator]
+        for string in (*around, *self._fstrings):
             if id(node) in found:
                 break
             if id(string) in self._fstrings_built:
@@ -1469,32 +1476,6 @@ class NodeSpans:
                 continue
             _place_formatted(_formatted_parts(built), string, builder.spans, found)
         return found[id(node)]
-
-
-def _fstrings(tree: ast.AST, lines: list[int] | None = None) -> list[ast.JoinedStr]:
-    """The f-strings of the tree (of its statements spanning ``lines``), format specs aside."""
-    specs = set()
-    strings: list[ast.JoinedStr] = []
-    for inner in nodes_of(tree, _FSTRING_NODES, lines):
-        if type(inner) is ast.FormattedValue:
-            specs.add(id(inner.format_spec))
-        else:
-            strings.append(inner)  # type: ignore[arg-type]
-    return [string for string in strings if id(string) not in specs]
-
-
-class _LazyFstrings:
-    """Every f-string of the module, listed on the first need (and kept)."""
-
-    def __init__(self, spans: NodeSpans) -> None:
-        self._spans = spans
-
-    def __iter__(self) -> Iterator[ast.JoinedStr]:
-        spans = self._spans
-        if spans._fstrings is None:
-            assert spans._tree is not None
-            spans._fstrings = _fstrings(spans._tree)
-        return iter(spans._fstrings)
 
 
 def _formatted_parts(node: Any) -> list[cst.FormattedStringExpression]:

@@ -535,7 +535,9 @@ class _FunctionRun:
         elif kind is ast.Return:
             returned = cast(ast.Return, node)
             if returned.value is not None:
-                self._sink(self._taint(returned.value, environment), Sink(node, "the returned value", True))
+                taint = self._taint(returned.value, environment)
+                if taint:  # (most returns carry none: no sink is made for them)
+                    self._sink(taint, Sink(node, "the returned value", True))
         elif kind is ast.Raise:
             self._raise(cast(ast.Raise, node), environment)
         elif kind is ast.Delete:
@@ -647,8 +649,9 @@ class _FunctionRun:
             return  # `raise e`: the same exception goes on, nothing new is said
         is_call = type(exc) is ast.Call
         name = dotted_name(exc.func if is_call else exc)  # type: ignore[attr-defined]
-        shown = f"`raise {name}(...)`" if is_call and name else "the raised exception"
-        self._sink(taint, Sink(node, f"the message of {shown}", False))
+        if taint:
+            shown = f"`raise {name}(...)`" if is_call and name else "the raised exception"
+            self._sink(taint, Sink(node, f"the message of {shown}", False))
         raised_class = (name or "").rpartition(".")[2]
         if is_call and raised_class[:1].isupper():
             if all(origin.parameter for origin in taint):
