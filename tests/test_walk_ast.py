@@ -104,3 +104,28 @@ def test_own_statements_agree_with_body_nodes_on_mcplint_s_own_source() -> None:
             assert own_statements(block) == _statements_of_body_nodes(block), path
             checked += 1
     assert checked > 1000
+
+
+def test_an_import_met_after_a_name_was_qualified_changes_its_answer() -> None:
+    """``ImportTable.qualify`` remembers its answers; an import the walk meets later clears them."""
+    import libcst as cst
+
+    from mcplint.analysis.imports import ImportTable
+    from mcplint.analysis.imports_ast import AstImportTable
+
+    tree = ast.parse("import json\nfrom .store import save as keep\n")
+    table = AstImportTable("pkg")
+    assert table.qualify("json.dumps") is None and table.qualify("keep") is None
+    table.visit_Import(tree.body[0])  # type: ignore[arg-type]
+    assert table.qualify("json.dumps") == "json.dumps" and table.qualify("keep") is None
+    table.visit_ImportFrom(tree.body[1])  # type: ignore[arg-type]
+    assert table.qualify("keep") == "pkg.store.save"
+
+    module = cst.parse_module("import json\nfrom .store import save as keep\n")
+    original = ImportTable("pkg")
+    assert original.qualify("json.loads") is None
+    first, second = (statement.body[0] for statement in module.body if isinstance(statement, cst.SimpleStatementLine))
+    assert isinstance(first, cst.Import) and isinstance(second, cst.ImportFrom)
+    original.visit_Import(first)
+    original.visit_ImportFrom(second)
+    assert original.qualify("json.loads") == "json.loads" and original.qualify("keep.x") == "pkg.store.save.x"

@@ -58,6 +58,9 @@ def module_path(name: str, relative_dots: int, package: str | None) -> str:
     return "." * relative_dots + name
 
 
+_NOT_ASKED = object()
+
+
 class ImportTable:
     """Maps names bound by import statements to the qualified names they import."""
 
@@ -66,9 +69,13 @@ class ImportTable:
         # that `from .server import mcp` becomes `pkg.server.mcp`.
         self._package = package
         self._names: dict[str, str] = {}
+        # ``qualify``'s answers (each flow asks again for every call, round after round): an
+        # import the walk meets after them clears them.
+        self._qualified: dict[str, str | None] = {}
         self.star_modules: list[str] = []  # `from .impl import *`: where unknown names may come from
 
     def visit_Import(self, node: cst.Import) -> None:
+        self._qualified.clear()
         for alias in node.names:
             imported = dotted_name(alias.name)
             if imported is None:
@@ -81,6 +88,7 @@ class ImportTable:
                 self._names[root] = root
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._qualified.clear()
         module = _module_path(node.module, len(node.relative), self._package)
         if isinstance(node.names, cst.ImportStar):
             if module and not module.startswith("."):
@@ -104,11 +112,17 @@ class ImportTable:
         return self.qualify(dotted)
 
     def qualify(self, dotted: str) -> str | None:
+        found = self._qualified.get(dotted, _NOT_ASKED)
+        if found is not _NOT_ASKED:
+            return found  # type: ignore[return-value]
         root, _, rest = dotted.partition(".")
         imported = self._names.get(root)
         if imported is None:
-            return None
-        return f"{imported}.{rest}" if rest else imported
+            found = None
+        else:
+            found = f"{imported}.{rest}" if rest else imported
+        self._qualified[dotted] = found
+        return found
 
     def is_imported(self, name: str) -> bool:
         return name in self._names

@@ -64,6 +64,7 @@ class AstImportTable(ImportTable):
     """``ImportTable`` filled by the `ast` walk."""
 
     def visit_Import(self, node: ast.Import) -> None:  # type: ignore[override]
+        self._qualified.clear()
         for alias in node.names:
             if alias.asname is not None:
                 self._names[alias.asname] = alias.name
@@ -73,6 +74,7 @@ class AstImportTable(ImportTable):
                 self._names[root] = root
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:  # type: ignore[override]
+        self._qualified.clear()
         module = module_path(node.module or "", node.level, self._package)
         if node.names[0].name == "*":
             if module and not module.startswith("."):
