@@ -212,14 +212,15 @@ class FunctionSource:
 
 
 class ContextMemory:
-    """What a flow's context was at its last ``drop_stale``: the call targets' function (the
-    handler scope's, which keeps its answers) and the rest by value. The same again, no
-    remembered answer can differ."""
+    """What both flows (LibCST's and `ast`'s) share of their context: what it was at the last
+    ``drop_stale`` (the call targets' function, the handler scope's, which keeps its answers; the
+    rest by value: the same again, no remembered answer can differ), what it answers each kind of
+    question now, and what another module's function raises."""
 
     _asked_with: tuple[object, tuple[object, ...]] | None = None
     external_calls: Callable[[str, str | None], list[str]]
     imported_text_helpers: Mapping[str, object]
-    imported_raisers: Mapping[str, object]
+    imported_raisers: Mapping[str, Raised]
     stdio: bool
     helpers_module: str | None
     helper_names: frozenset[str]
@@ -259,7 +260,13 @@ class ContextMemory:
         return _registry_helper(tail, qualified, self.helpers_module, self.helper_names)
 
     def _raised(self, qualified: str | None, callee: str, function: str) -> Raised:
-        raise NotImplementedError
+        if not self.imported_raisers:
+            return _NOTHING_RAISED
+        found = self.imported_raisers.get(qualified or "")
+        if found is not None:
+            return found
+        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_calls(callee, function)]
+        return frozenset().union(*(own for own, _ in targets)), frozenset().union(*(text for _, text in targets))
 
     def _context_is_the_same(self) -> bool:
         """Whether every question would be told what it was at the last ``drop_stale`` (the
@@ -394,15 +401,6 @@ class ExceptionFlow(ContextMemory):
         found = self._raised(qualified, callee, function)
         self._ask("raised", (qualified, callee, function), found)
         return found
-
-    def _raised(self, qualified: str | None, callee: str, function: str) -> Raised:
-        if not self.imported_raisers:
-            return _NOTHING_RAISED
-        found = self.imported_raisers.get(qualified or "")
-        if found is not None:
-            return found
-        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_calls(callee, function)]
-        return frozenset().union(*(own for own, _ in targets)), frozenset().union(*(text for _, text in targets))
 
     def prints_into_transport(self) -> bool:
         """Whether `print` writes into the stdio transport here (the answer is remembered)."""

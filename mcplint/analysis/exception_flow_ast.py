@@ -26,7 +26,6 @@ from typing import Any, NamedTuple, cast
 from mcplint.analysis.empty_values import MUTATORS
 from mcplint.analysis.exception_flow import (
     _HELPER_NAME,
-    _NOTHING_RAISED,
     _SYMBOL,
     CATCH_ALL,
     CHAINED_ATTRIBUTES,
@@ -309,15 +308,6 @@ class ExceptionFlow(ContextMemory):
         found = self._raised(qualified, callee, function)
         self._ask("raised", (qualified, callee, function), found)
         return found
-
-    def _raised(self, qualified: str | None, callee: str, function: str) -> Raised:
-        if not self.imported_raisers:
-            return _NOTHING_RAISED
-        found = self.imported_raisers.get(qualified or "")
-        if found is not None:
-            return found
-        targets = [self.imported_raisers.get(target, _NOTHING_RAISED) for target in self.external_calls(callee, function)]
-        return frozenset().union(*(own for own, _ in targets)), frozenset().union(*(text for _, text in targets))
 
     def prints_into_transport(self) -> bool:
         self._ask("stdio", (), self.stdio)
